@@ -1,0 +1,1 @@
+"""BREC runner: dataset, theoretical verdicts, the RPC protocol, and realised-vs-theory reports."""
