@@ -7,9 +7,9 @@ Importing this package imports every model module in it (each registers itself w
 import importlib
 import pkgutil
 
-from .registry import create_model, list_models, register_model
+from .registry import create_model, create_transform, list_models, register_model, transform_key
 
-__all__ = ["create_model", "list_models", "register_model"]
+__all__ = ["create_model", "create_transform", "list_models", "register_model", "transform_key"]
 
 _INFRASTRUCTURE = {"registry", "layers", "encodings"}
 
