@@ -1,0 +1,403 @@
+"""Tests of wltools.graphs: named graphs, every reader, relabelling, and every bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import networkx as nx
+import pytest
+
+from wltools.errors import GraphFormatError, UnknownNameError, UnsupportedGraphError, WLToolsError
+from wltools.graphs import (
+    NAMED_GRAPHS,
+    load_graph,
+    load_graphs,
+    named_graph,
+    parse_graph6,
+    validate_graph,
+)
+
+
+def _random_graph(rng: random.Random, n_max: int = 14) -> nx.Graph:
+    n = rng.randint(1, n_max)
+    return nx.gnp_random_graph(n, rng.random(), seed=rng.randrange(2**32))
+
+
+def _edges(G: nx.Graph) -> set[frozenset]:
+    return {frozenset(e) for e in G.edges()}
+
+
+def _srg_parameters(G: nx.Graph) -> tuple[int, int, int, int] | None:
+    """(n, k, lambda, mu) when G is strongly regular, else None (computed from the definition)."""
+    degrees = {d for _, d in G.degree()}
+    if len(degrees) != 1:
+        return None
+    lam, mu = set(), set()
+    nodes = list(G)
+    for i, u in enumerate(nodes):
+        for v in nodes[i + 1 :]:
+            common = len(set(G[u]) & set(G[v]))
+            (lam if G.has_edge(u, v) else mu).add(common)
+    if len(lam) > 1 or len(mu) > 1:
+        return None
+    return (G.number_of_nodes(), degrees.pop(), lam.pop(), mu.pop())
+
+
+# ----------------------------------------------------------------------------- named graphs
+
+# name: (n, m, degree if regular else None, girth, diameter) -- textbook facts of each graph.
+NAMED_FACTS = {
+    "petersen": (10, 15, 3, 5, 2),
+    "dodecahedral": (20, 30, 3, 5, 5),
+    "desargues": (20, 30, 3, 6, 5),
+    "heawood": (14, 21, 3, 6, 3),
+    "cubical": (8, 12, 3, 4, 3),
+    "shrikhande": (16, 48, 6, 3, 2),
+    "rook4x4": (16, 48, 6, 3, 2),
+    "decalin": (10, 11, None, 6, 5),
+    "bicyclopentyl": (10, 11, None, 5, 5),
+    "complete:5": (5, 10, 4, 3, 1),
+    "cycle:7": (7, 7, 2, 7, 3),
+    "path:4": (4, 3, None, float("inf"), 3),
+}
+
+
+def test_every_named_graph_has_facts():
+    fixed = {k for k, v in NAMED_GRAPHS.items() if not v.sized}
+    sized = {k for k, v in NAMED_GRAPHS.items() if v.sized}
+    assert fixed <= set(NAMED_FACTS)
+    assert sized == {name.split(":")[0] for name in NAMED_FACTS if ":" in name}
+
+
+@pytest.mark.parametrize("name", sorted(NAMED_FACTS))
+def test_named_graph_invariants(name):
+    n, m, degree, girth, diameter = NAMED_FACTS[name]
+    G = named_graph(name)
+    assert type(G) is nx.Graph
+    assert sorted(G.nodes) == list(range(n))
+    assert G.number_of_edges() == m
+    assert nx.number_of_selfloops(G) == 0
+    degrees = {d for _, d in G.degree()}
+    assert (degrees == {degree}) if degree is not None else len(degrees) > 1
+    assert nx.girth(G) == girth
+    assert nx.diameter(G) == diameter
+    assert G.graph["name"] == name
+    # load_graph resolves the same name to the same graph
+    assert _edges(load_graph(name)) == _edges(G)
+
+
+def test_shrikhande_and_rook_are_srg_16_6_2_2_and_not_isomorphic():
+    S, R = named_graph("shrikhande"), named_graph("rook4x4")
+    assert _srg_parameters(S) == (16, 6, 2, 2)
+    assert _srg_parameters(R) == (16, 6, 2, 2)
+    # The classical difference: every neighbourhood of Shrikhande's graph is a 6-cycle, every
+    # neighbourhood of the rook's graph is two disjoint triangles.
+    for v in S:
+        local = S.subgraph(S[v])
+        assert nx.is_isomorphic(local, nx.cycle_graph(6))
+    for v in R:
+        local = R.subgraph(R[v])
+        two_triangles = nx.disjoint_union(nx.complete_graph(3), nx.complete_graph(3))
+        assert nx.is_isomorphic(local, two_triangles)
+    assert not nx.is_isomorphic(S, R)
+
+
+def test_shrikhande_is_the_cayley_graph_on_z4_z4():
+    S = named_graph("shrikhande")
+    connection = {(1, 0), (3, 0), (0, 1), (0, 3), (1, 1), (3, 3)}
+    for u in range(16):
+        for v in range(16):
+            diff = ((v // 4 - u // 4) % 4, (v % 4 - u % 4) % 4)
+            assert S.has_edge(u, v) == (diff in connection)
+
+
+def test_rook_is_k4_box_k4():
+    assert nx.is_isomorphic(
+        named_graph("rook4x4"), nx.cartesian_product(nx.complete_graph(4), nx.complete_graph(4))
+    )
+
+
+def test_decalin_and_bicyclopentyl():
+    D, B = named_graph("decalin"), named_graph("bicyclopentyl")
+    for G in (D, B):
+        assert (G.number_of_nodes(), G.number_of_edges()) == (10, 11)
+        # two adjacent degree-3 carbons, all others degree 2 (same degree multiset)
+        hubs = [v for v, d in G.degree() if d == 3]
+        assert len(hubs) == 2 and G.has_edge(*hubs)
+        assert sorted(d for _, d in G.degree()) == [2] * 8 + [3] * 2
+    assert sorted(len(c) for c in nx.minimum_cycle_basis(D)) == [6, 6]
+    assert sorted(len(c) for c in nx.minimum_cycle_basis(B)) == [5, 5]
+    assert not nx.is_isomorphic(D, B)
+
+
+def test_union_two_triangles_vs_c6():
+    T = load_graph("cycle:3+cycle:3")
+    assert sorted(T.nodes) == list(range(6))
+    assert nx.number_connected_components(T) == 2
+    assert {d for _, d in T.degree()} == {2}
+    assert not nx.is_isomorphic(T, load_graph("cycle:6"))
+    U = load_graph(" petersen + A_ + path:1 ")
+    assert (U.number_of_nodes(), U.number_of_edges()) == (13, 16)
+
+
+@pytest.mark.parametrize(
+    "spec, error",
+    [
+        ("cycle", GraphFormatError),
+        ("cycle:2", GraphFormatError),
+        ("cycle:x", GraphFormatError),
+        ("complete:0", GraphFormatError),
+        ("complete:100000", GraphFormatError),
+        ("petersen:3", GraphFormatError),
+        ("nosuchgraph", UnknownNameError),
+        ("nosuchgraph:5", UnknownNameError),
+        ("cycle:3+", GraphFormatError),
+        ("cycle:3+nosuchgraph", UnknownNameError),
+    ],
+)
+def test_bad_names(spec, error):
+    with pytest.raises(error) as info:
+        load_graph(spec)
+    assert "\n" not in str(info.value)
+
+
+# ----------------------------------------------------------------------------- graph6 / sparse6
+
+
+def test_graph6_and_sparse6_round_trip():
+    rng = random.Random(20240601)
+    for _ in range(60):
+        G = _random_graph(rng)
+        g6 = nx.to_graph6_bytes(G, header=False).strip()
+        s6 = nx.to_sparse6_bytes(G, header=False).strip()
+        for text in (g6, g6.decode(), b">>graph6<<" + g6, s6, s6.decode(), b">>sparse6<<" + s6):
+            H = parse_graph6(text)
+            assert sorted(H.nodes) == list(range(G.number_of_nodes()))
+            assert _edges(H) == _edges(G)
+        assert _edges(load_graph(g6.decode())) == _edges(G)
+        assert _edges(load_graph(s6.decode())) == _edges(G)
+
+
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ("ICZJvZsN", GraphFormatError),  # truncated (petersen-sized header, too few bits)
+        ("A", GraphFormatError),
+        ("", GraphFormatError),
+        (">>graph6<<", GraphFormatError),
+        ("A_ A_", GraphFormatError),  # two graphs
+        ("é", GraphFormatError),
+        (":", GraphFormatError),
+        ("?", UnsupportedGraphError),  # zero nodes
+        (":A_", UnsupportedGraphError),  # sparse6 with parallel edges
+        ("&B?", UnsupportedGraphError),  # digraph6
+    ],
+)
+def test_parse_graph6_bad(text, error):
+    with pytest.raises(error) as info:
+        parse_graph6(text)
+    assert "\n" not in str(info.value)
+
+
+def test_sparse6_self_loop_rejected():
+    s6 = nx.to_sparse6_bytes(nx.Graph([(0, 1), (2, 2)]), header=False).strip()
+    with pytest.raises(UnsupportedGraphError, match="self-loop"):
+        parse_graph6(s6)
+
+
+# ----------------------------------------------------------------------------- files
+
+
+@pytest.fixture
+def graphs3():
+    rng = random.Random(7)
+    return [_random_graph(rng, 9) for _ in range(3)]
+
+
+def test_graph6_file_with_header_blank_lines_and_sparse6(tmp_path, graphs3):
+    lines = [b">>graph6<<" + nx.to_graph6_bytes(graphs3[0], header=False).strip(), b"", b"  "]
+    lines.append(nx.to_sparse6_bytes(graphs3[1], header=False).strip())
+    lines.append(nx.to_graph6_bytes(graphs3[2], header=False).strip())
+    for suffix in (".g6", ".s6", ".dat"):
+        path = tmp_path / f"many{suffix}"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        got = load_graphs(path)
+        assert [_edges(G) for G in got] == [_edges(G) for G in graphs3]
+        # one graph from a multi-graph file: an error, unless selected by FILE:INDEX (0-based)
+        with pytest.raises(GraphFormatError, match="holds 3 graphs"):
+            load_graph(str(path))
+        assert _edges(load_graph(f"{path}:2")) == _edges(graphs3[2])
+        with pytest.raises(GraphFormatError, match="out of range"):
+            load_graph(f"{path}:3")
+
+
+def test_graph6_file_names_bad_line(tmp_path):
+    path = tmp_path / "bad.g6"
+    path.write_text("A_\nICZJvZsN\n")
+    with pytest.raises(GraphFormatError, match="line 2"):
+        load_graphs(path)
+
+
+def test_single_graph_files_every_format(tmp_path):
+    G = nx.petersen_graph()
+    expected = _edges(G)
+    (tmp_path / "p.g6").write_bytes(nx.to_graph6_bytes(G))
+    (tmp_path / "p.s6").write_bytes(nx.to_sparse6_bytes(G))
+    nx.write_graphml(G, tmp_path / "p.graphml")
+    (tmp_path / "p.json").write_text(json.dumps(nx.node_link_data(G, edges="edges")))
+    (tmp_path / "p_links.json").write_text(json.dumps(nx.node_link_data(G, edges="links")))
+    (tmp_path / "p.edgelist").write_text(
+        "# petersen\n" + "\n".join(f"{u} {v} 1.0" for u, v in G.edges()) + "\n"
+    )
+    for name in ("p.g6", "p.s6", "p.graphml", "p.json", "p_links.json", "p.edgelist"):
+        path = tmp_path / name
+        H = load_graph(str(path))
+        assert _edges(H) == expected, name
+        assert H.graph["name"] == str(path)
+        assert _edges(load_graph(path)) == expected  # PathLike
+        # the same content under a suffix that says nothing is sniffed
+        other = tmp_path / (name.replace(".", "_") + ".txt")
+        other.write_bytes(path.read_bytes())
+        assert _edges(load_graph(str(other))) == expected, f"sniffing {name}"
+
+
+def test_relabelling_is_deterministic_and_natural(tmp_path):
+    # GraphML ids n0..n10 order naturally (n2 before n10), whatever the file order
+    G = nx.Graph()
+    G.add_nodes_from([f"n{i}" for i in (10, 3, 0, 2, 1, 4, 5, 6, 7, 8, 9)])
+    G.add_edges_from((f"n{i}", f"n{i + 1}") for i in range(10))
+    nx.write_graphml(G, tmp_path / "path.graphml")
+    H = load_graph(str(tmp_path / "path.graphml"))
+    assert _edges(H) == _edges(nx.path_graph(11))
+    # edge list with integer labels in shuffled order and an isolated node on its own line
+    rng = random.Random(3)
+    edges = [(i, i + 1) for i in range(11)]
+    rng.shuffle(edges)
+    (tmp_path / "e.txt").write_text("\n".join(f"{v} {u}" for u, v in edges) + "\n20\n")
+    H = load_graph(str(tmp_path / "e.txt"))
+    assert _edges(H) == _edges(nx.path_graph(12))
+    assert H.number_of_nodes() == 13 and H.degree(12) == 0
+    # validate_graph: any node labels, always 0..n-1, sorted edges, same result twice
+    K = nx.Graph([("b", "a"), ("c", "b"), (5, "a")])
+    V1, V2 = validate_graph(K), validate_graph(nx.Graph(list(reversed(list(K.edges())))))
+    assert list(V1.edges()) == list(V2.edges())
+    assert sorted(V1.nodes) == [0, 1, 2, 3]
+
+
+def _write(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    return str(path)
+
+
+DIRECTED_GRAPHML = """<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <graph id="G" edgedefault="directed">
+    <node id="a"/><node id="b"/><edge source="a" target="b"/>
+  </graph>
+</graphml>
+"""
+
+EMPTY_GRAPHML = """<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <graph id="G" edgedefault="undirected"></graph>
+</graphml>
+"""
+
+MULTI_GRAPHML = """<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <graph id="G" edgedefault="undirected">
+    <node id="a"/><node id="b"/><edge source="a" target="b"/><edge source="b" target="a"/>
+  </graph>
+</graphml>
+"""
+
+# name, content, error, text the message must contain
+BAD_FILES = [
+    ("bad.g6", "ICZJvZsN\n", GraphFormatError, "malformed graph6"),
+    ("directed.graphml", DIRECTED_GRAPHML, UnsupportedGraphError, "directed"),
+    ("empty_graph.graphml", EMPTY_GRAPHML, UnsupportedGraphError, "no nodes"),
+    ("broken.graphml", "<graphml><graph", GraphFormatError, "GraphML"),
+    ("multi.graphml", MULTI_GRAPHML, UnsupportedGraphError, "parallel edges"),
+    ("directed.json", json.dumps({"directed": True, "nodes": [{"id": 0}], "edges": []}),
+     UnsupportedGraphError, "directed"),
+    ("nonodes.json", json.dumps({"directed": False, "nodes": [], "edges": []}),
+     UnsupportedGraphError, "no nodes"),
+    ("broken.json", '{"nodes": [', GraphFormatError, "JSON"),
+    ("notnodelink.json", "[1, 2, 3]", GraphFormatError, "node-link"),
+    ("dangling.json", json.dumps({"nodes": [{"id": 0}], "edges": [{"source": 0}]}),
+     GraphFormatError, "node-link"),
+    ("loop.edgelist", "0 1\n1 1\n", UnsupportedGraphError, "self-loop"),
+    ("multi.edgelist", "0 1\n1 2\n2 1\n", UnsupportedGraphError, "parallel edges"),
+    ("empty.txt", "", GraphFormatError, "empty"),
+    ("blank.g6", "\n \n", GraphFormatError, "empty"),
+    ("headeronly.g6", ">>graph6<<\n", GraphFormatError, "no graph"),
+    ("zero.g6", "?\n", UnsupportedGraphError, "no nodes"),
+    ("digraph.d6", "&B?\n", UnsupportedGraphError, "directed"),
+    ("binary.edgelist", b"\xff\xfe\x00\x01", GraphFormatError, "text"),
+]
+
+
+@pytest.mark.parametrize("name, content, error, needle", BAD_FILES, ids=[b[0] for b in BAD_FILES])
+def test_bad_files(tmp_path, name, content, error, needle):
+    path = _write(tmp_path, name, content)
+    with pytest.raises(error) as info:
+        load_graph(path)
+    message = str(info.value)
+    assert needle in message
+    assert "\n" not in message
+    assert name in message  # the message names the input
+
+
+@pytest.mark.parametrize(
+    "spec, error",
+    [
+        ("does/not/exist.g6", GraphFormatError),
+        ("missing.graphml", GraphFormatError),
+        ("no_such_graph", UnknownNameError),
+        ("ICZJvZsN", GraphFormatError),
+        ("", GraphFormatError),
+        ("two words", GraphFormatError),
+        ("A" * 5000, GraphFormatError),  # too long to be a path: still one clean error
+    ],
+)
+def test_bad_specs(spec, error):
+    with pytest.raises(error) as info:
+        load_graph(spec)
+    assert "\n" not in str(info.value)
+    assert len(str(info.value)) < 400
+
+
+def test_directory_and_unknown_format(tmp_path):
+    with pytest.raises(GraphFormatError, match="directory"):
+        load_graph(str(tmp_path))
+    path = _write(tmp_path, "x.g6", "A_\n")
+    with pytest.raises(GraphFormatError, match="format"):
+        load_graphs(path, fmt="pajek")
+
+
+def test_validate_graph_rejects_unsupported():
+    with pytest.raises(UnsupportedGraphError, match="directed"):
+        validate_graph(nx.DiGraph([(0, 1)]))
+    with pytest.raises(UnsupportedGraphError, match="parallel"):
+        validate_graph(nx.MultiGraph([(0, 1), (1, 0)]))
+    with pytest.raises(UnsupportedGraphError, match="self-loop"):
+        validate_graph(nx.Graph([(0, 0)]))
+    with pytest.raises(UnsupportedGraphError, match="no nodes"):
+        validate_graph(nx.Graph())
+    with pytest.raises(GraphFormatError):
+        validate_graph([(0, 1)])
+    # a MultiGraph without parallel edges is fine
+    assert _edges(validate_graph(nx.MultiGraph([(0, 1), (1, 2)]))) == _edges(nx.path_graph(3))
+    # every error is a WLToolsError, so the CLI reports it in one line
+    assert issubclass(UnsupportedGraphError, WLToolsError)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import wltools.graphs
+
+    result = doctest.testmod(wltools.graphs)
+    assert result.attempted > 0 and result.failed == 0
