@@ -6,7 +6,7 @@ confused. Two graphs are isomorphic iff their canonical forms coincide (McKay & 
 "Practical graph isomorphism, II", J. Symb. Comput. 2014); pynauty exposes nauty's canonical
 labelling and certificate (the adjacency matrix of the canonically relabelled graph).
 
-pynauty (and nauty) are GPL-3 / Apache-2.0 respectively; wltools is GPL-3.0-or-later.
+pynauty is GPL-3 (its package metadata), so wltools is GPL-3.0-or-later.
 
 Examples
 --------
