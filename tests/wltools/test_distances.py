@@ -1,0 +1,168 @@
+"""Tests of wltools.distances: hand-checked values, exact vs float agreement, keys vs exact values."""
+
+from fractions import Fraction
+
+import networkx as nx
+import numpy as np
+import pytest
+import sympy
+import torch
+
+from wltools.distances import (
+    INF,
+    adjacency_matrix,
+    distance_keys,
+    resistance_exact,
+    resistance_float,
+    rrwp_exact,
+    rrwp_float,
+    rrwp_keys,
+    spd_float,
+    spd_matrix,
+)
+from wltools.errors import UnknownNameError, UnsupportedGraphError
+
+
+def _ei(G):
+    e = torch.tensor(list(G.edges()), dtype=torch.long).reshape(-1, 2).T
+    return torch.cat([e, e.flip(0)], dim=1)
+
+
+def _graphs():
+    rng = np.random.default_rng(0)
+    out = [nx.path_graph(5), nx.cycle_graph(7), nx.complete_graph(5), nx.petersen_graph()]
+    two = nx.disjoint_union(nx.cycle_graph(3), nx.path_graph(3))
+    two.add_node(6)  # isolated node
+    out.append(two)
+    for s in range(3):
+        out.append(nx.gnp_random_graph(9, 0.35, seed=int(rng.integers(1000))))
+    return out
+
+
+def test_spd_hand_values():
+    assert spd_matrix(nx.path_graph(4))[0].tolist() == [0, 1, 2, 3]
+    assert spd_matrix(nx.cycle_graph(6))[0].tolist() == [0, 1, 2, 3, 2, 1]
+    K = spd_matrix(nx.complete_graph(4))
+    assert (K == 1 - np.eye(4, dtype=int)).all()
+    G = nx.Graph([(0, 1)])
+    G.add_node(2)
+    assert spd_matrix(G)[0, 2] == -1 and spd_matrix(G)[2, 2] == 0
+
+
+def test_resistance_hand_values():
+    T = nx.balanced_tree(2, 2)  # a tree: every edge has resistance 1
+    R = resistance_exact(T)
+    for u, v in T.edges():
+        assert R[u][v] == 1
+    for n in (3, 5, 8):
+        Rc = resistance_exact(nx.cycle_graph(n))
+        assert Rc[0][1] == Fraction(n - 1, n)
+        assert Rc[0][2] == Fraction(2 * (n - 2), n)
+    Rk = resistance_exact(nx.complete_graph(6))
+    assert Rk[0][3] == Fraction(2, 6)
+    G = nx.disjoint_union(nx.path_graph(2), nx.path_graph(2))
+    assert resistance_exact(G)[0][2] is INF and resistance_exact(G)[0][1] == 1
+
+
+def test_resistance_exact_matches_sympy_pseudoinverse():
+    G = nx.gnp_random_graph(8, 0.5, seed=3)
+    G = G.subgraph(max(nx.connected_components(G), key=len)).copy()
+    G = nx.convert_node_labels_to_integers(G)
+    L = sympy.Matrix(nx.laplacian_matrix(G).toarray().tolist())
+    Lp = L.pinv()
+    R = resistance_exact(G)
+    n = len(G)
+    for i in range(n):
+        for j in range(n):
+            want = Lp[i, i] + Lp[j, j] - 2 * Lp[i, j]
+            assert Fraction(int(want.p), int(want.q)) == R[i][j]
+
+
+def test_rrwp_hand_values_and_rows_sum_to_one():
+    P = rrwp_exact(nx.path_graph(3), 3)
+    assert P[0][0] == (1, 0, Fraction(1, 2))
+    assert P[0][2] == (0, 0, Fraction(1, 2))
+    assert P[1][1] == (1, 0, 1)
+    G = _graphs()[4]  # has an isolated node
+    Pg = rrwp_exact(G, 4)
+    n = len(G)
+    for i in range(n):
+        for k in range(4):
+            s = sum(Pg[i][j][k] for j in range(n))
+            assert s == (1 if (k == 0 or G.degree(i) > 0) else 0)
+    Pf = rrwp_float(_ei(G), n, 6, dtype=torch.float64)
+    sums = Pf.sum(dim=1)
+    deg = torch.tensor([G.degree(i) for i in range(n)])
+    assert torch.allclose(sums[deg > 0], torch.ones_like(sums[deg > 0]))
+    assert torch.all(sums[deg == 0][:, 1:] == 0) and torch.all(sums[:, 0] == 1)
+
+
+@pytest.mark.parametrize("idx", range(8))
+def test_exact_and_float_forms_agree(idx):
+    G = _graphs()[idx]
+    n = len(G)
+    ei = _ei(G)
+    assert torch.equal(spd_float(ei, n), torch.from_numpy(spd_matrix(G)))
+    R = resistance_exact(G)
+    Rf = resistance_float(ei, n)
+    assert Rf.dtype == torch.float64
+    for i in range(n):
+        for j in range(n):
+            if R[i][j] is INF:
+                assert torch.isinf(Rf[i, j])
+            else:
+                assert abs(float(R[i][j]) - Rf[i, j].item()) < 1e-9
+    P = rrwp_exact(G, 5)
+    Pf = rrwp_float(ei, n, 5)
+    assert Pf.shape == (n, n, 5) and Pf.dtype == torch.float32
+    want = torch.tensor([[[float(x) for x in P[i][j]] for j in range(n)] for i in range(n)])
+    assert torch.allclose(Pf, want, atol=1e-6)
+
+
+def test_float_forms_invariant_under_relabeling():
+    G = nx.gnp_random_graph(10, 0.3, seed=7)
+    perm = np.random.default_rng(1).permutation(10)
+    H = nx.relabel_nodes(G, {i: int(perm[i]) for i in range(10)})
+    p = torch.from_numpy(perm)
+    for f in (spd_float, resistance_float, lambda e, n: rrwp_float(e, n, 4)):
+        a, b = f(_ei(G), 10), f(_ei(H), 10)
+        assert torch.allclose(b[p][:, p], a, equal_nan=True) or torch.equal(b[p][:, p], a)
+
+
+def _key_partition_matches(values_g, values_h, kg, kh):
+    vals = [v for row in values_g for v in row] + [v for row in values_h for v in row]
+    keys = np.concatenate([kg.reshape(-1), kh.reshape(-1)]).tolist()
+    by_val, by_key = {}, {}
+    for v, k in zip(vals, keys):
+        assert by_val.setdefault(v, k) == k
+        assert by_key.setdefault(k, v) == v
+
+
+@pytest.mark.parametrize("K", [1, 3, 9])
+def test_rrwp_keys_equal_iff_exact_values_equal(K):
+    G, H = nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
+    H.add_edge(0, 3)
+    H.remove_edge(1, 2)
+    G.add_node(6)
+    H.add_node(6)
+    kg, kh = rrwp_keys([G, H], K)
+    _key_partition_matches(rrwp_exact(G, K), rrwp_exact(H, K), kg, kh)
+
+
+def test_resistance_and_spd_keys_equal_iff_values_equal():
+    G, H = _graphs()[4], nx.gnp_random_graph(7, 0.4, seed=2)
+    kg, kh = distance_keys([G, H], "rd")
+    _key_partition_matches(resistance_exact(G), resistance_exact(H), kg, kh)
+    kg, kh = distance_keys([G, H], "spd")
+    _key_partition_matches(spd_matrix(G).tolist(), spd_matrix(H).tolist(), kg, kh)
+
+
+def test_bad_input():
+    with pytest.raises(UnsupportedGraphError):
+        adjacency_matrix(nx.DiGraph([(0, 1)]))
+    with pytest.raises(UnsupportedGraphError):
+        adjacency_matrix(nx.Graph([(0, 0)]))
+    with pytest.raises(UnknownNameError):
+        distance_keys([nx.path_graph(2)], "hops")
+    with pytest.raises(ValueError):
+        rrwp_float(_ei(nx.path_graph(2)), 2, 0)
