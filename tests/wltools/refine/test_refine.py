@@ -15,10 +15,6 @@ from wltools.refine import TESTS, RefinementResult, refine_pair
 from wltools.refine.engine import unique_rows
 
 
-#: Whole-BREC sweeps: marked slow AND skipped unless WLTOOLS_SLOW=1 (they take minutes).
-slow = pytest.mark.skipif(not os.environ.get("WLTOOLS_SLOW"), reason="set WLTOOLS_SLOW=1 to run whole-BREC sweeps")
-
-
 def _permuted(G, seed):
     perm = np.random.default_rng(seed).permutation(len(G))
     H = nx.Graph()
@@ -189,16 +185,14 @@ def test_brec_3wl_counts_without_cfi():
     assert _counts("3wl", pairs) == want
 
 
-@pytest.mark.slow
-@slow
+@pytest.mark.slow  # whole-BREC sweep: minutes; run with `pytest -m slow`
 def test_brec_3wl_counts_all():
     from brec_runner.dataset import load_pairs
 
     assert _counts("3wl", load_pairs()) == _PUBLISHED["3wl"]
 
 
-@pytest.mark.slow
-@slow
+@pytest.mark.slow  # whole-BREC sweep: minutes; run with `pytest -m slow`
 @pytest.mark.parametrize("test", ["1wl", "spd", "rd"])
 def test_fast_agrees_with_reference_on_all_brec(test):
     from brec_runner.dataset import load_pairs
@@ -251,8 +245,7 @@ def test_unique_rows_exact_even_with_hash_collisions(monkeypatch):
     assert same_partition(dist.unique_rows(X), want)
 
 
-@pytest.mark.slow
-@slow
+@pytest.mark.slow  # whole-BREC sweep: minutes; run with `pytest -m slow`
 @pytest.mark.parametrize("test, steps", [("rrwp", 8), ("3wl", None)])
 def test_fast_agrees_with_reference_on_brec_without_cfi(test, steps):
     from brec_runner.dataset import load_pairs

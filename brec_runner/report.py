@@ -1,0 +1,293 @@
+"""Realised vs theoretical BREC counts of a model run: tables (md / json / csv) and a bar chart.
+
+Input: one or more run directories (:mod:`brec_runner.rundir`) of the same model, preset, model
+overrides and protocol: typically several seeds, or the shards of one run. Their
+``results*.jsonl`` are merged; a (pair, seed) present twice must agree on its verdict.
+
+Per pair and seed the model *realises* a separation when the pair is distinguished and reliable
+(BREC, Sec. 4: RPC). Per category the report gives, across seeds, the mean and spread (population
+standard deviation, min and max) of: distinguished pairs, reliability failures, and BREC's
+"real correct" (= distinguished - reliability failures, the published counting), next to the
+number of pairs the model's theoretical class separates (``brec_runner.theory.theory_verdicts``:
+PPGT and GRIT GD-WL with RRWP at the model's K; Graphormer SPD-WL; SGFormer 1-WL; Graph Transformer
+between 1-WL and 3-WL, see ``brec_runner/configs``) and next to 3-WL; and the published counts of
+the PPGT paper's Table 1 where the model has them. Per pair it lists the classes:
+
+- *realised-and-allowed*: realised in at least one seed, and the class's upper bound separates it;
+- *unrealised*: the upper bound separates it, the model realises it in no seed;
+- *beyond-theory*: realised in some seed although the upper bound cannot separate it (a bug, or a
+  non-invariant model as LapPE: always listed);
+- *reliability failures*: (pair, seed) whose reliability check failed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import statistics
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Sequence
+
+from wltools.errors import RunDirectoryError
+
+from .rundir import CONFIG, COMPARED_KEYS, _comparable, read_results
+
+__all__ = ["load_runs", "build_report", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE"]
+
+REGULAR_PUBLISHED_NOTE = ("published counts are for the paper configuration on all pairs of a category; published "
+                          "'Regular' is Regular(140) = ids 60-159 plus 4-vertex and distance-regular (360-399), so "
+                          "compare it with the sum of those three rows")
+_CAT_ORDER = ("basic", "regular", "extension", "cfi", "4vertex", "distance_regular")
+_PUBLISHED_KEYS = {"basic": "Basic", "regular": "Regular", "extension": "Extension", "cfi": "CFI"}
+
+
+def load_runs(run_dirs: Sequence) -> tuple[dict[str, Any], list[dict]]:
+    """(config, merged records) of run directories that share the compared settings."""
+    if not run_dirs:
+        raise RunDirectoryError("no run directory given")
+    config = None
+    merged: dict[tuple[int, int], dict] = {}
+    for d in run_dirs:
+        d = Path(d)
+        cfg_path = d / CONFIG
+        if not cfg_path.is_file():
+            raise RunDirectoryError(f"{d} is not a run directory (no {CONFIG})")
+        cfg = json.loads(cfg_path.read_text())
+        if config is None:
+            config = cfg
+        else:
+            diff = [k for k in COMPARED_KEYS if _comparable(k, cfg.get(k)) != _comparable(k, config.get(k))]
+            if diff:
+                raise RunDirectoryError(f"{d} was run with other settings than {run_dirs[0]} "
+                                        f"(differing keys: {', '.join(diff)})")
+        files = sorted(d.glob("results*.jsonl"))
+        for f in files:
+            for rec in read_results(f):
+                key = (int(rec["id"]), int(rec["seed"]))
+                if key in merged and (merged[key]["distinguished"], merged[key]["reliable"]) != (
+                        rec["distinguished"], rec["reliable"]):
+                    raise RunDirectoryError(f"pair {key[0]} seed {key[1]} has conflicting verdicts in {d}")
+                merged.setdefault(key, rec)
+    return config, sorted(merged.values(), key=lambda r: (r["id"], r["seed"]))
+
+
+def _spread(values: list[int]) -> dict[str, float]:
+    if not values:
+        return {"mean": 0.0, "std": 0.0, "min": 0, "max": 0}
+    return {"mean": statistics.fmean(values), "std": statistics.pstdev(values) if len(values) > 1 else 0.0,
+            "min": min(values), "max": max(values)}
+
+
+def _theory_k(config: dict) -> int | None:
+    """The RRWP channel count K of the model's encoding (its transform's ``walk_length``)."""
+    try:
+        from wltools.models import registry
+
+        t = registry.create_transform(config["model"], config["preset"], **config.get("model_overrides", {}))
+        k = getattr(t, "walk_length", None)
+        if k is not None:
+            return int(k)
+    except Exception:  # noqa: BLE001 - fall back to the stored config
+        pass
+    mc = config.get("model_config") or {}
+    return mc.get("rrwp_steps") if isinstance(mc, dict) else None
+
+
+def build_report(run_dirs: Sequence, *, theory: bool = True) -> dict[str, Any]:
+    """The report as a JSON-able dict (see the module docstring)."""
+    config, records = load_runs(run_dirs)
+    info = (config.get("theory") or {})
+    th = info.get("theory") or {}
+    published = info.get("published")
+    seeds = sorted({r["seed"] for r in records})
+    ids = sorted({r["id"] for r in records})
+    category = {r["id"]: r.get("category") for r in records}
+
+    lower, upper = th.get("lower"), th.get("upper")
+    tests = [t for t in dict.fromkeys([lower, upper, "3wl"]) if t]
+    verdicts: dict[int, dict[str, dict]] = {}
+    k = None
+    if theory and ids and tests:
+        from .theory import theory_verdicts
+
+        k = _theory_k(config) if "rrwp" in tests else None
+        verdicts = theory_verdicts(tests, rrwp_steps=k, ids=ids)
+
+    def sep(pid: int, test: str | None) -> bool | None:
+        if not test or pid not in verdicts or test not in verdicts[pid]:
+            return None
+        return bool(verdicts[pid][test]["distinguished"])
+
+    by_seed: dict[int, dict[int, dict]] = defaultdict(dict)
+    for r in records:
+        by_seed[r["seed"]][r["id"]] = r
+
+    categories = [c for c in _CAT_ORDER if c in set(category.values())] + sorted(
+        {c for c in category.values() if c not in _CAT_ORDER and c})
+    rows = []
+    for cat in categories + ["total"]:
+        cat_ids = [i for i in ids if cat == "total" or category[i] == cat]
+        dist = [sum(by_seed[s][i]["distinguished"] for i in cat_ids if i in by_seed[s]) for s in seeds]
+        relf = [sum(not by_seed[s][i]["reliable"] for i in cat_ids if i in by_seed[s]) for s in seeds]
+        both = [sum(by_seed[s][i]["distinguished"] and by_seed[s][i]["reliable"] for i in cat_ids if i in by_seed[s])
+                for s in seeds]
+        row = {
+            "category": cat,
+            "pairs": len(cat_ids),
+            "distinguished": _spread(dist),
+            "reliability_failures": _spread(relf),
+            "real_correct": _spread([a - b for a, b in zip(dist, relf)]),
+            "distinguished_and_reliable": _spread(both),
+            "theory_lower": sum(bool(sep(i, lower)) for i in cat_ids) if verdicts and lower else None,
+            "theory_upper": sum(bool(sep(i, upper)) for i in cat_ids) if verdicts and upper else None,
+            "3wl": sum(bool(sep(i, "3wl")) for i in cat_ids) if verdicts else None,
+            "published": None,
+        }
+        if published:
+            key = _PUBLISHED_KEYS.get(cat) or ("total" if cat == "total" else None)
+            row["published"] = published.get(key) if key else None
+        rows.append(row)
+
+    realised_allowed, unrealised, beyond, partial = [], [], [], []
+    for i in ids:
+        realised_in = [s for s in seeds if i in by_seed[s] and by_seed[s][i]["distinguished"] and by_seed[s][i]["reliable"]]
+        up = sep(i, upper)
+        if realised_in and up is False:
+            beyond.append({"id": i, "category": category[i], "seeds": realised_in})
+        elif realised_in and up:
+            realised_allowed.append(i)
+            if len(realised_in) < len(seeds):
+                partial.append({"id": i, "seeds": realised_in})
+        elif up and not realised_in:
+            unrealised.append(i)
+    relfail = [{"id": r["id"], "seed": r["seed"], "category": r.get("category"),
+                "t2_reliability": r["t2_reliability"]} for r in records if not r["reliable"]]
+    return {
+        "model": config["model"], "preset": config["preset"], "model_overrides": config.get("model_overrides", {}),
+        "protocol": config["protocol"], "seeds": seeds, "pairs": len(ids), "records": len(records),
+        "run_dirs": [str(d) for d in run_dirs], "device": config.get("device"),
+        "theory": {"lower": lower, "upper": upper, "rrwp_steps": k, "class": th.get("class"),
+                   "note": th.get("note"), "computed": bool(verdicts)},
+        "published_source": published.get("source") if published else None,
+        "published_note": REGULAR_PUBLISHED_NOTE if published else None,
+        "categories": rows,
+        "pairs_by_class": {"realised_and_allowed": realised_allowed, "realised_in_some_seeds_only": partial,
+                           "unrealised": unrealised, "beyond_theory": beyond, "reliability_failures": relfail},
+    }
+
+
+def _fmt_spread(s: dict) -> str:
+    if s["min"] == s["max"]:
+        return f"{s['mean']:g}"
+    return f"{s['mean']:.1f} ± {s['std']:.1f} [{s['min']}-{s['max']}]"
+
+
+def _na(v) -> str:
+    return "—" if v is None else str(v)
+
+
+def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
+    """The report as Markdown, JSON or CSV (one row per category)."""
+    if fmt == "json":
+        return json.dumps(rep, indent=2, sort_keys=True) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["category", "pairs", "distinguished_mean", "distinguished_std", "distinguished_min",
+                    "distinguished_max", "reliability_failures_mean", "real_correct_mean",
+                    "theory_lower", "theory_upper", "3wl", "published"])
+        for r in rep["categories"]:
+            d = r["distinguished"]
+            w.writerow([r["category"], r["pairs"], d["mean"], d["std"], d["min"], d["max"],
+                        r["reliability_failures"]["mean"], r["real_correct"]["mean"],
+                        _na(r["theory_lower"]), _na(r["theory_upper"]), _na(r["3wl"]), _na(r["published"])])
+        return buf.getvalue()
+    if fmt != "md":
+        raise ValueError(f"unknown format {fmt!r}")
+    th = rep["theory"]
+    bound = th["upper"] if th["lower"] == th["upper"] else f"{th['lower']} .. {th['upper']}"
+    if th.get("rrwp_steps"):
+        bound += f" (RRWP K={th['rrwp_steps']})"
+    lines = [f"# BREC: {rep['model']} (preset {rep['preset']})", "",
+             f"Seeds {', '.join(map(str, rep['seeds']))}; {rep['pairs']} pairs, {rep['records']} (pair, seed) "
+             f"results; device {rep['device']}; T² threshold {rep['protocol']['threshold']:.2f}.",
+             f"Theoretical class: {th.get('class') or bound}" + (f". Note: {th['note']}" if th.get("note") else "."),
+             ""]
+    if not th["computed"]:
+        lines += ["(theoretical verdicts not computed)", ""]
+    header = ["category", "pairs", "distinguished", "reliability failures", "real correct (BREC)",
+              f"theory ({bound})", "3-WL"]
+    if rep.get("published_source"):
+        header.append(f"published ({rep['published_source']})")
+    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in rep["categories"]:
+        theory_cell = _na(r["theory_upper"]) if th["lower"] == th["upper"] else \
+            f"{_na(r['theory_lower'])} .. {_na(r['theory_upper'])}"
+        cells = [r["category"], r["pairs"], _fmt_spread(r["distinguished"]), _fmt_spread(r["reliability_failures"]),
+                 _fmt_spread(r["real_correct"]), theory_cell, _na(r["3wl"])]
+        if rep.get("published_source"):
+            cells.append(_na(r["published"]))
+        lines.append("| " + " | ".join(map(str, cells)) + " |")
+    if rep.get("published_note"):
+        lines += ["", f"Note: {rep['published_note']}."]
+    pc = rep["pairs_by_class"]
+    lines += ["", "## Pairs by class", "",
+              f"- realised and allowed ({len(pc['realised_and_allowed'])}): {_ids(pc['realised_and_allowed'])}",
+              f"- realised in some seeds only ({len(pc['realised_in_some_seeds_only'])}): "
+              + (", ".join(f"{p['id']} (seeds {p['seeds']})" for p in pc["realised_in_some_seeds_only"]) or "none"),
+              f"- unrealised, theory separates ({len(pc['unrealised'])}): {_ids(pc['unrealised'])}",
+              f"- beyond theory ({len(pc['beyond_theory'])}): "
+              + (", ".join(f"{p['id']} ({p['category']}, seeds {p['seeds']})" for p in pc["beyond_theory"]) or "none"),
+              f"- reliability failures ({len(pc['reliability_failures'])}): "
+              + (", ".join(f"{p['id']} (seed {p['seed']}, T² {p['t2_reliability']:.3g})"
+                           for p in pc["reliability_failures"]) or "none"), ""]
+    return "\n".join(lines)
+
+
+def _ids(ids: list[int]) -> str:
+    if not ids:
+        return "none"
+    runs, start, prev = [], ids[0], ids[0]
+    for i in ids[1:] + [None]:
+        if i is not None and i == prev + 1:
+            prev = i
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if i is not None:
+            start = prev = i
+    return ", ".join(runs)
+
+
+def plot_report(rep: dict[str, Any], path) -> Path:
+    """Bar chart per category: realised (mean ± std over seeds), theory bound, 3-WL, published."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in rep["categories"] if r["category"] != "total"]
+    cats = [r["category"] for r in rows]
+    series = [("realised (distinguished & reliable)", [r["distinguished_and_reliable"]["mean"] for r in rows],
+               [r["distinguished_and_reliable"]["std"] for r in rows])]
+    if rep["theory"]["computed"]:
+        series.append((f"theory ({rep['theory']['upper']})", [r["theory_upper"] or 0 for r in rows], None))
+        series.append(("3-WL", [r["3wl"] or 0 for r in rows], None))
+    if rep.get("published_source"):
+        series.append(("published", [r["published"] if r["published"] is not None else 0 for r in rows], None))
+    series.append(("pairs", [r["pairs"] for r in rows], None))
+    width = 0.8 / len(series)
+    fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(cats)), 4))
+    for j, (label, vals, err) in enumerate(series):
+        xs = [i + (j - (len(series) - 1) / 2) * width for i in range(len(cats))]
+        ax.bar(xs, vals, width, label=label, yerr=err, capsize=3 if err else 0)
+    ax.set_xticks(range(len(cats)), cats)
+    ax.set_ylabel("pairs")
+    ax.set_title(f"BREC {rep['model']} ({rep['preset']}), seeds {rep['seeds']}")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

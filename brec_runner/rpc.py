@@ -1,0 +1,418 @@
+"""Reliable Paired Comparison (RPC): the BREC training-and-test protocol for one pair.
+
+Wang & Zhang, "Towards Better Evaluation of GNN Expressiveness with BREC Dataset" (2023/2024),
+Section 4 (evaluation method) and the benchmark's reference evaluator; the facts used here are
+summarised in ``data/brec/README.md`` ("The published protocol"). Every constant of the protocol
+lives in :class:`Protocol` (one place); per-model overrides are in ``brec_runner/configs/``.
+
+For a pair (G, H) the model, with fresh parameters, is trained contrastively on the 32 + 32
+relabelings (interleaved G1, H1, G2, H2, ...) to push f(G_i) and f(H_i) apart, then tested in eval
+mode with Hotelling's T² statistic on the differences of the outputs:
+
+.. math::
+
+    D = X - Y \\in \\mathbb{R}^{q \\times d}, \\quad
+    T^2 = \\bar d^\\top \\, \\mathrm{pinv}(S_D) \\, \\bar d,
+
+where :math:`\\bar d` is the mean difference and :math:`S_D` the sample covariance (no factor q,
+exactly as the reference evaluator). The threshold is the critical value of Hotelling's T² for
+``q`` paired observations in dimension ``d`` at level ``alpha``:
+
+.. math::
+
+    T^2_{\\mathrm{crit}} = \\frac{(q - 1) d}{q - d} \\, F_{\\alpha}(d, q - d),
+
+which for q = 32, d = 16, alpha = 0.95 is 31 · F_0.95(16, 16) = 72.338 → the published 72.34
+(:func:`t2_threshold`). The pair is *distinguished* iff T²(pair) > threshold and T²(pair) is not
+close to T²(reliability set) (``torch.isclose`` with atol 1e-6 and its default rtol 1e-5, as the
+reference code); the pair is *reliable* iff T²(reliability) < threshold.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+__all__ = [
+    "Protocol",
+    "PairOutcome",
+    "t2_statistic",
+    "t2_threshold",
+    "decide",
+    "pair_seed",
+    "fresh_parameters",
+    "lr_at_epoch",
+    "PlateauState",
+    "train_pair",
+    "t2_of_graphs",
+    "evaluate_pair",
+]
+
+OPTIMIZERS = ("adam", "adamw")
+SCHEDULERS = ("plateau", "cosine", "constant")
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """All RPC constants, defaulting to the published BREC values (data/brec/README.md).
+
+    Attributes
+    ----------
+    num_relabelings : int
+        q, relabelings per graph of a pair (32); the pair gives 2q graphs, interleaved.
+    reliability_size : int
+        Graphs in a pair's reliability set (64 = q couples of relabelings of one graph).
+    out_dim : int
+        d, the model's output dimension (16).
+    alpha : float
+        Level of the T² test (0.95): the threshold is its critical value (72.34 at the defaults).
+    optimizer : str
+        ``"adam"`` (published: L2 weight decay) or ``"adamw"`` (decoupled, PPGT).
+    lr, weight_decay : float
+        Learning rate (1e-4) and weight decay (1e-4).
+    scheduler : str
+        ``"plateau"`` (published: ``ReduceLROnPlateau(mode="min")`` stepped on the epoch loss with
+        torch defaults factor 0.1, patience 10, threshold 1e-4 rel), ``"cosine"`` (linear warm-up
+        over ``warmup_epochs`` then cosine to ``min_lr`` at ``epochs``; PPGT) or ``"constant"``.
+    epochs : int
+        At most this many epochs (20).
+    batch_size : int
+        Graphs per training batch (16 = 8 G/H couples), taken in order (no shuffling).
+    loss_threshold : float
+        Stop early when the epoch loss falls below this (0.2; 0 disables early stopping).
+    margin : float
+        Margin of ``CosineEmbeddingLoss`` (0.0), target -1 for every couple.
+    grad_clip : float or None
+        Clip the global gradient norm to this value (None: no clipping, published).
+    cmp_atol, cmp_rtol : float
+        Tolerances of the "T²(pair) close to T²(reliability)" check: atol 1e-6 (published) and
+        torch.isclose's default rtol 1e-5 (the reference code passes only atol).
+    t2_dtype : str
+        dtype of the T² computation: ``"float32"`` (the reference code computes it on the model's
+        float32 outputs) or ``"float64"``.
+    relabel_seed : int
+        Seed of the relabelings and reliability sets. BREC ships them fixed in its data file, so the
+        same graphs are used for every training seed; so do we (the run seed varies the parameters).
+    """
+
+    num_relabelings: int = 32
+    reliability_size: int = 64
+    out_dim: int = 16
+    alpha: float = 0.95
+    optimizer: str = "adam"
+    lr: float = 1e-4
+    weight_decay: float = 1e-4
+    scheduler: str = "plateau"
+    plateau_factor: float = 0.1
+    plateau_patience: int = 10
+    warmup_epochs: int = 0
+    min_lr: float = 0.0
+    epochs: int = 20
+    batch_size: int = 16
+    loss_threshold: float = 0.2
+    margin: float = 0.0
+    grad_clip: float | None = None
+    cmp_atol: float = 1e-6
+    cmp_rtol: float = 1e-5
+    t2_dtype: str = "float32"
+    relabel_seed: int = 0
+    sources: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if self.optimizer not in OPTIMIZERS:
+            raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {self.optimizer!r}")
+        if self.scheduler not in SCHEDULERS:
+            raise ValueError(f"scheduler must be one of {SCHEDULERS}, got {self.scheduler!r}")
+        if self.batch_size < 2 or self.batch_size % 2:
+            raise ValueError(f"batch_size must be a positive even number, got {self.batch_size}")
+        if self.epochs < 0 or self.num_relabelings < 2 or self.out_dim < 1:
+            raise ValueError("epochs must be >= 0, num_relabelings >= 2, out_dim >= 1")
+        if self.t2_dtype not in ("float32", "float64"):
+            raise ValueError(f"t2_dtype must be float32 or float64, got {self.t2_dtype!r}")
+
+    @property
+    def threshold(self) -> float:
+        """The T² critical value for (num_relabelings, out_dim, alpha); 72.34 at the defaults."""
+        return t2_threshold(self.num_relabelings, self.out_dim, self.alpha)
+
+    def replace(self, **changes: Any) -> "Protocol":
+        """A copy with ``changes`` (unknown names raise ``TypeError``)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able constants, with the derived threshold."""
+        d = dataclasses.asdict(self)
+        d["sources"] = list(self.sources)
+        d["threshold"] = self.threshold
+        return d
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
+
+
+def t2_threshold(q: int, d: int, alpha: float = 0.95) -> float:
+    """Critical value of Hotelling's T² for ``q`` paired observations in dimension ``d``.
+
+    .. math:: T^2_{\\mathrm{crit}} = \\frac{(q-1)\\,d}{q-d}\\, F^{-1}_{d,\\,q-d}(\\alpha)
+
+    (Hotelling 1931; the one-sample test on the differences D_i = X_i - Y_i). With BREC's
+    q = 32 relabelings and d = 16 outputs at alpha = 0.95 this is 72.338, the published 72.34.
+    Requires q > d, otherwise the F distribution has no positive denominator degrees of freedom.
+    """
+    from scipy.stats import f as f_dist
+
+    if not q > d >= 1:
+        raise ValueError(f"the T² threshold needs q > d >= 1, got q={q}, d={d}")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    return float((q - 1) * d / (q - d) * f_dist.ppf(alpha, d, q - d))
+
+
+def t2_statistic(x: torch.Tensor, y: torch.Tensor, dtype: torch.dtype | None = None) -> float:
+    """Hotelling's T² of the paired differences, as BREC's reference evaluator computes it.
+
+    Parameters
+    ----------
+    x, y : Tensor [q, d]
+        Outputs of the q relabelings of G and of H (row i of ``x`` is paired with row i of ``y``).
+    dtype : torch.dtype, optional
+        Computation dtype (default: that of ``x``).
+
+    Returns
+    -------
+    float
+        :math:`\\bar d^\\top \\mathrm{pinv}(\\mathrm{cov}(D))\\, \\bar d` with D = X - Y, the
+        unbiased covariance (``torch.cov``) and the Moore-Penrose pseudo-inverse; no factor q.
+    """
+    if x.shape != y.shape or x.dim() != 2:
+        raise ValueError(f"x and y must both be [q, d], got {tuple(x.shape)} and {tuple(y.shape)}")
+    dtype = dtype or x.dtype
+    diff = (x.detach().to(dtype) - y.detach().to(dtype)).T  # [d, q]
+    mean = diff.mean(dim=1, keepdim=True)  # [d, 1]
+    cov = torch.cov(diff)  # [d, d]
+    if cov.dim() == 0:
+        cov = cov.reshape(1, 1)
+    inv = torch.linalg.pinv(cov)
+    return float((mean.T @ inv @ mean).item())
+
+
+def decide(t2_pair: float, t2_rel: float, protocol: Protocol) -> tuple[bool, bool]:
+    """The published decision: ``(distinguished, reliable)``.
+
+    distinguished iff ``t2_pair > threshold`` and not ``isclose(t2_pair, t2_rel)``;
+    reliable iff ``t2_rel < threshold`` (README "The published protocol").
+    NaN statistics (a degenerate model) are neither distinguished nor reliable.
+    """
+    thr = protocol.threshold
+    close = abs(t2_pair - t2_rel) <= protocol.cmp_atol + protocol.cmp_rtol * abs(t2_rel)
+    distinguished = bool(t2_pair > thr and not close)
+    reliable = bool(t2_rel < thr)
+    return distinguished, reliable
+
+
+def pair_seed(seed: int, pair_id: int) -> int:
+    """The seed of a pair's fresh parameters, derived from (run seed, pair id) by SeedSequence."""
+    return int(np.random.SeedSequence([int(seed), int(pair_id)]).generate_state(1, np.uint64)[0]) >> 1
+
+
+def fresh_parameters(model: nn.Module, seed: int, pair_id: int) -> None:
+    """Re-initialise ``model`` (``reset_parameters()``) under :func:`pair_seed`.
+
+    The global torch generator is left seeded with the same value, so dropout during the pair's
+    training is reproducible too.
+    """
+    torch.manual_seed(pair_seed(seed, pair_id))
+    model.reset_parameters()
+
+
+def lr_at_epoch(protocol: Protocol, epoch: int) -> float:
+    """Learning rate of the (epoch-stepped) schedules that do not depend on the loss.
+
+    ``"cosine"``: linear warm-up ``lr * (epoch + 1) / warmup_epochs`` for the first
+    ``warmup_epochs`` epochs, then ``min_lr + (lr - min_lr) (1 + cos(pi t / T)) / 2`` with
+    t = epoch - warmup, T = epochs - warmup (PPGT paper, App. A.4: cosine annealing with linear
+    warm-up). ``"constant"`` and ``"plateau"`` start from ``lr`` (plateau then reduces it, see
+    :class:`PlateauState`).
+    """
+    if protocol.scheduler != "cosine":
+        return protocol.lr
+    w = protocol.warmup_epochs
+    if epoch < w:
+        return protocol.lr * (epoch + 1) / w
+    span = max(protocol.epochs - w, 1)
+    t = min(epoch - w, span)
+    return protocol.min_lr + (protocol.lr - protocol.min_lr) * 0.5 * (1 + math.cos(math.pi * t / span))
+
+
+@dataclass
+class PlateauState:
+    """``torch.optim.lr_scheduler.ReduceLROnPlateau(mode="min")`` as a small pure state machine.
+
+    Used by the multi-pair mode, where each pair has its own learning rate; tested against torch's
+    scheduler. Defaults threshold 1e-4 (relative), cooldown 0, min_lr 0, eps 1e-8 as torch.
+    """
+
+    lr: float
+    factor: float = 0.1
+    patience: int = 10
+    threshold: float = 1e-4
+    best: float = math.inf
+    bad_epochs: int = 0
+
+    def step(self, metric: float) -> float:
+        if metric < self.best * (1.0 - self.threshold):
+            self.best = metric
+            self.bad_epochs = 0
+        else:
+            self.bad_epochs += 1
+        if self.bad_epochs > self.patience:
+            new_lr = max(self.lr * self.factor, 0.0)
+            if self.lr - new_lr > 1e-8:
+                self.lr = new_lr
+            self.bad_epochs = 0
+        return self.lr
+
+
+def _make_optimizer(params, protocol: Protocol) -> torch.optim.Optimizer:
+    cls = torch.optim.Adam if protocol.optimizer == "adam" else torch.optim.AdamW
+    # foreach=False: the plain per-tensor loop, the reference arithmetic the multi-pair mode mirrors
+    return cls(params, lr=lr_at_epoch(protocol, 0), weight_decay=protocol.weight_decay, foreach=False)
+
+
+def _batches(graphs: Sequence, size: int, device) -> list:
+    from torch_geometric.data import Batch
+
+    return [Batch.from_data_list(list(graphs[i : i + size])).to(device) for i in range(0, len(graphs), size)]
+
+
+def couple_loss(out: torch.Tensor, margin: float) -> torch.Tensor:
+    """``CosineEmbeddingLoss(margin)`` between rows 0, 2, 4, ... and 1, 3, 5, ..., target -1."""
+    a, b = out[0::2], out[1::2]
+    target = -torch.ones(a.shape[0], device=out.device, dtype=out.dtype)
+    return nn.functional.cosine_embedding_loss(a, b, target, margin=margin)
+
+
+def train_pair(model: nn.Module, graphs: Sequence, protocol: Protocol, device="cpu") -> tuple[int, float]:
+    """Contrastive training of ``model`` on one pair's 2q interleaved graphs (the reference loop).
+
+    Batches of ``protocol.batch_size`` graphs in the given order; per batch the couple loss,
+    backward, optional gradient clipping, optimizer step; epoch loss = sum(batch loss * couples in
+    batch) / q; stop when it falls below ``loss_threshold``; else step the scheduler.
+
+    Returns
+    -------
+    (epochs_run, final_epoch_loss)
+    """
+    if len(graphs) != 2 * protocol.num_relabelings:
+        raise ValueError(f"expected {2 * protocol.num_relabelings} graphs, got {len(graphs)}")
+    batches = _batches(graphs, protocol.batch_size, device)
+    opt = _make_optimizer(model.parameters(), protocol)
+    plateau = PlateauState(protocol.lr, protocol.plateau_factor, protocol.plateau_patience)
+    model.train()
+    epochs_run, loss_all = 0, float("nan")
+    for epoch in range(protocol.epochs):
+        lr = lr_at_epoch(protocol, epoch) if protocol.scheduler != "plateau" else plateau.lr
+        for group in opt.param_groups:
+            group["lr"] = lr
+        loss_all = 0.0
+        for batch in batches:
+            opt.zero_grad()
+            out = model(batch)  # [graphs in batch, d]
+            loss = couple_loss(out, protocol.margin)
+            loss.backward()
+            if protocol.grad_clip is not None:
+                nn.utils.clip_grad_norm_(model.parameters(), protocol.grad_clip)
+            opt.step()
+            loss_all += out.shape[0] // 2 * loss.item()
+        loss_all /= protocol.num_relabelings
+        epochs_run = epoch + 1
+        if loss_all < protocol.loss_threshold:
+            break
+        if protocol.scheduler == "plateau":
+            plateau.step(loss_all)
+    return epochs_run, float(loss_all)
+
+
+@torch.no_grad()
+def model_outputs(model: nn.Module, graphs: Sequence, device="cpu", batch_size: int | None = None) -> torch.Tensor:
+    """Eval-mode outputs [len(graphs), d]; all graphs in one batch unless ``batch_size`` is set."""
+    model.eval()
+    size = batch_size or len(graphs)
+    return torch.cat([model(b) for b in _batches(graphs, size, device)], dim=0)
+
+
+def t2_of_graphs(model, graphs: Sequence, protocol: Protocol, device="cpu", batch_size=None) -> float:
+    """T² of an interleaved list [G1, H1, G2, H2, ...] under ``model`` in eval mode."""
+    out = model_outputs(model, graphs, device, batch_size)
+    return t2_statistic(out[0::2], out[1::2], dtype=getattr(torch, protocol.t2_dtype))
+
+
+@dataclass
+class PairOutcome:
+    """One (pair, seed) result, as written to a run's results.jsonl."""
+
+    id: int
+    seed: int
+    t2_pair: float
+    t2_reliability: float
+    threshold: float
+    distinguished: bool
+    reliable: bool
+    epochs: int
+    final_loss: float
+    wall_s: float
+    cuda_s: float | None = None
+    category: str | None = None
+    subcategory: str | None = None
+    mode: str = "single"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def evaluate_pair(
+    model: nn.Module,
+    pair_id: int,
+    graphs: Sequence,
+    reliability: Sequence,
+    protocol: Protocol,
+    seed: int,
+    device="cpu",
+    eval_batch_size: int | None = None,
+) -> PairOutcome:
+    """The whole RPC for one pair and one seed: fresh parameters, training, T² and decision.
+
+    ``graphs`` are the 2q interleaved relabelings (PyG ``Data`` with the model's encodings),
+    ``reliability`` the interleaved reliability set.
+    """
+    device = torch.device(device)
+    cuda = device.type == "cuda"
+    if cuda:
+        start_ev, end_ev = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start_ev.record()
+    t0 = time.perf_counter()
+    model.to(device)
+    fresh_parameters(model, seed, pair_id)
+    model.to(device)
+    epochs, loss = train_pair(model, graphs, protocol, device)
+    t2p = t2_of_graphs(model, graphs, protocol, device, eval_batch_size)
+    t2r = t2_of_graphs(model, reliability, protocol, device, eval_batch_size)
+    cuda_s = None
+    if cuda:
+        end_ev.record()
+        torch.cuda.synchronize(device)
+        cuda_s = start_ev.elapsed_time(end_ev) / 1000.0
+    dist, rel = decide(t2p, t2r, protocol)
+    return PairOutcome(
+        id=int(pair_id), seed=int(seed), t2_pair=t2p, t2_reliability=t2r, threshold=protocol.threshold,
+        distinguished=dist, reliable=rel, epochs=epochs, final_loss=loss,
+        wall_s=time.perf_counter() - t0, cuda_s=cuda_s,
+    )

@@ -1,0 +1,158 @@
+"""Run directories (brec_runner.rundir): config check, append/resume, truncated lines, shards."""
+
+import json
+from dataclasses import dataclass
+
+import pytest
+import torch
+from torch import nn
+from torch_geometric.transforms import BaseTransform
+
+from brec_runner.rpc import Protocol
+from brec_runner.rundir import RunDirectory, parse_shard, read_results, run_brec, shard_ids
+from wltools.errors import RunDirectoryError
+from wltools.models import registry
+
+
+class TriangleFeature(BaseTransform):
+    def forward(self, data):
+        n = data.num_nodes
+        A = torch.zeros(n, n)
+        A[data.edge_index[0], data.edge_index[1]] = 1.0
+        data.x = torch.cat([data.x, (torch.diagonal(A @ A @ A) / 2)[:, None]], dim=1)
+        return data
+
+
+@dataclass
+class TinyCfg:
+    hidden: int = 8
+    out_dim: int = 16
+
+
+class Tiny(nn.Module):
+    def __init__(self, config: TinyCfg):
+        super().__init__()
+        self.config = config
+        self.lin1, self.out = nn.Linear(2, config.hidden), nn.Linear(config.hidden, config.out_dim)
+
+    def reset_parameters(self):
+        self.lin1.reset_parameters()
+        self.out.reset_parameters()
+
+    def forward(self, batch):
+        ei = batch.edge_index
+        h = torch.relu(self.lin1(batch.x))
+        h = torch.tanh(h + torch.zeros_like(h).index_add(0, ei[1], h[ei[0]]))
+        return self.out(torch.zeros(batch.num_graphs, h.shape[-1]).index_add(0, batch.batch, h))
+
+
+@pytest.fixture
+def tiny_model(tmp_path, monkeypatch):
+    """A tiny model registered for the duration of one test (encoding cache in tmp_path)."""
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
+    name = "_tiny_rundir_test"
+    registry.register_model(name, config_cls=TinyCfg, presets={"brec": {}, "small": {"hidden": 4}},
+                            make_transform=lambda c: TriangleFeature())(Tiny)
+    yield name
+    registry._MODELS.pop(name, None)
+
+
+def _records(path):
+    return sorted(((r["id"], r["seed"], r["t2_pair"], r["t2_reliability"], r["distinguished"], r["reliable"], r["epochs"])
+                   for r in read_results(path)))
+
+
+def test_parse_and_split_shards():
+    assert parse_shard("2/5") == (2, 5)
+    for bad in ("0/3", "4/3", "a/b", "3", "1/2/3"):
+        with pytest.raises(ValueError):
+            parse_shard(bad)
+    ids = [5, 3, 9, 1, 7, 2, 8]
+    parts = [shard_ids(ids, (k, 3)) for k in (1, 2, 3)]
+    assert sorted(sum(parts, [])) == sorted(ids)
+    assert all(not set(a) & set(b) for i, a in enumerate(parts) for b in parts[i + 1:])
+    assert shard_ids(ids, None) == sorted(ids)
+
+
+def test_truncated_last_line_dropped_and_repaired(tmp_path):
+    f = tmp_path / "results.jsonl"
+    good = [{"id": 1, "seed": 0}, {"id": 2, "seed": 0}]
+    f.write_text("".join(json.dumps(r) + "\n" for r in good) + '{"id": 3, "se')
+    assert read_results(f) == good
+    assert f.read_text().endswith('"se')  # read only
+    assert read_results(f, repair=True) == good
+    assert f.read_text() == "".join(json.dumps(r) + "\n" for r in good)
+    # a complete JSON object without its newline was not flushed completely either
+    f.write_text(json.dumps(good[0]) + "\n" + json.dumps(good[1]))
+    assert read_results(f) == good[:1]
+    f.write_text(json.dumps(good[0]) + "\nnot json\n" + json.dumps(good[1]) + "\n")
+    with pytest.raises(RunDirectoryError, match="line 2"):
+        read_results(f)
+
+
+def test_config_mismatch_names_keys(tmp_path):
+    cfg = {"model": "m", "preset": "small", "model_overrides": {}, "protocol": Protocol().to_dict(),
+           "device_type": "cpu", "seeds": [0]}
+    rd = RunDirectory(tmp_path / "run", cfg)
+    rd.append({"id": 4, "seed": 0, "x": 1})
+    assert RunDirectory(tmp_path / "run", {**cfg, "seeds": [0, 1]}).done == {(4, 0)}  # seeds may extend
+    other = {**cfg, "preset": "brec", "protocol": Protocol(epochs=3).to_dict()}
+    with pytest.raises(RunDirectoryError, match="preset, protocol"):
+        RunDirectory(tmp_path / "run", other)
+    shard = RunDirectory(tmp_path / "run", cfg, shard=(2, 3))
+    assert shard.results_path.name == "results-shard-2-of-3.jsonl" and shard.done == set()
+
+
+def test_interrupted_then_resumed_equals_uninterrupted(tiny_model, tmp_path):
+    kw = dict(protocol=Protocol(epochs=2), pair_ids=[0, 1, 2, 3], seeds=[0, 1], progress=False)
+    full = run_brec(tiny_model, "brec", out=tmp_path / "full", **kw)
+    part = tmp_path / "part"
+    run_brec(tiny_model, "brec", out=part, stop_after=3, **kw)
+    lines = (part / "results.jsonl").read_text().splitlines(keepends=True)
+    assert len(lines) == 3
+    # simulate a kill in the middle of writing the 4th line
+    (part / "results.jsonl").write_text("".join(lines) + lines[0][: len(lines[0]) // 2])
+    run_brec(tiny_model, "brec", out=part, **kw)
+    got, want = _records(part / "results.jsonl"), _records(full / "results.jsonl")
+    assert got == want and len(got) == 8
+    assert len({(r[0], r[1]) for r in got}) == 8  # nothing duplicated
+    run_brec(tiny_model, "brec", out=part, **kw)  # a finished run: nothing new
+    assert len(read_results(part / "results.jsonl")) == 8
+    # the multi-pair mode gives the same verdicts, epochs and (up to float reassociation) the same losses
+    multi = run_brec(tiny_model, "brec", out=tmp_path / "multi", multi_pair=4, **kw)
+    m = {(r["id"], r["seed"]): r for r in read_results(multi / "results.jsonl")}
+    f = {(r["id"], r["seed"]): r for r in read_results(full / "results.jsonl")}
+    assert m.keys() == f.keys()
+    for key in f:
+        assert (m[key]["distinguished"], m[key]["reliable"], m[key]["epochs"]) == (
+            f[key]["distinguished"], f[key]["reliable"], f[key]["epochs"])
+        assert abs(m[key]["final_loss"] - f[key]["final_loss"]) <= 1e-4 * abs(f[key]["final_loss"]) + 1e-6
+    assert {r["mode"] for r in m.values()} <= {"multipair:2", "multipair:3", "multipair:4", "single"}
+    cfg = json.loads((full / "config.json").read_text())
+    for key in ("model", "preset", "model_overrides", "protocol", "seeds", "device", "environment", "theory"):
+        assert key in cfg
+    assert cfg["protocol"]["epochs"] == 2 and round(cfg["protocol"]["threshold"], 2) == 72.34
+    assert "torch" in cfg["environment"]["versions"] and cfg["environment"]["hostname"]
+    rec = read_results(full / "results.jsonl")[0]
+    for key in ("id", "category", "subcategory", "seed", "t2_pair", "t2_reliability", "threshold",
+                "distinguished", "reliable", "epochs", "final_loss", "wall_s", "cuda_s"):
+        assert key in rec
+
+
+def test_shards_cover_the_run(tiny_model, tmp_path):
+    kw = dict(protocol=Protocol(epochs=1), pair_ids=[0, 1, 2, 3, 4], seeds=[3], progress=False)
+    full = run_brec(tiny_model, "small", out=tmp_path / "full", **kw)
+    for k in (1, 2):
+        run_brec(tiny_model, "small", out=tmp_path / "sharded", shard=(k, 2), **kw)
+    merged = _records(tmp_path / "sharded" / "results-shard-1-of-2.jsonl") + _records(
+        tmp_path / "sharded" / "results-shard-2-of-2.jsonl")
+    assert sorted(merged) == _records(full / "results.jsonl")
+
+
+def test_resume_with_other_settings_fails(tiny_model, tmp_path):
+    run_brec(tiny_model, "small", out=tmp_path / "r", protocol=Protocol(epochs=1), pair_ids=[0], progress=False)
+    with pytest.raises(RunDirectoryError, match="protocol"):
+        run_brec(tiny_model, "small", out=tmp_path / "r", protocol=Protocol(epochs=2), pair_ids=[0], progress=False)
+    with pytest.raises(RunDirectoryError, match="model_overrides"):
+        run_brec(tiny_model, "small", out=tmp_path / "r", protocol=Protocol(epochs=1), pair_ids=[0],
+                 model_overrides={"hidden": 5}, progress=False)
