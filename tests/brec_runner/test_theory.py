@@ -1,0 +1,157 @@
+"""Tests of brec_runner.theory: cache logic (with a stand-in refinement) and the published counts
+(with wltools.refine)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from brec_runner import dataset as ds
+from brec_runner import theory as th
+from wltools.errors import UnknownNameError
+
+
+class _FakeResult:
+    def __init__(self, test, distinguished):
+        self.test, self.distinguished = test, distinguished
+
+    def to_dict(self):
+        return {"test": self.test, "distinguished": self.distinguished,
+                "reason": "histogram" if self.distinguished else "none",
+                "iteration": 1 if self.distinguished else None, "iterations": 2,
+                "class_sizes": [[1], [1]], "witness": "fake"}
+
+
+@pytest.fixture
+def fake_refine(monkeypatch, tmp_path):
+    """A stand-in refine_pair recording its calls, with verdicts fixed by the pair id."""
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path))
+    calls = []
+
+    def refine_pair(g, h, test, *, rrwp_steps=None, fast=True):
+        pid = next(p.id for p in ds.load_pairs(ids=range(0, 12)) if p.g is g)
+        calls.append((pid, test, rrwp_steps))
+        hit = {"1wl": False, "spd": pid % 3 == 0, "rrwp": pid % 2 == 0, "3wl": pid % 2 == 0 or pid % 3 == 0}
+        return _FakeResult(test, hit.get(test, False))
+
+    monkeypatch.setattr(th, "_refine_fn", lambda: refine_pair)
+    return calls
+
+
+def test_verdicts_cached_and_recomputed_only_when_settings_change(fake_refine, monkeypatch):
+    v = th.theory_verdicts(["1wl", "spd"], ids="0-5")
+    assert sorted(v) == list(range(6)) and len(fake_refine) == 12
+    assert v[3]["spd"]["distinguished"] is True and v[4]["spd"]["distinguished"] is False
+    assert v[0]["1wl"]["seconds"] >= 0 and v[0]["1wl"]["witness"] == "fake"
+    # same settings: nothing recomputed, same records
+    stats = {}
+    v2 = th.theory_verdicts(["spd", "1wl"], ids="0-5", stats=stats)
+    assert len(fake_refine) == 12 and v2 == v and stats == {"computed": 0, "cached": 12}
+    # a superset of pairs: only the new ones
+    th.theory_verdicts(["spd"], ids="0-7")
+    assert len(fake_refine) == 14
+    # rrwp: recomputed per K
+    th.theory_verdicts(["rrwp"], rrwp_steps=4, ids="0-1")
+    th.theory_verdicts(["rrwp"], rrwp_steps=4, ids="0-1")
+    th.theory_verdicts(["rrwp"], rrwp_steps=5, ids="0-1")
+    assert [c for c in fake_refine if c[1] == "rrwp"] == [(0, "rrwp", 4), (1, "rrwp", 4), (0, "rrwp", 5), (1, "rrwp", 5)]
+    # the default K is the CLI's
+    th.theory_verdicts(["rrwp"], ids="0")
+    assert fake_refine[-1] == (0, "rrwp", th.DEFAULT_RRWP_STEPS)
+    # a new code version recomputes
+    monkeypatch.setattr(th, "code_version", lambda: "other")
+    th.theory_verdicts(["1wl"], ids="0-1")
+    assert fake_refine[-2:] == [(0, "1wl", 32), (1, "1wl", 32)]
+    # use_cache=False always recomputes
+    n = len(fake_refine)
+    th.theory_verdicts(["1wl"], ids="0-1", use_cache=False)
+    assert len(fake_refine) == n + 2
+
+
+def test_torn_cache_line_is_recomputed(fake_refine, tmp_path):
+    th.theory_verdicts(["spd"], ids="0-2")
+    (path,) = (tmp_path / "theory").glob("spd-*.jsonl")
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][: len(lines[-1]) // 2])
+    th.theory_verdicts(["spd"], ids="0-2")
+    assert len(fake_refine) == 4
+
+
+def test_code_version_is_a_stable_hash():
+    assert th.code_version() == th.code_version() and len(th.code_version()) == 16
+
+
+def test_parse_tests():
+    assert th.parse_tests(None) == th.DEFAULT_TESTS
+    assert th.parse_tests("SPD, 1wl,spd") == ("spd", "1wl")
+    for bad in ("foo", "", ["1wl", "2wl"]):
+        with pytest.raises(UnknownNameError):
+            th.parse_tests(bad)
+
+
+def test_counts_containment_and_report(fake_refine, tmp_path):
+    rep = th.run_theory(["1wl", "spd", "rrwp", "3wl"], 3, ids="0-11")
+    v = rep.verdicts
+    assert th.distinguished_ids(v, "spd") == {0, 3, 6, 9}
+    assert th.category_counts(v, "rrwp") == {"basic": (6, 12), "all": (6, 12)}
+    assert th.containment_violations(v) == {}
+    # a violation is reported (pair 5 is not in the stand-in's 3-WL set)
+    v[5]["1wl"] = dict(v[5]["1wl"], distinguished=True)
+    assert th.containment_violations(v) == {"1wl": [5]}
+    v[5]["1wl"] = dict(v[5]["1wl"], distinguished=False)
+    paths = th.write_report(rep, tmp_path / "out")
+    doc = json.loads(paths["json"].read_text())
+    assert doc["settings"]["rrwp_steps"] == 3 and doc["settings"]["pairs"] == 12
+    assert doc["counts"]["spd"]["basic"] == [4, 12]
+    rec = doc["pairs"][0]["tests"]["spd"]
+    assert rec["classes"] == [1, 1] and "class_sizes" not in rec and rec["distinguished"] is True
+    rows = list(csv.DictReader(paths["csv"].open()))
+    assert len(rows) == 12 * 4 and rows[0]["category"] == "basic"
+    md = paths["markdown"].read_text()
+    assert "| basic | 0 / 12 | 4 / 12 | 6 / 12 | 8 / 12 |" in md
+    assert "rrwp (K=3)" in md and "Every pair distinguished by any test" in md
+
+
+# ----------------------------------------------------------------------------- real refinement
+
+
+def _refine_available():
+    try:
+        from wltools.refine import refine_pair  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+needs_refine = pytest.mark.skipif(not _refine_available(), reason="wltools.refine not available")
+
+
+def _check_published(verdicts, rows):
+    for test, by_cat in th.PUBLISHED.items():
+        counts = th.category_counts(verdicts, test)
+        for cat in rows:
+            assert counts[cat] == (by_cat[cat], len(ds.CATEGORY_IDS[cat])), (test, cat)
+
+
+@needs_refine
+def test_published_counts_on_small_categories(tmp_path, monkeypatch):
+    """1-WL, SPD-WL and 3-WL on Basic and simple regular (BREC Table 2): 0/0, 16/14, 60/50."""
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path))
+    v = th.theory_verdicts(["1wl", "spd", "3wl"], categories=["basic", "simple_regular"])
+    _check_published(v, ["basic", "simple_regular"])
+    assert th.containment_violations(v) == {}
+
+
+@needs_refine
+@pytest.mark.slow
+def test_published_counts_all_pairs(tmp_path, monkeypatch):
+    """All 400 pairs, all tests: the published counts per category, and every test inside 3-WL."""
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path))
+    v = th.theory_verdicts(th.DEFAULT_TESTS)
+    _check_published(v, [c for c in th.PUBLISHED["3wl"]])
+    assert sum(th.category_counts(v, "spd")["all"][:1]) == 83
+    assert th.category_counts(v, "3wl")["all"][0] == 270
+    assert th.category_counts(v, "1wl")["all"][0] == 0
+    assert th.containment_violations(v) == {}
