@@ -48,17 +48,429 @@ def claims() -> None:
 
 # === section: check / iso (owner: graphs & refinement) ===
 
+# One definition of the test names lives in wltools.refine.TESTS; the choices here are checked
+# against it in tests/cli/test_check.py (kept literal so `wltools --help` need not import refine).
+_CHECK_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl")
+
+
+def _graph_summary(spec: str, G) -> dict:
+    return {"spec": spec, "n": G.number_of_nodes(), "m": G.number_of_edges()}
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    """Left-aligned columns separated by two spaces."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+
+
+@cli.command()
+@click.argument("g", metavar="G")
+@click.argument("h", metavar="H")
+@click.option(
+    "--test",
+    "test",
+    type=click.Choice(_CHECK_TESTS + ("all",)),
+    default="all",
+    show_default=True,
+    help="Refinement test: 1-WL, GD-WL with SPD / resistance distance / RRWP, 3-WL (2-FWL).",
+)
+@click.option(
+    "--rrwp-steps",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="RRWP steps K (channels I, M, ..., M^(K-1)); default max(n_G, n_H).",
+)
+@click.option("--exact", is_flag=True, help="Use the exact refinement path, not the fast one.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+    help="text: a table with witnesses; json: one object for scripts.",
+)
+def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str) -> None:
+    """Can refinement tests distinguish graphs G and H? Also says whether they are isomorphic.
+
+    G and H are each a file (graph6/sparse6, edge list, GraphML, node-link JSON; FILE:INDEX picks
+    one graph of a multi-graph file), a named graph (petersen, cycle:6, shrikhande, decalin, ...),
+    a disjoint union such as cycle:3+cycle:3, or a graph6/sparse6 string.
+
+    Example: wltools check decalin bicyclopentyl --test spd
+    """
+    import json
+
+    from wltools.graphs import load_graph
+    from wltools.iso import certificate_digest, is_isomorphic
+    from wltools.refine import refine_pair
+
+    G, H = load_graph(g), load_graph(h)
+    tests = _CHECK_TESTS if test == "all" else (test,)
+    results = [refine_pair(G, H, t, rrwp_steps=rrwp_steps, fast=not exact) for t in tests]
+    isomorphic = is_isomorphic(G, H)
+    digests = {"G": certificate_digest(G), "H": certificate_digest(H)}
+    if isomorphic and any(r.distinguished for r in results):
+        click.echo("warning: isomorphic graphs reported as distinguished; this is a bug", err=True)
+
+    if fmt == "json":
+        obj = {
+            "graphs": {"G": _graph_summary(g, G), "H": _graph_summary(h, H)},
+            "isomorphic": isomorphic,
+            "certificates": digests,
+            "exact": exact,
+            "rrwp_steps": rrwp_steps,
+            "results": [r.to_dict() for r in results],
+        }
+        click.echo(json.dumps(obj, indent=2))
+        return
+
+    def cell(x) -> str:
+        return "-" if x is None else str(x)
+
+    lines = _table([
+        ("G", g, f"n={G.number_of_nodes()}", f"m={G.number_of_edges()}"),
+        ("H", h, f"n={H.number_of_nodes()}", f"m={H.number_of_edges()}"),
+    ])
+    lines.append("")
+    rows = [("test", "verdict", "reason", "iteration", "iterations")]
+    for r in results:
+        verdict = "distinguished" if r.distinguished else "not distinguished"
+        rows.append((r.test, verdict, r.reason, cell(r.iteration), cell(r.iterations)))
+    lines += _table(rows)
+    witnesses = [r for r in results if r.distinguished]
+    if witnesses:
+        lines += ["", "witnesses:"]
+        lines += [f"  {r.test}: {r.witness}" for r in witnesses]
+    lines.append("")
+    certs = f"pynauty certificates {digests['G']} vs {digests['H']}"
+    if isomorphic:
+        lines.append(f"isomorphic: yes ({certs}); no test can distinguish isomorphic graphs")
+    elif not witnesses:
+        lines.append(f"isomorphic: no ({certs}); the graphs differ, but no test run here tells")
+    else:
+        lines.append(f"isomorphic: no ({certs})")
+    click.echo("\n".join(lines))
+
+
+@cli.command()
+@click.argument("g", metavar="G")
+@click.argument("h", metavar="H")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+    help="text: one line; json: one object with certificates and canonical graph6 forms.",
+)
+def iso(g: str, h: str, fmt: str) -> None:
+    """Are graphs G and H isomorphic? Exact, by nauty canonical certificates (pynauty).
+
+    G and H are given as for `wltools check`. Exit code 0 whether or not they are isomorphic.
+    """
+    import json
+
+    from wltools.graphs import load_graph
+    from wltools.iso import canonical_graph6, certificate_digest, is_isomorphic
+
+    G, H = load_graph(g), load_graph(h)
+    isomorphic = is_isomorphic(G, H)
+    dg, dh = certificate_digest(G), certificate_digest(H)
+    if fmt == "json":
+        obj = {
+            "graphs": {"G": _graph_summary(g, G), "H": _graph_summary(h, H)},
+            "isomorphic": isomorphic,
+            "certificates": {"G": dg, "H": dh},
+            "canonical_graph6": {"G": canonical_graph6(G), "H": canonical_graph6(H)},
+        }
+        click.echo(json.dumps(obj, indent=2))
+        return
+    verdict = "isomorphic" if isomorphic else "not isomorphic"
+    click.echo(f"{verdict} (certificates {dg} {'=' if isomorphic else '!='} {dh})")
+
+
 # === end section: check / iso ===
 
 # === section: brec verify-data / theory (owner: BREC dataset & theory) ===
+
+
+def _brec_selection(category: tuple[str, ...], pairs: str | None) -> list[int]:
+    """Pair ids from ``--category`` (repeatable, or comma-separated) and ``--pairs`` ranges."""
+    from brec_runner.dataset import select_ids
+
+    return select_ids(list(category) or None, pairs)
+
+
+_CATEGORY_HELP = (
+    "BREC category (repeatable or comma-separated): basic, regular, simple_regular, "
+    "strongly_regular, extension, cfi, 4vertex, distance_regular, regular140."
+)
+
+
+@brec.command("verify-data")
+@click.option("--seed", type=int, default=None, help="Relabeling seed (default: the runner's, 0).")
+@click.option("--category", multiple=True, help=_CATEGORY_HELP)
+@click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
+def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | None) -> None:
+    """Prove the BREC data sound with pynauty.
+
+    Checks that every pair is non-isomorphic, every graph simple and undirected, and every one of
+    the 32+32 relabelings and 64 reliability graphs of each pair isomorphic to its source.
+    """
+    from brec_runner.dataset import DEFAULT_SEED, load_pairs, verify_data
+
+    ids = _brec_selection(category, pairs)
+    seed = DEFAULT_SEED if seed is None else seed
+    summary = verify_data(load_pairs(ids=ids), seed=seed, progress=True)
+    cats = ", ".join(f"{k} {v}" for k, v in summary["per_category"].items())
+    click.echo(
+        f"OK: {summary['pairs']} pairs non-isomorphic ({cats}); {summary['graphs']} graphs simple "
+        f"and undirected; {summary['relabelings']} relabelings and {summary['reliability_graphs']} "
+        f"reliability graphs (seed {summary['seed']}) isomorphic to their sources."
+    )
+
+
+@brec.command("theory")
+@click.option("--tests", default=",".join(("1wl", "spd", "rd", "rrwp", "3wl")), show_default=True,
+              help="Comma-separated tests.")
+@click.option("--rrwp-steps", type=click.IntRange(min=1), default=32, show_default=True,
+              help="RRWP steps K for the rrwp test.")
+@click.option("--category", multiple=True, help=_CATEGORY_HELP)
+@click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports/brec-theory",
+              show_default=True, help="Output folder (verdicts.json, verdicts.csv, README.md).")
+@click.option("--exact", is_flag=True, help="Use the exact refinement path instead of the fast one.")
+@click.option("--no-cache", is_flag=True, help="Recompute instead of reading the verdict cache.")
+def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: str | None,
+                out_dir: str, exact: bool, no_cache: bool) -> None:
+    """Theoretical verdict of each WL-family test on each BREC pair, with tables.
+
+    Writes per-pair verdicts (iterations, witness) as JSON and CSV and a Markdown table of counts
+    and runtimes per category; verdicts are cached and recomputed only when settings change.
+    """
+    from brec_runner.theory import markdown_summary, parse_tests, run_theory, write_report
+
+    test_names = parse_tests(tests)
+    ids = _brec_selection(category, pairs)
+    report = run_theory(test_names, rrwp_steps, ids=ids, fast=not exact, progress=True,
+                        use_cache=not no_cache)
+    paths = write_report(report, out_dir)
+    summary = markdown_summary(report)
+    click.echo(summary.split("## Settings")[0].rstrip())
+    click.echo(f"\nwrote {paths['markdown']}, {paths['json']}, {paths['csv']}")
 
 # === end section: brec verify-data / theory ===
 
 # === section: brec run / report (owner: BREC runner) ===
 
+def _parse_set(values) -> dict:
+    """``--set key=value`` pairs; values are read as JSON when they parse, else kept as text."""
+    import json
+
+    out = {}
+    for item in values:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"expected key=value, got {item!r}", param_hint="--set")
+        try:
+            out[key.strip()] = json.loads(raw)
+        except ValueError:
+            out[key.strip()] = raw
+    return out
+
+
+def _parse_seeds(seed, seeds) -> list[int]:
+    if seed is not None and seeds is not None:
+        raise click.BadParameter("give --seed or --seeds, not both", param_hint="--seeds")
+    if seeds is None:
+        return [0 if seed is None else seed]
+    try:
+        out = [int(s) for s in seeds.split(",") if s.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated integers, got {seeds!r}", param_hint="--seeds") from None
+    if not out or len(set(out)) != len(out):
+        raise click.BadParameter(f"expected distinct comma-separated integers, got {seeds!r}", param_hint="--seeds")
+    return out
+
+
+@brec.command("run")
+@click.option("--model", "model_name", required=True, help="Registered model name (see wltools.models).")
+@click.option("--preset", default="brec", show_default=True, help="Model preset (brec = paper config).")
+@click.option("--category", "categories", multiple=True, help="BREC category (repeatable).")
+@click.option("--pairs", "pair_spec", default=None, help="Pair ids, e.g. 0-59,260-269.")
+@click.option("--seed", type=int, default=None, help="One training seed (default 0).")
+@click.option("--seeds", default=None, help="Several training seeds, e.g. 100,200,300.")
+@click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Run directory (default runs/brec-MODEL-PRESET); re-running into it resumes.")
+@click.option("--shard", default=None, help="K/N: run only the K-th of N round-robin slices of the pairs.")
+@click.option("--multi-pair", "multi_pair", type=click.IntRange(min=1), default=None,
+              help="Train up to G (pair, seed) units at once (torch.func vmap over stacked parameters); "
+                   "most models group only the seeds of one pair, so pair it with --seeds.")
+@click.option("--epochs", type=click.IntRange(min=0), default=None, help="Override the protocol's epochs.")
+@click.option("--lr", type=click.FloatRange(min=0, min_open=True), default=None, help="Override the learning rate.")
+@click.option("--batch-size", type=click.IntRange(min=2), default=None, help="Override the training batch size (even).")
+@click.option("--weight-decay", type=click.FloatRange(min=0), default=None, help="Override the weight decay.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Model config override (repeatable).")
+@click.option("--eval-batch-size", type=click.IntRange(min=2), default=None,
+              help="Graphs per test batch (default: all 64 at once).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def brec_run(model_name, preset, categories, pair_spec, seed, seeds, device, out_dir, shard, multi_pair,
+             epochs, lr, batch_size, weight_decay, sets, eval_batch_size, quiet):
+    """Train and test MODEL on BREC pairs with the RPC protocol, into a resumable run directory.
+
+    Writes RUN_DIR/config.json and one line per (pair, seed) to RUN_DIR/results.jsonl (or
+    results-shard-K-of-N.jsonl with --shard). Protocol constants: brec_runner/configs/MODEL.json.
+    """
+    from brec_runner import dataset
+    from brec_runner.configs import load_protocol
+    from brec_runner.rundir import parse_shard, run_brec
+
+    if categories and pair_spec:
+        raise click.BadParameter("give --category or --pairs, not both", param_hint="--pairs")
+    bad = [c for c in categories if c not in dataset.CATEGORIES]
+    if bad:
+        raise click.BadParameter(f"unknown category {bad[0]!r}; choose from {', '.join(dataset.CATEGORIES)}",
+                                 param_hint="--category")
+    ids = None
+    if pair_spec is not None:
+        try:
+            ids = dataset.parse_id_ranges(pair_spec)
+        except (ValueError, WLToolsError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--pairs") from None
+    seed_list = _parse_seeds(seed, seeds)
+    shard_kn = None
+    if shard is not None:
+        try:
+            shard_kn = parse_shard(shard)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--shard") from None
+    overrides = {k: v for k, v in {"epochs": epochs, "lr": lr, "batch_size": batch_size,
+                                   "weight_decay": weight_decay}.items() if v is not None}
+    try:
+        protocol = load_protocol(model_name, **overrides)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    out = run_brec(model_name, preset, model_overrides=_parse_set(sets), protocol=protocol,
+                   pair_ids=ids, categories=list(categories) or None, seeds=seed_list, device=device,
+                   out=out_dir, shard=shard_kn, multi_pair=multi_pair, progress=not quiet,
+                   eval_batch_size=eval_batch_size)
+    click.echo(f"run directory: {out}")
+
+
+@brec.command("report")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, help="Write a bar chart (PNG).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, help="Write the report here.")
+@click.option("--no-theory", is_flag=True, help="Skip the theoretical verdicts (faster).")
+def brec_report(run_dirs, fmt, plot_path, out_path, no_theory):
+    """Realised vs theoretical counts per category from RUN_DIRS (shards and seeds are merged)."""
+    from pathlib import Path
+
+    from brec_runner.report import build_report, format_report, plot_report
+
+    rep = build_report(list(run_dirs), theory=not no_theory)
+    text = format_report(rep, fmt)
+    if out_path:
+        Path(out_path).write_text(text)
+        click.echo(f"report: {out_path}")
+    else:
+        click.echo(text, nl=False)
+    if plot_path:
+        plot_report(rep, plot_path)
+        click.echo(f"plot: {plot_path}")
+
 # === end section: brec run / report ===
 
 # === section: claims (owner: claims) ===
+
+_CLAIM_FORMATS = click.Choice(["text", "md", "json"])
+
+
+@claims.command("list")
+@click.option("--format", "fmt", type=_CLAIM_FORMATS, default="text", show_default=True,
+              help="Output format.")
+def claims_list(fmt: str) -> None:
+    """List the registered claims: id, method, source and statement."""
+    import json as _json
+
+    from wltools.claims import list_claims
+
+    items = list_claims()
+    if fmt == "json":
+        click.echo(_json.dumps([c.to_dict() for c in items], indent=2))
+    elif fmt == "md":
+        click.echo("| id | method | source | statement |\n|---|---|---|---|")
+        for c in items:
+            click.echo(f"| `{c.id}` | {c.method} | {c.source} | {c.statement} |")
+    else:
+        for c in items:
+            extra = f" [--{', --'.join(p.replace('_', '-') for p in c.params)}]" if c.params else ""
+            click.echo(f"{c.id:<16} {c.method:<16} {c.source}{extra}")
+            click.echo(f"{'':<16} {c.statement}")
+
+
+def _brec_ids_option(ctx, param, value):
+    if value is None:
+        return None
+    from brec_runner.dataset import parse_id_ranges
+
+    try:
+        return parse_id_ranges(value)
+    except Exception as exc:  # noqa: BLE001 - any parse failure is a bad option value
+        raise click.BadParameter(str(exc)) from None
+
+
+@claims.command("verify")
+@click.argument("ids", nargs=-1)
+@click.option("--all", "all_", is_flag=True, help="Verify every registered claim.")
+@click.option("--format", "fmt", type=_CLAIM_FORMATS, default="text", show_default=True,
+              help="Output format (md is the committed report's format).")
+@click.option("--run-dir", type=click.Path(path_type=str), default=None,
+              help="BREC run directory for the brec-run claim (SKIPped without one).")
+@click.option("--brec-ids", callback=_brec_ids_option, default=None,
+              help="Restrict BREC-based checks to these pair ids, e.g. 0-59,260-269.")
+@click.option("--seed", type=int, default=None, help="Seed for the numeric checks that take one.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="Also write the output to this file.")
+def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
+    """Verify claims (IDs, or --all) and print each verdict with its evidence.
+
+    Exit status: 0 when every verified claim PASSed or was SKIPped, 1 when any FAILed (a finding,
+    printed with its counterexample) or its check crashed (ERROR), 2 for bad usage (unknown id,
+    bad option value, unusable run directory).
+    """
+    import os
+    import platform
+    import time as _time
+
+    from wltools.claims import exit_code, format_results, get_claim, list_claims
+    from wltools.claims.registry import run_claim
+
+    if all_ and ids:
+        raise click.UsageError("give claim ids or --all, not both")
+    if not all_ and not ids:
+        raise click.UsageError("give claim ids (see `wltools claims list`) or --all")
+    chosen = list_claims() if all_ else [get_claim(i) for i in ids]
+    params = {"run_dir": run_dir, "brec_ids": brec_ids, "seed": seed}
+    results = []
+    t0 = _time.time()
+    for c in chosen:
+        click.echo(f"verifying {c.id} ...", err=True)
+        r = run_claim(c, **params)
+        click.echo(f"  {r.status} ({r.seconds:.1f}s)", err=True)
+        results.append((c, r))
+    import torch
+
+    meta = {"command": "wltools claims verify " + (" ".join(ids) if ids else "--all")
+            + (f" --run-dir {run_dir}" if run_dir else "")
+            + (f" --seed {seed}" if seed is not None else "")
+            + (" --brec-ids ..." if brec_ids else ""),
+            "date (UTC)": _time.strftime("%Y-%m-%d %H:%M", _time.gmtime(t0)),
+            "total seconds": round(_time.time() - t0, 1),
+            "python": platform.python_version(), "torch": torch.__version__,
+            "platform": platform.platform(),
+            "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"}
+    text = format_results(results, fmt, meta=meta)
+    click.echo(text)
+    if out:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+    raise SystemExit(exit_code(results))
 
 # === end section: claims ===
 

@@ -1,0 +1,157 @@
+"""Helpers shared by the claim modules: graph descriptions, BREC and atlas graph sources, and the
+inclusion engine for "test A distinguishes nothing that test B does not" claims."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import defaultdict
+from typing import Callable, Iterable, Iterator, Sequence
+
+import networkx as nx
+
+from .registry import require
+
+__all__ = [
+    "describe",
+    "brec_pairs",
+    "brec_graphs",
+    "atlas_graphs",
+    "grouped_pairs",
+    "refine_verdict",
+    "InclusionTally",
+]
+
+
+def describe(G: nx.Graph, name: str | None = None) -> str:
+    """``name (n=.., m=.., graph6 ...)``: enough to rebuild the graph."""
+    g6 = nx.to_graph6_bytes(nx.convert_node_labels_to_integers(G), header=False).strip().decode()
+    head = f"{name} " if name else ""
+    return f"{head}(n={G.number_of_nodes()}, m={G.number_of_edges()}, graph6 {g6})"
+
+
+def brec_pairs(ids=None) -> list:
+    """BREC pairs (``brec_runner.dataset.load_pairs``), optionally restricted to ``ids``."""
+    load_pairs = require("brec_runner.dataset", "load_pairs")
+    return load_pairs(ids=ids)
+
+
+def brec_graphs(ids=None) -> Iterator[tuple[str, nx.Graph]]:
+    """``(label, graph)`` for both graphs of every selected BREC pair."""
+    for p in brec_pairs(ids):
+        yield f"BREC {p.id} G", p.g
+        yield f"BREC {p.id} H", p.h
+
+
+@functools.lru_cache(maxsize=None)
+def _atlas() -> tuple:
+    return tuple(nx.freeze(G) for G in nx.graph_atlas_g())
+
+
+def atlas_graphs(max_nodes: int, min_nodes: int = 1) -> list[tuple[str, nx.Graph]]:
+    """Every graph of ``networkx.graph_atlas_g()`` (all graphs up to 7 nodes, one per isomorphism
+    class) with ``min_nodes <= n <= max_nodes``, labelled ``atlas #i``."""
+    if max_nodes > 7:
+        raise ValueError("the networkx graph atlas holds graphs of at most 7 nodes")
+    return [(f"atlas #{i}", G) for i, G in enumerate(_atlas())
+            if min_nodes <= G.number_of_nodes() <= max_nodes]
+
+
+def grouped_pairs(graphs: Sequence[tuple[str, nx.Graph]], key: Callable[[object], object],
+                  key_of: Callable[[nx.Graph], object] = lambda G: G) -> tuple[list, int, int]:
+    """All unordered pairs of ``graphs`` whose ``key`` agrees.
+
+    Pairs with different keys are skipped: a check that uses this must choose a ``key`` that the
+    stronger test provably determines (then every skipped pair is distinguished by it, and an
+    inclusion claim holds on it trivially). Returns ``(pairs, number of pairs considered in all,
+    number of groups)``. The key of ``G`` is ``key(key_of(G))``.
+    """
+    groups: dict[object, list] = defaultdict(list)
+    for label, G in graphs:
+        groups[key(key_of(G))].append((label, G))
+    pairs = [(a[0], a[1], b[0], b[1]) for grp in groups.values()
+             for a, b in itertools.combinations(grp, 2)]
+    total = len(graphs) * (len(graphs) - 1) // 2
+    return pairs, total, len(groups)
+
+
+def memoised(verdict: Callable) -> Callable:
+    """``verdict`` cached per (graph objects, test); graphs must not change meanwhile."""
+    memo: dict = {}
+
+    def cached(G, H, test):
+        key = (id(G), id(H), test)
+        if key not in memo:
+            memo[key] = (G, H, verdict(G, H, test))  # keep G, H alive so ids stay unique
+        return memo[key][2]
+
+    return cached
+
+
+def refine_verdict(refine: Callable | None = None, **kwargs) -> Callable[[nx.Graph, nx.Graph, str], object]:
+    """``verdict(G, H, test) -> RefinementResult`` from ``wltools.refine.refine_pair`` (or the
+    injected ``refine``)."""
+    if refine is None:
+        refine = require("wltools.refine", "refine_pair")
+
+    def verdict(G, H, test):
+        return refine(G, H, test, **kwargs)
+
+    return verdict
+
+
+class InclusionTally:
+    """Counts for "every pair ``lower`` distinguishes, ``upper`` distinguishes too" on a stream of
+    pairs; keeps the first violation (counterexample) and the first strictness witness."""
+
+    def __init__(self, lower: str, upper: str) -> None:
+        self.lower, self.upper = lower, upper
+        self.pairs = 0
+        self.lower_distinguished = 0
+        self.upper_distinguished = 0
+        self.violations = 0
+        self.counterexample: str | None = None
+        self.strict: str | None = None
+        self.strict_count = 0
+
+    def add(self, label: str, low: bool, up: bool) -> None:
+        self.pairs += 1
+        self.lower_distinguished += bool(low)
+        self.upper_distinguished += bool(up)
+        if low and not up:
+            self.violations += 1
+            if self.counterexample is None:
+                self.counterexample = (f"{label}: {self.lower} distinguishes, {self.upper} does not")
+        if up and not low:
+            self.strict_count += 1
+            if self.strict is None:
+                self.strict = f"{label}: {self.upper} distinguishes, {self.lower} does not"
+
+    @property
+    def ok(self) -> bool:
+        return self.violations == 0
+
+    def to_dict(self) -> dict:
+        return {"pairs": self.pairs, f"{self.lower} distinguished": self.lower_distinguished,
+                f"{self.upper} distinguished": self.upper_distinguished,
+                "violations": self.violations, "strictness pairs": self.strict_count,
+                "first counterexample": self.counterexample, "first strictness witness": self.strict}
+
+
+def pairs_label(a: str, b: str) -> str:
+    return f"{a} vs {b}"
+
+
+def as_bool(x) -> bool:
+    """A verdict object (``RefinementResult``, dict or bool) as ``distinguished``."""
+    if isinstance(x, bool):
+        return x
+    if isinstance(x, dict):
+        return bool(x["distinguished"])
+    return bool(x.distinguished)
+
+
+def first(items: Iterable):
+    for x in items:
+        return x
+    return None

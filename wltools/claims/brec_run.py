@@ -1,0 +1,129 @@
+"""A realised-expressivity claim checked from a BREC run directory (``brec_runner``).
+
+``brec-run``: a model is never *reliably* beyond its theoretical class: every BREC pair the model
+distinguishes with a passing reliability check is distinguished by the WL-family test that bounds
+the model (see :data:`MODEL_CLASS`). A violation means the model (or the run) is not what the
+theory says: a non-invariant component, a leak of node identities, or a bug.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+from ..errors import RunDirectoryError
+from ._common import as_bool
+from .registry import ClaimResult, register_claim, require
+
+__all__ = ["MODEL_CLASS", "check_brec_run", "read_run"]
+
+#: Theoretical upper bound of each registered model, with the reason.
+MODEL_CLASS: dict[str, tuple[str, str]] = {
+    "ppgt": ("rrwp", "PPGT App. E.1: sL2 attention with URPE over RRWP is a GD-WL (RRWP) network"),
+    "grit": ("rrwp", "GRIT Sec. 3.2: attention over RRWP pair states updated from their endpoints, "
+                     "a GD-WL (RRWP) network"),
+    "graphormer": ("spd", "Zhang et al. 2023b Sec. 4: Graphormer (SPD bias, degree encoding) is "
+                          "bounded by SPD-WL"),
+    "sgformer": ("1wl", "SGFormer without PE: permutation-invariant aggregation (claim sgformer-1wl)"),
+    "graph_transformer": ("3wl", "LapPE (spectral) transformers are bounded by 2-FWL = 3-WL "
+                                 "(Zhang et al. 2024b); random sign flips make single runs "
+                                 "non-invariant, hence the reliability check"),
+}
+
+
+def read_run(run_dir) -> tuple[dict, list[dict]]:
+    """``(config, records)`` of a run directory: ``config.json`` and every ``results*.jsonl``
+    (``brec_runner.rundir.read_results``). Raises :class:`RunDirectoryError` when unusable."""
+    path = Path(run_dir)
+    if not path.is_dir():
+        raise RunDirectoryError(f"{path} is not a directory")
+    cfg_path = path / "config.json"
+    if not cfg_path.is_file():
+        raise RunDirectoryError(f"{path} has no config.json (not a BREC run directory)")
+    try:
+        config = json.loads(cfg_path.read_text())
+    except json.JSONDecodeError as exc:
+        raise RunDirectoryError(f"{cfg_path} is not valid JSON ({exc})") from None
+    read_results = require("brec_runner.rundir", "read_results")
+    files = sorted(path.glob("results*.jsonl"))
+    if not files:
+        raise RunDirectoryError(f"{path} has no results*.jsonl")
+    records = [r for f in files for r in read_results(f)]
+    for i, r in enumerate(records):
+        missing = [k for k in ("id", "distinguished", "reliable") if k not in r]
+        if missing:
+            raise RunDirectoryError(f"{path}: result record {i + 1} lacks {', '.join(missing)}")
+    return config, records
+
+
+@register_claim(
+    "brec-run",
+    statement=("A model run on BREC is never reliably beyond its theoretical class: every pair it "
+               "distinguishes with a passing reliability check, its bounding WL test distinguishes."),
+    source="BREC RPC protocol (data/brec/README.md) with the bounds of PPGT App. E.1, GRIT Sec. 3.2, "
+           "Zhang et al. 2023b Sec. 4",
+    method="run",
+    params=("run_dir",),
+)
+def check_brec_run(*, run_dir=None, test: str | None = None,
+                   theory: Callable | None = None) -> ClaimResult:
+    """Compare a run's results with theory.
+
+    Parameters
+    ----------
+    run_dir : path, optional
+        A ``wltools brec run`` output directory; without one the claim is SKIPped.
+    test : str, optional
+        The bounding test; default from ``config.json``'s ``model`` via :data:`MODEL_CLASS`.
+    theory : callable, optional
+        ``theory(test, ids) -> {id: bool}``; default ``brec_runner.theory.theory_verdicts``.
+    """
+    if run_dir is None:
+        return ClaimResult("SKIP", "no run directory given (use --run-dir DIR)")
+    config, records = read_run(run_dir)
+    model = config.get("model")
+    reason = "given"
+    if test is None:
+        if model not in MODEL_CLASS:
+            return ClaimResult("SKIP", f"no theoretical class known for model {model!r}",
+                               {"model": model})
+        test, reason = MODEL_CLASS[model]
+    ids = sorted({int(r["id"]) for r in records})
+    rrwp_steps = None
+    if test == "rrwp":
+        # a model with k RRWP channels is bounded by RRWP-WL with any K >= k (a finer distance);
+        # steps + 1 covers models that add the identity channel; 32 is the cached theory default
+        steps = (config.get("model_config") or {}).get("rrwp_steps")
+        rrwp_steps = max(32, int(steps) + 1) if steps is not None else None
+        if rrwp_steps is None:
+            return ClaimResult("SKIP", "the run's config.json has no model_config.rrwp_steps",
+                               {"model": model})
+    if theory is None:
+        theory_verdicts = require("brec_runner.theory", "theory_verdicts")
+        raw = theory_verdicts([test], rrwp_steps=rrwp_steps, ids=ids)
+        verdicts = {pid: as_bool(raw[pid][test]) for pid in ids}
+    else:
+        verdicts = theory(test, ids)
+    reliable_hits = [r for r in records if r["distinguished"] and r["reliable"]]
+    beyond = sorted({int(r["id"]) for r in reliable_hits if not verdicts[int(r["id"])]})
+    unreliable = sum(1 for r in records if not r["reliable"])
+    ev = {"run_dir": str(run_dir), "model": model, "bounding test": test, "why": reason,
+          "rrwp steps K of the bound": rrwp_steps,
+          "records": len(records), "pairs": len(ids),
+          "reliably distinguished records": len(reliable_hits),
+          "reliability failures": unreliable,
+          f"pairs {test} distinguishes": sum(verdicts[i] for i in ids),
+          "pairs reliably beyond the class": beyond}
+    if beyond:
+        rec = next(r for r in reliable_hits if int(r["id"]) == beyond[0])
+        return ClaimResult(
+            "FAIL", f"{model} reliably distinguishes {len(beyond)} pairs that {test} does not",
+            ev, witness=f"BREC pair {beyond[0]}: run record {json.dumps(rec, sort_keys=True)}; "
+                        f"{test} verdict: not distinguished")
+    return ClaimResult(
+        "PASS",
+        f"{model}: {len({int(r['id']) for r in reliable_hits})} pairs reliably distinguished, all "
+        f"within {test} ({sum(verdicts[i] for i in ids)} of {len(ids)} run pairs); "
+        f"{unreliable} records failed the reliability check.",
+        ev)
