@@ -307,9 +307,11 @@ def _parse_seeds(seed, seeds) -> list[int]:
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Model config override (repeatable).")
 @click.option("--eval-batch-size", type=click.IntRange(min=2), default=None,
               help="Graphs per test batch (default: all 64 at once).")
+@click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
+              help="torch CPU threads (BREC graphs are small: one thread is fastest).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def brec_run(model_name, preset, categories, pair_spec, seed, seeds, device, out_dir, shard, multi_pair,
-             epochs, lr, batch_size, weight_decay, sets, eval_batch_size, quiet):
+             epochs, lr, batch_size, weight_decay, sets, eval_batch_size, threads, quiet):
     """Train and test MODEL on BREC pairs with the RPC protocol, into a resumable run directory.
 
     Writes RUN_DIR/config.json and one line per (pair, seed) to RUN_DIR/results.jsonl (or
@@ -347,7 +349,7 @@ def brec_run(model_name, preset, categories, pair_spec, seed, seeds, device, out
     out = run_brec(model_name, preset, model_overrides=_parse_set(sets), protocol=protocol,
                    pair_ids=ids, categories=list(categories) or None, seeds=seed_list, device=device,
                    out=out_dir, shard=shard_kn, multi_pair=multi_pair, progress=not quiet,
-                   eval_batch_size=eval_batch_size)
+                   eval_batch_size=eval_batch_size, threads=threads)
     click.echo(f"run directory: {out}")
 
 

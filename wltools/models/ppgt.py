@@ -1,0 +1,329 @@
+"""PPGT: Powerful Plain Graph Transformer (Plain Transformers Can be Powerful Graph Learners).
+
+Paper: ../shared/papers/ppgt-plain-transformers-powerful-graph-learners.txt. Implemented:
+
+- simplified L2 (sL2) attention with relative bias theta and the URPE factor phi (Sec. 3.2,
+  Eq. 4-5), through ``scaled_dot_product_attention`` with a float mask
+  (:func:`wltools.models.layers.dense_attention`; readable reference beside it);
+- AdaRMSN (Sec. 3.1, Eq. 3), pre-norm backbone with a final norm (Sec. 3.3, Eq. 7), and AdaRMSN
+  also on the stem output before the backbone (the authors' BREC configuration);
+- RRWP positional encoding (Sec. 3.3) with the sinusoidal enhancement SPE (Sec. 3.4, Eq. 9) in a
+  PE stem of an MLP, FFN blocks and a final norm (Eq. 8, 10);
+- log-degree and log-order node attributes, reciprocal degrees and order as extra pair
+  channels (App. C.3);
+- sum pooling and an MLP head (Sec. 3.3), here with output batch norm (BREC configuration);
+- initialisation (App. C.2): truncated normal (std 0.02) for backbone and head linears,
+  Kaiming uniform (a = 0 hidden, a = 1 output / standalone) for the stems.
+
+Data flow (shapes): node tokens are kept as a list ``[num_nodes, D]``; pair tokens as the pair
+list ``[num_pairs, D]`` of :mod:`wltools.models.encodings`; each attention layer maps the pair
+tokens to per-head theta / phi ``[num_pairs, H]`` and scatters them densely to ``[B, H, N, N]``.
+Edge attributes (``e'_ij`` of Eq. 8) are not used: BREC graphs have none, and Eq. 8 then sets the
+term to zero.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor, nn
+from torch_geometric.nn import global_add_pool, global_mean_pool
+from torch_geometric.utils import degree, to_dense_batch
+
+from .encodings import AddRRWP, to_dense_pair
+from .layers import (
+    NORMS,
+    FeedForward,
+    MLP,
+    dense_attention,
+    kaiming_init_,
+    make_norm,
+    trunc_normal_init_,
+)
+from .registry import register_model
+
+__all__ = [
+    "PPGTConfig",
+    "PRESETS",
+    "ppgt_transform",
+    "sinusoidal_pe",
+    "PPGTAttention",
+    "PPGTBlock",
+    "PPGTPEStem",
+    "PPGT",
+]
+
+
+@dataclass
+class PPGTConfig:
+    """PPGT hyperparameters; defaults are the BREC setting (PPGT Table 8 + the authors' config)."""
+
+    in_dim: int = 1  # width of data.x (BREC: constant ones)
+    rrwp_steps: int = 32  # RRWP random-walk steps; channels = steps + 1 (identity) (Table 8 PE-dim)
+    spe_bases: int = 15  # S of the sinusoidal PE enhancement (Eq. 9); 0 switches SPE off
+    pe_hidden: int = 192  # hidden width of the PE-stem MLP (Table 8 "MLP-dim")
+    pe_ffn: int = 4  # number of FFN blocks in the PE stem (Table 8 "# FFN")
+    pe_ffn_expansion: float = 2.0  # Table 8 PE stem "FFN expansion"
+    dim: int = 96  # backbone width D (Table 8 "Dim")
+    num_layers: int = 6  # Table 8 "# blocks"
+    num_heads: int = 16  # Table 8 "# attn. heads"
+    ffn_expansion: float = 2.0  # Table 8 backbone "FFN expansion"
+    attention: str = "sl2"  # "sl2" (Eq. 4-5) | "sdp" (plain scaled dot product)
+    sl2_form: str = "mask"  # sL2 key term: in the float mask (Eq. 4 footnote) | "key" (channel)
+    norm: str = "adarmsnorm"  # "adarmsnorm" (Eq. 3) | "rmsnorm" | "layernorm" | "batchnorm"
+    urpe: bool = True  # URPE factor phi(p_ij) of Eq. 5
+    inject_degree: bool = True  # App. C.3 degree / graph-order injection
+    activation: str = "gelu"
+    dropout: float = 0.0  # Table 8 "S.D." 0
+    attn_dropout: float = 0.0  # Table 8 "Attn. dropout" 0
+    pooling: str = "sum"  # Table 8 "Graph Pooling" ("sum" | "mean")
+    head_layers: int = 3  # Table 8 pred. head "# layers"
+    head_batchnorm: bool = True  # batch norm on the head output (authors' BREC config)
+    out_dim: int = 16  # BREC embedding size
+
+    @property
+    def pair_channels(self) -> int:
+        """Raw pair channels p'_ij: RRWP (steps + 1) plus 1/deg_i, 1/deg_j, 1/n (App. C.3)."""
+        return self.rrwp_steps + 1 + (3 if self.inject_degree else 0)
+
+    def validate(self) -> None:
+        if self.attention not in ("sl2", "sdp"):
+            raise ValueError(f"attention must be 'sl2' or 'sdp', got {self.attention!r}")
+        if self.sl2_form not in ("mask", "key"):
+            raise ValueError(f"sl2_form must be 'mask' or 'key', got {self.sl2_form!r}")
+        if self.norm not in NORMS:
+            raise ValueError(f"norm must be one of {NORMS}, got {self.norm!r}")
+        if self.dim % self.num_heads:
+            raise ValueError(f"dim {self.dim} is not divisible by num_heads {self.num_heads}")
+        if self.pooling not in ("sum", "mean"):
+            raise ValueError(f"pooling must be 'sum' or 'mean', got {self.pooling!r}")
+        if self.spe_bases < 0 or self.rrwp_steps < 1 or self.head_layers < 1:
+            raise ValueError("spe_bases >= 0, rrwp_steps >= 1 and head_layers >= 1 required")
+
+
+PRESETS: dict[str, dict] = {
+    # PPGT Table 8 (BREC) + the authors' public BREC configuration (about 874K parameters)
+    "brec": {},
+    # same architecture, CPU-sized: trains a 10-node BREC pair in seconds on one core
+    "small": dict(
+        rrwp_steps=16,
+        spe_bases=6,
+        pe_hidden=64,
+        pe_ffn=1,
+        dim=32,
+        num_layers=2,
+        num_heads=4,
+    ),
+}
+
+
+def ppgt_transform(config: PPGTConfig) -> AddRRWP:
+    """The encoding PPGT needs: RRWP with ``rrwp_steps + 1`` channels (identity included)."""
+    return AddRRWP(config.rrwp_steps + 1)
+
+
+def sinusoidal_pe(p: Tensor, num_bases: int) -> Tensor:
+    r"""SPE of PPGT Eq. 9 applied to every channel and concatenated.
+
+    .. math:: \mathrm{SPE}(p) = [p, \sin(2^0\pi p), \cos(2^0\pi p), \dots,
+              \sin(2^{S-1}\pi p), \cos(2^{S-1}\pi p)]
+
+    Parameters
+    ----------
+    p : Tensor ``[..., C]``
+    num_bases : int
+        ``S``; 0 returns ``p`` unchanged.
+
+    Returns
+    -------
+    Tensor ``[..., C * (1 + 2S)]`` (per channel: the value, then sin/cos pairs by base).
+    """
+    if num_bases == 0:
+        return p
+    freqs = math.pi * 2.0 ** torch.arange(num_bases, device=p.device, dtype=p.dtype)  # [S]
+    ang = p.unsqueeze(-1) * freqs  # [..., C, S]
+    sc = torch.stack([ang.sin(), ang.cos()], dim=-1).flatten(-2)  # [..., C, 2S]
+    return torch.cat([p.unsqueeze(-1), sc], dim=-1).flatten(-2)  # [..., C*(1+2S)]
+
+
+class PPGTPEStem(nn.Module):
+    r"""PE stem (PPGT Eq. 10): :math:`\mathbf{p}^0_{ij} = \mathrm{Norm}\circ\mathrm{FFN}\circ
+    \dots\circ\mathrm{FFN}(\mathrm{MLP}(\mathrm{SPE}(\mathbf{p}'_{ij})))` on the pair list."""
+
+    def __init__(self, config: PPGTConfig) -> None:
+        super().__init__()
+        c = config
+        self.num_bases = c.spe_bases
+        self.mlp = MLP(c.pair_channels * (1 + 2 * c.spe_bases), c.pe_hidden, c.dim, 2, c.activation)
+        self.ffns = nn.ModuleList(
+            FeedForward(c.dim, c.pe_ffn_expansion, c.norm, c.activation, c.dropout)
+            for _ in range(c.pe_ffn)
+        )
+        self.norm = make_norm(c.norm, c.dim)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        self.mlp.kaiming_init_()
+        for ffn in self.ffns:
+            ffn.norm.reset_parameters()
+            ffn.mlp.kaiming_init_()
+        self.norm.reset_parameters()
+
+    def forward(self, p: Tensor) -> Tensor:
+        h = self.mlp(sinusoidal_pe(p, self.num_bases))  # [P, D]
+        for ffn in self.ffns:
+            h = ffn(h)  # [P, D]
+        return self.norm(h)  # [P, D]
+
+
+class PPGTAttention(nn.Module):
+    r"""Multi-head sL2 / SDP attention with relative PE (PPGT Eq. 5):
+    :math:`\alpha_{ij} = \phi(\mathbf{p}_{ij})\,\mathrm{Softmax}_j(\mathbf{q}_i^\top\mathbf{k}_j/
+    \sqrt D - \|\mathbf{k}_j\|^2/(2\sqrt D) + \theta(\mathbf{p}_{ij}))`, theta and phi linear per
+    head; D is the head width."""
+
+    def __init__(self, config: PPGTConfig) -> None:
+        super().__init__()
+        c = config
+        self.num_heads, self.kind, self.attn_dropout = c.num_heads, c.attention, c.attn_dropout
+        self.l2_form = c.sl2_form
+        self.qkv = nn.Linear(c.dim, 3 * c.dim)
+        self.out = nn.Linear(c.dim, c.dim)
+        self.theta = nn.Linear(c.dim, c.num_heads)
+        self.phi = nn.Linear(c.dim, c.num_heads) if c.urpe else None
+
+    def reset_parameters(self) -> None:
+        trunc_normal_init_(self)
+
+    def forward(
+        self, h: Tensor, pairs: Tensor, batch: Tensor, pair_index: Tensor, B: int, N: int
+    ) -> Tensor:
+        hd, mask = to_dense_batch(h, batch, batch_size=B, max_num_nodes=N)  # [B, N, D], [B, N]
+        H = self.num_heads
+        q, k, v = (
+            self.qkv(hd).view(B, N, 3, H, -1).permute(2, 0, 3, 1, 4).unbind(0)
+        )  # 3 x [B, H, N, Dh]
+        theta = to_dense_pair(self.theta(pairs), pair_index, batch, B, N)  # [B, N, N, H]
+        theta = theta.permute(0, 3, 1, 2)  # [B, H, N, N]
+        urpe = None
+        if self.phi is not None:
+            urpe = to_dense_pair(self.phi(pairs), pair_index, batch, B, N).permute(0, 3, 1, 2)
+        o = dense_attention(
+            q, k, v, theta, mask, self.kind, urpe,
+            dropout_p=self.attn_dropout if self.training else 0.0, l2_form=self.l2_form,
+        )  # [B, H, N, Dh]
+        o = o.transpose(1, 2).reshape(B, N, -1)  # [B, N, D]
+        return self.out(o[mask])  # [num_nodes, D]
+
+
+class PPGTBlock(nn.Module):
+    r"""Pre-norm block (PPGT Eq. 7): :math:`\hat X = X + \mathrm{MSA}(\mathrm{Norm}(X), P)`,
+    :math:`X' = \hat X + \mathrm{MLP}(\mathrm{Norm}(\hat X))`."""
+
+    def __init__(self, config: PPGTConfig) -> None:
+        super().__init__()
+        c = config
+        self.norm = make_norm(c.norm, c.dim)
+        self.attn = PPGTAttention(c)
+        self.dropout = nn.Dropout(c.dropout)
+        self.ffn = FeedForward(c.dim, c.ffn_expansion, c.norm, c.activation, c.dropout)
+
+    def reset_parameters(self) -> None:
+        self.norm.reset_parameters()
+        self.attn.reset_parameters()
+        self.ffn.norm.reset_parameters()
+        trunc_normal_init_(self.ffn.mlp)
+
+    def forward(self, x: Tensor, pairs: Tensor, batch: Tensor, pair_index: Tensor, B: int, N: int):
+        x = x + self.dropout(self.attn(self.norm(x), pairs, batch, pair_index, B, N))  # [n, D]
+        return self.ffn(x)  # [n, D]
+
+
+@register_model("ppgt", config_cls=PPGTConfig, presets=PRESETS, make_transform=ppgt_transform)
+class PPGT(nn.Module):
+    """Powerful Plain Graph Transformer (PPGT Sec. 3.3) returning graph embeddings.
+
+    Input: a PyG ``Data``/``Batch`` with ``x [num_nodes, in_dim]``, ``edge_index``, and the
+    :class:`~wltools.models.encodings.AddRRWP` attributes ``rrwp [num_pairs, rrwp_steps + 1]``
+    and ``pair_index``. Output: ``[num_graphs, out_dim]``.
+
+    Every input is relabelling-invariant (RRWP, degrees, order), so the embedding is invariant
+    to node relabelling (``invariant_encodings = True``).
+    """
+
+    invariant_encodings = True
+
+    def __init__(self, config: PPGTConfig) -> None:
+        super().__init__()
+        config.validate()
+        self.config = c = config
+        node_in = c.in_dim + (2 if c.inject_degree else 0)
+        self.node_fc = nn.Linear(node_in, c.dim)  # FC(x'_i) of Eq. 8
+        self.diag_fc = nn.Linear(c.pair_channels, c.dim)  # FC(p'_ii) of Eq. 8
+        self.pe_stem = PPGTPEStem(c)
+        self.norm_in = make_norm(c.norm, c.dim)
+        self.blocks = nn.ModuleList(PPGTBlock(c) for _ in range(c.num_layers))
+        self.norm_out = make_norm(c.norm, c.dim)  # Y = Norm(X^L), Eq. 7
+        self.head = MLP(c.dim, c.dim, c.out_dim, c.head_layers, c.activation)
+        self.head_norm = nn.BatchNorm1d(c.out_dim) if c.head_batchnorm else None
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Fresh parameters with the PPGT App. C.2 initialisation (uses the global RNG)."""
+        kaiming_init_(self.node_fc, a=1.0)
+        kaiming_init_(self.diag_fc, a=1.0)
+        self.pe_stem.reset_parameters()
+        self.norm_in.reset_parameters()
+        for block in self.blocks:
+            block.reset_parameters()
+        self.norm_out.reset_parameters()
+        trunc_normal_init_(self.head)
+        if self.head_norm is not None:
+            self.head_norm.reset_parameters()
+
+    def num_parameters(self) -> int:
+        """Number of trainable parameters."""
+        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+
+    def _inputs(self, data) -> tuple[Tensor, ...]:
+        dtype = self.node_fc.weight.dtype
+        n_total = int(data.num_nodes)
+        batch = getattr(data, "batch", None)
+        if batch is None:
+            batch = torch.zeros(n_total, dtype=torch.long, device=data.x.device)
+        B = int(data.num_graphs) if hasattr(data, "num_graphs") else 1
+        pair_index = data.pair_index  # [2, P]
+        x = data.x.to(dtype).reshape(n_total, -1)  # [n, in_dim]
+        p = data.rrwp.to(dtype)  # [P, K]
+        counts = torch.bincount(batch, minlength=B)  # [B]
+        if self.config.inject_degree:  # App. C.3
+            deg = degree(data.edge_index[0], n_total, dtype=dtype)  # [n]
+            order = counts.to(dtype)[batch]  # [n] graph order of each node's graph
+            x = torch.cat([x, deg.log1p()[:, None], order.log()[:, None]], dim=-1)  # [n, in+2]
+            rdeg = 1.0 / deg.clamp(min=1.0)  # [n] (isolated nodes: 1)
+            i, j = pair_index
+            p = torch.cat(
+                [p, rdeg[i, None], rdeg[j, None], (1.0 / order)[i, None]], dim=-1
+            )  # [P, K+3]
+        return x, p, batch, pair_index, counts, B
+
+    def forward(self, data) -> Tensor:
+        x, p, batch, pair_index, counts, B = self._inputs(data)
+        N = int(counts.max())
+        diag = pair_index[0] == pair_index[1]  # [P]
+        p_diag = p.new_zeros(x.shape[0], p.shape[1])
+        p_diag[pair_index[0][diag]] = p[diag]  # [n, C] p'_ii
+        h = self.node_fc(x) + self.diag_fc(p_diag)  # [n, D] Eq. 8
+        pairs = self.pe_stem(p)  # [P, D] Eq. 10
+        h = self.norm_in(h)
+        for block in self.blocks:
+            h = block(h, pairs, batch, pair_index, B, N)  # [n, D]
+        h = self.norm_out(h)
+        pool = global_add_pool if self.config.pooling == "sum" else global_mean_pool
+        g = pool(h, batch, size=B)  # [B, D]
+        out = self.head(g)  # [B, out_dim]
+        if self.head_norm is not None:
+            out = self.head_norm(out)
+        return out
