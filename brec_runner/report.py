@@ -80,27 +80,13 @@ def _spread(values: list[int]) -> dict[str, float]:
             "min": min(values), "max": max(values)}
 
 
-def _theory_k(config: dict) -> int | None:
-    """The RRWP channel count K of the model's encoding (its transform's ``walk_length``)."""
-    try:
-        from wltools.models import registry
-
-        t = registry.create_transform(config["model"], config["preset"], **config.get("model_overrides", {}))
-        k = getattr(t, "walk_length", None)
-        if k is not None:
-            return int(k)
-    except Exception:  # noqa: BLE001 - fall back to the stored config
-        pass
-    mc = config.get("model_config") or {}
-    return mc.get("rrwp_steps") if isinstance(mc, dict) else None
-
-
 def build_report(run_dirs: Sequence, *, theory: bool = True) -> dict[str, Any]:
     """The report as a JSON-able dict (see the module docstring)."""
+    from .configs import theory_bound
+
     config, records = load_runs(run_dirs)
-    info = (config.get("theory") or {})
-    th = info.get("theory") or {}
-    published = info.get("published")
+    published = (config.get("theory") or {}).get("published")
+    th = theory_bound(config)
     seeds = sorted({r["seed"] for r in records})
     ids = sorted({r["id"] for r in records})
     category = {r["id"]: r.get("category") for r in records}
@@ -112,7 +98,7 @@ def build_report(run_dirs: Sequence, *, theory: bool = True) -> dict[str, Any]:
     if theory and ids and tests:
         from .theory import theory_verdicts
 
-        k = _theory_k(config) if "rrwp" in tests else None
+        k = th["rrwp_steps"]
         verdicts = theory_verdicts(tests, rrwp_steps=k, ids=ids)
 
     def sep(pid: int, test: str | None) -> bool | None:
@@ -145,9 +131,13 @@ def build_report(run_dirs: Sequence, *, theory: bool = True) -> dict[str, Any]:
             "3wl": sum(bool(sep(i, "3wl")) for i in cat_ids) if verdicts else None,
             "published": None,
         }
-        if published:
-            key = _PUBLISHED_KEYS.get(cat) or ("total" if cat == "total" else None)
+        if published and cat != "total":
+            key = _PUBLISHED_KEYS.get(cat)
             row["published"] = published.get(key) if key else None
+        elif published:
+            # the sum over the categories of this run only: the paper's total covers all of BREC
+            parts = [r["published"] for r in rows]
+            row["published"] = sum(parts) if parts and None not in parts else None
         rows.append(row)
 
     realised_allowed, unrealised, beyond, partial = [], [], [], []

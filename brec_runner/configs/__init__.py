@@ -15,7 +15,7 @@ from typing import Any
 
 from ..rpc import Protocol
 
-__all__ = ["load_protocol", "model_info", "published_counts", "config_names"]
+__all__ = ["load_protocol", "model_info", "published_counts", "config_names", "theory_bound"]
 
 
 @lru_cache(maxsize=None)
@@ -47,3 +47,29 @@ def model_info(name: str) -> dict[str, Any]:
 
 def published_counts(name: str) -> dict[str, Any] | None:
     return _load(name).get("published")
+
+
+def theory_bound(run_config: dict[str, Any]) -> dict[str, Any]:
+    """The WL tests bounding a run's model: the one definition the report and the claims use.
+
+    Returns ``{"lower", "upper", "class", "note", "rrwp_steps"}`` from the model's config file;
+    ``rrwp_steps`` is the channel count K of the model's own RRWP encoding (its transform's
+    ``walk_length``, identity channel included) when a bound is RRWP-WL, else None. K is taken from
+    the transform actually built for the run's preset and overrides, never guessed: a smaller K
+    would make the bound too strict, a larger one too loose.
+    """
+    from wltools.errors import RunDirectoryError
+    from wltools.models import registry
+
+    th = dict(_load(run_config["model"]).get("theory", {}))
+    k = None
+    if "rrwp" in (th.get("lower"), th.get("upper")):
+        transform = registry.create_transform(run_config["model"], run_config.get("preset", "brec"),
+                                              **(run_config.get("model_overrides") or {}))
+        k = getattr(transform, "walk_length", None)
+        if k is None:
+            raise RunDirectoryError(f"model {run_config['model']!r} is bounded by RRWP-WL but its "
+                                    f"transform {transform!r} has no walk_length")
+        k = int(k)
+    return {"lower": th.get("lower"), "upper": th.get("upper"), "class": th.get("class"),
+            "note": th.get("note", ""), "rrwp_steps": k}

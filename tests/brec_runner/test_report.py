@@ -13,8 +13,12 @@ from wltools.errors import RunDirectoryError
 CATEGORY = {0: "basic", 1: "basic", 2: "basic", 3: "basic", 60: "regular", 61: "regular"}
 
 
+#: real models whose config files give these bounds (brec_runner.configs.theory_bound reads them)
+_MODEL_OF_BOUNDS = {("1wl", "1wl"): "sgformer", ("1wl", "3wl"): "graph_transformer"}
+
+
 def _config(lower="1wl", upper="1wl", published=None):
-    return {"model": "m", "preset": "small", "model_overrides": {}, "protocol": Protocol().to_dict(),
+    return {"model": _MODEL_OF_BOUNDS[(lower, upper)], "preset": "small", "model_overrides": {}, "protocol": Protocol().to_dict(),
             "device_type": "cpu", "device": "cpu",
             "theory": {"theory": {"lower": lower, "upper": upper, "class": "test class", "note": ""},
                        "published": published}}
@@ -42,7 +46,7 @@ def _cache(tmp_path, monkeypatch):
 @pytest.fixture
 def two_seeds(tmp_path):
     """Seed 0 in one directory as two shards, seed 1 in another; ids 0-3 Basic, 60-61 Regular."""
-    cfg = _config(published={"source": "paper", "Basic": 3, "Regular": 1, "Extension": 0, "CFI": 0, "total": 4})
+    cfg = _config(published={"source": "paper", "Basic": 3, "Regular": 1, "Extension": 7, "CFI": 5, "total": 16})
     s0 = [_rec(0, 0, True), _rec(1, 0, True), _rec(2, 0, False), _rec(3, 0, False), _rec(60, 0, True, rel=False),
           _rec(61, 0, False)]
     s1 = [_rec(0, 1, True), _rec(1, 1, False), _rec(2, 1, False), _rec(3, 1, False), _rec(60, 1, False),
@@ -60,6 +64,8 @@ def test_counts_spread_and_classes(two_seeds):
     assert rows["regular"]["reliability_failures"]["mean"] == 0.5
     assert rows["regular"]["real_correct"]["mean"] == 0.0  # BREC: distinguished - reliability failures
     assert rows["total"]["distinguished"]["max"] == 3
+    # the published total covers only the categories this run has (Basic + Regular), not the paper's 16
+    assert rows["basic"]["published"] == 3 and rows["total"]["published"] == 4
     # 1-WL separates no BREC pair; 3-WL separates every Basic pair (published: 60/60)
     assert rows["basic"]["theory_upper"] == 0 and rows["basic"]["3wl"] == 4
     assert rows["basic"]["published"] == 3 and rows["total"]["published"] == 4

@@ -2,7 +2,8 @@
 
 ``brec-run``: a model is never *reliably* beyond its theoretical class: every BREC pair the model
 distinguishes with a passing reliability check is distinguished by the WL-family test that bounds
-the model (see :data:`MODEL_CLASS`). A violation means the model (or the run) is not what the
+the model (its ``upper`` bound in ``brec_runner/configs/<model>.json``, read through
+:func:`brec_runner.configs.theory_bound`, the definition the BREC report uses too). A violation means the model (or the run) is not what the
 theory says: a non-invariant component, a leak of node identities, or a bug.
 """
 
@@ -16,21 +17,7 @@ from ..errors import RunDirectoryError
 from ._common import as_bool
 from .registry import ClaimResult, register_claim, require
 
-__all__ = ["MODEL_CLASS", "check_brec_run", "read_run"]
-
-#: Theoretical upper bound of each registered model, with the reason.
-MODEL_CLASS: dict[str, tuple[str, str]] = {
-    "ppgt": ("rrwp", "PPGT App. E.1: sL2 attention with URPE over RRWP is a GD-WL (RRWP) network"),
-    "grit": ("rrwp", "GRIT Sec. 3.2: attention over RRWP pair states updated from their endpoints, "
-                     "a GD-WL (RRWP) network"),
-    "graphormer": ("spd", "Zhang et al. 2023b Sec. 4: Graphormer (SPD bias, degree encoding) is "
-                          "bounded by SPD-WL"),
-    "sgformer": ("1wl", "SGFormer without PE: permutation-invariant aggregation (claim sgformer-1wl)"),
-    "graph_transformer": ("3wl", "LapPE (spectral) transformers are bounded by 2-FWL = 3-WL "
-                                 "(Zhang et al. 2024b); random sign flips make single runs "
-                                 "non-invariant, hence the reliability check"),
-}
-
+__all__ = ["check_brec_run", "read_run"]
 
 def read_run(run_dir) -> tuple[dict, list[dict]]:
     """``(config, records)`` of a run directory: ``config.json`` and every ``results*.jsonl``
@@ -75,7 +62,9 @@ def check_brec_run(*, run_dir=None, test: str | None = None,
     run_dir : path, optional
         A ``wltools brec run`` output directory; without one the claim is SKIPped.
     test : str, optional
-        The bounding test; default from ``config.json``'s ``model`` via :data:`MODEL_CLASS`.
+        The bounding test; default: the model's upper bound from
+        :func:`brec_runner.configs.theory_bound` (with the RRWP step count of the model's own
+        encoding).
     theory : callable, optional
         ``theory(test, ids) -> {id: bool}``; default ``brec_runner.theory.theory_verdicts``.
     """
@@ -84,21 +73,19 @@ def check_brec_run(*, run_dir=None, test: str | None = None,
     config, records = read_run(run_dir)
     model = config.get("model")
     reason = "given"
+    theory_bound = require("brec_runner.configs", "theory_bound")
+    bound = theory_bound(config)
+    reason = "given"
     if test is None:
-        if model not in MODEL_CLASS:
+        if not bound["upper"]:
             return ClaimResult("SKIP", f"no theoretical class known for model {model!r}",
                                {"model": model})
-        test, reason = MODEL_CLASS[model]
+        test, reason = bound["upper"], bound["class"] or f"brec_runner/configs/{model}.json"
     ids = sorted({int(r["id"]) for r in records})
-    rrwp_steps = None
-    if test == "rrwp":
-        # a model with k RRWP channels is bounded by RRWP-WL with any K >= k (a finer distance);
-        # steps + 1 covers models that add the identity channel; 32 is the cached theory default
-        steps = (config.get("model_config") or {}).get("rrwp_steps")
-        rrwp_steps = max(32, int(steps) + 1) if steps is not None else None
-        if rrwp_steps is None:
-            return ClaimResult("SKIP", "the run's config.json has no model_config.rrwp_steps",
-                               {"model": model})
+    rrwp_steps = bound["rrwp_steps"] if test == "rrwp" else None
+    if test == "rrwp" and rrwp_steps is None:
+        return ClaimResult("SKIP", f"model {model!r} has no RRWP encoding to take K from",
+                           {"model": model})
     if theory is None:
         theory_verdicts = require("brec_runner.theory", "theory_verdicts")
         raw = theory_verdicts([test], rrwp_steps=rrwp_steps, ids=ids)

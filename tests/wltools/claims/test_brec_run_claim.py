@@ -59,13 +59,25 @@ def test_unusable_run_dirs_raise(tmp_path):
         read_run(d)
 
 
-@pytest.mark.parametrize("steps, K", [(8, 32), (40, 41), (None, None)])
-def test_rrwp_bound_uses_enough_steps(tmp_path, steps, K):
+@pytest.mark.parametrize("model, preset, overrides, K", [
+    ("grit", "small", {"rrwp_steps": 8}, 8),     # GRIT's K channels include the identity
+    ("ppgt", "small", {}, 17),                   # PPGT small: 16 steps plus the identity channel
+    ("ppgt", "small", {"rrwp_steps": 5}, 6),
+])
+def test_rrwp_bound_uses_the_models_own_K(tmp_path, model, preset, overrides, K):
+    """The bound is RRWP-WL with exactly the channel count of the run's encoding."""
+    from wltools.models import create_transform
+
+    assert create_transform(model, preset, **overrides).walk_length == K
     (tmp_path / "config.json").write_text(json.dumps(
-        {"model": "grit", "model_config": {} if steps is None else {"rrwp_steps": steps}}))
+        {"model": model, "preset": preset, "model_overrides": overrides}))
     (tmp_path / "results.jsonl").write_text(json.dumps(_rec(1, True)) + "\n")
     r = check_brec_run(run_dir=tmp_path, theory=lambda test, ids: {i: True for i in ids})
-    if K is None:
-        assert r.status == "SKIP" and "rrwp_steps" in r.summary
-    else:
-        assert r.status == "PASS" and r.evidence["rrwp steps K of the bound"] == K
+    assert r.status == "PASS" and r.evidence["rrwp steps K of the bound"] == K
+
+
+def test_rrwp_bound_without_rrwp_encoding_skips(tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps({"model": "sgformer", "preset": "small"}))
+    (tmp_path / "results.jsonl").write_text(json.dumps(_rec(1, True)) + "\n")
+    r = check_brec_run(run_dir=tmp_path, test="rrwp", theory=lambda test, ids: {i: True for i in ids})
+    assert r.status == "SKIP" and "RRWP" in r.summary
