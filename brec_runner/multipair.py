@@ -16,11 +16,10 @@ values agree up to floating-point reassociation (tested). Dropout under vmap dra
 random numbers than the loop (``randomness="different"``): with dropout > 0 only the statistics,
 not the draws, match.
 
-PyG's ``to_dense_batch`` writes in place into a fresh tensor, which vmap refuses; while a
-vmapped forward runs, model modules that imported it see an out-of-place equivalent
-(:func:`_to_dense_batch`, tested against PyG's), restored afterwards. If a model's operations still
-cannot run under vmap (data-dependent shapes, ``.item()`` on a batched tensor, other in-place
-writes of batched values into unbatched tensors, kernels without the needed gradient such as CPU
+The registered models pad nodes with :func:`wltools.models.layers.dense_batch`, PyG's
+``to_dense_batch`` written out of place so that it runs under vmap (PyG's in-place write does not).
+If a model's operations cannot run under vmap (data-dependent shapes, ``.item()`` on a batched
+tensor, in-place writes of batched values into unbatched tensors, kernels without the needed gradient such as CPU
 flash attention w.r.t. a learnable ``attn_mask``), the group falls back to the one-pair loop with a
 warning, and results carry ``mode = "single-fallback"``.
 """
@@ -28,7 +27,6 @@ warning, and results carry ``mode = "single-fallback"``.
 from __future__ import annotations
 
 import copy
-from contextlib import contextmanager
 import time
 import warnings
 from collections import defaultdict
@@ -53,7 +51,6 @@ from .rpc import (
 __all__ = ["evaluate_units", "shape_signature", "train_and_test_group"]
 
 _BETA1, _BETA2, _EPS = 0.9, 0.999, 1e-8  # torch.optim.Adam/AdamW defaults
-_PATCH_TARGETS: dict[str, list] = {}
 _VMAP_FAILED: dict[str, dict[str, str]] = {}  # model class -> {"data" | "all": first error}
 
 
@@ -93,56 +90,6 @@ def _collated(lists: list, size: int | None, device) -> list[list]:
     return [done[id(g)] for g in lists]
 
 
-def _to_dense_batch(x, batch=None, fill_value=0.0, max_num_nodes=None, batch_size=None):
-    """``torch_geometric.utils.to_dense_batch`` with out-of-place writes, so it runs under vmap.
-
-    PyG's version writes ``out[idx] = x`` into a fresh tensor; under ``vmap`` with a batched ``x``
-    that in-place write is refused. Same signature and outputs (tested against PyG).
-    """
-    if batch is None:
-        batch = torch.zeros(x.size(0), dtype=torch.long, device=x.device)
-    if batch_size is None:
-        batch_size = int(batch.max()) + 1 if batch.numel() else 1
-    ones = torch.ones_like(batch)
-    num_nodes = torch.zeros(batch_size, dtype=torch.long, device=x.device).index_add(0, batch, ones)
-    cum = torch.cat([num_nodes.new_zeros(1), num_nodes.cumsum(0)])
-    if max_num_nodes is None:
-        max_num_nodes = int(num_nodes.max()) if batch.numel() else 0
-    idx = torch.arange(batch.numel(), device=x.device) - cum[batch]
-    keep = idx < max_num_nodes
-    flat = (batch * max_num_nodes + idx)[keep]
-    size = [batch_size * max_num_nodes] + list(x.size())[1:]
-    out = x.new_full(size, fill_value).index_put((flat,), x[keep])
-    mask = torch.zeros(batch_size * max_num_nodes, dtype=torch.bool, device=x.device).index_put(
-        (flat,), torch.ones_like(flat, dtype=torch.bool))
-    return out.view([batch_size, max_num_nodes] + list(x.size())[1:]), mask.view(batch_size, max_num_nodes)
-
-
-@contextmanager
-def _vmap_safe_pyg(model: nn.Module):
-    """Within the block, modules of the model's package that imported PyG's ``to_dense_batch``
-    use :func:`_to_dense_batch` instead (restored on exit). Nothing else is changed."""
-    import sys
-
-    import torch_geometric.utils as pyg_utils
-
-    original = pyg_utils.to_dense_batch
-    package = type(model).__module__.rsplit(".", 1)[0]
-    if package not in _PATCH_TARGETS:
-        _PATCH_TARGETS[package] = [
-            m for name, m in list(sys.modules.items())
-            if m is not None and (name == package or name.startswith(package + "."))
-            and getattr(m, "to_dense_batch", None) is original]
-    patched = [m for m in _PATCH_TARGETS[package] if getattr(m, "to_dense_batch", None) is original]
-    for m in patched:
-        m.to_dense_batch = _to_dense_batch
-    try:
-        yield
-    finally:
-        for m in patched:
-            m.to_dense_batch = original
-
-
 class _Vmapped:
     """``model`` applied to P stacked parameter sets and P stacked batches."""
 
@@ -161,7 +108,7 @@ class _Vmapped:
         from torch.nn.attention import SDPBackend, sdpa_kernel
 
         # the math backend: the CPU flash kernel has no gradient for a learnable attn_mask under vmap
-        with _vmap_safe_pyg(self.model), sdpa_kernel([SDPBackend.MATH]):
+        with sdpa_kernel([SDPBackend.MATH]):
             return vmap(one, in_dims=(0, 0, 0), randomness="different")(params, buffers, stacked)
 
 

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 import torch
 from torch import nn
-from torch_geometric.transforms import BaseTransform
 
 from brec_runner import dataset
 from brec_runner.rpc import (
@@ -24,38 +23,7 @@ from brec_runner.rpc import (
 )
 
 
-class TriangleFeature(BaseTransform):
-    """x <- [1, triangles at the node]: a feature beyond 1-WL, so some Basic pairs separate."""
-
-    def forward(self, data):
-        n = data.num_nodes
-        A = torch.zeros(n, n)
-        A[data.edge_index[0], data.edge_index[1]] = 1.0
-        data.x = torch.cat([data.x, (torch.diagonal(A @ A @ A) / 2)[:, None]], dim=1)
-        return data
-
-
-class Tiny(nn.Module):
-    """One sum-aggregation layer and sum pooling; output dimension 16."""
-
-    def __init__(self, in_dim=2, hidden=16, out_dim=16):
-        super().__init__()
-        self.lin1, self.lin2, self.out = nn.Linear(in_dim, hidden), nn.Linear(hidden, hidden), nn.Linear(hidden, out_dim)
-
-    def reset_parameters(self):
-        for m in (self.lin1, self.lin2, self.out):
-            m.reset_parameters()
-
-    def forward(self, batch):
-        ei = batch.edge_index
-        h = torch.relu(self.lin1(batch.x))
-        h = torch.tanh(self.lin2(h + torch.zeros_like(h).index_add(0, ei[1], h[ei[0]])))
-        g = torch.zeros(batch.num_graphs, h.shape[-1], dtype=h.dtype).index_add(0, batch.batch, h)
-        return self.out(g)
-
-
-def _pair_data(pid, protocol=Protocol()):
-    tf = TriangleFeature()
+def _pair_data(pid, tf, protocol=Protocol()):
     pair = dataset.load_pairs(ids=[pid])[0]
     g = [tf(dataset.to_pyg(x)) for x in dataset.relabelings(pair, protocol.relabel_seed, protocol.num_relabelings)]
     r = [tf(dataset.to_pyg(x)) for x in dataset.reliability_set(pair, protocol.relabel_seed, protocol.reliability_size)]
@@ -133,10 +101,10 @@ def test_cosine_schedule_with_warmup():
     assert lr_at_epoch(Protocol(), 7) == 1e-4
 
 
-def test_pair_seed_and_fresh_parameters():
+def test_pair_seed_and_fresh_parameters(tiny):
     assert pair_seed(0, 1) == pair_seed(0, 1)
     assert len({pair_seed(s, i) for s in range(3) for i in range(50)}) == 150
-    m = Tiny()
+    m = tiny()
     fresh_parameters(m, 5, 3)
     a = [p.detach().clone() for p in m.parameters()]
     fresh_parameters(m, 5, 3)
@@ -145,11 +113,11 @@ def test_pair_seed_and_fresh_parameters():
     assert not torch.equal(a[0], m.lin1.weight)
 
 
-def test_epoch_loss_bookkeeping():
+def test_epoch_loss_bookkeeping(tiny, triangle_feature):
     """With lr 0 the epoch loss is the mean couple loss over all 32 couples (sum(batch loss x couples) / 32)."""
     protocol = Protocol(lr=0.0, weight_decay=0.0, epochs=1, batch_size=12)  # batches of 6, 6, ..., 4 couples
-    graphs, _ = _pair_data(0)
-    m = Tiny()
+    graphs, _ = _pair_data(0, triangle_feature)
+    m = tiny()
     fresh_parameters(m, 0, 0)
     epochs, loss = train_pair(m, graphs, protocol)
     from torch_geometric.data import Batch
@@ -161,19 +129,19 @@ def test_epoch_loss_bookkeeping():
     assert math.isclose(loss, direct, rel_tol=1e-5)
 
 
-def test_early_stop_below_loss_threshold():
-    graphs, _ = _pair_data(1)
-    m = Tiny()
+def test_early_stop_below_loss_threshold(tiny, triangle_feature):
+    graphs, _ = _pair_data(1, triangle_feature)
+    m = tiny()
     fresh_parameters(m, 0, 1)
     epochs, loss = train_pair(m, graphs, Protocol(loss_threshold=10.0))
     assert epochs == 1 and loss < 10.0
 
 
-def test_verdicts_and_t2_deterministic_for_a_seed():
+def test_verdicts_and_t2_deterministic_for_a_seed(tiny, triangle_feature):
     protocol = Protocol(epochs=3)
-    m = Tiny()
+    m = tiny()
     for pid in (0, 5, 17):
-        g, r = _pair_data(pid)
+        g, r = _pair_data(pid, triangle_feature)
         a = evaluate_pair(m, pid, g, r, protocol, seed=7)
         b = evaluate_pair(m, pid, g, r, protocol, seed=7)
         assert (a.t2_pair, a.t2_reliability, a.final_loss, a.epochs) == (b.t2_pair, b.t2_reliability, b.final_loss, b.epochs)

@@ -1,60 +1,12 @@
 """Run directories (brec_runner.rundir): config check, append/resume, truncated lines, shards."""
 
 import json
-from dataclasses import dataclass
 
 import pytest
-import torch
-from torch import nn
-from torch_geometric.transforms import BaseTransform
 
 from brec_runner.rpc import Protocol
 from brec_runner.rundir import RunDirectory, parse_shard, read_results, run_brec, shard_ids
 from wltools.errors import RunDirectoryError
-from wltools.models import registry
-
-
-class TriangleFeature(BaseTransform):
-    def forward(self, data):
-        n = data.num_nodes
-        A = torch.zeros(n, n)
-        A[data.edge_index[0], data.edge_index[1]] = 1.0
-        data.x = torch.cat([data.x, (torch.diagonal(A @ A @ A) / 2)[:, None]], dim=1)
-        return data
-
-
-@dataclass
-class TinyCfg:
-    hidden: int = 8
-    out_dim: int = 16
-
-
-class Tiny(nn.Module):
-    def __init__(self, config: TinyCfg):
-        super().__init__()
-        self.config = config
-        self.lin1, self.out = nn.Linear(2, config.hidden), nn.Linear(config.hidden, config.out_dim)
-
-    def reset_parameters(self):
-        self.lin1.reset_parameters()
-        self.out.reset_parameters()
-
-    def forward(self, batch):
-        ei = batch.edge_index
-        h = torch.relu(self.lin1(batch.x))
-        h = torch.tanh(h + torch.zeros_like(h).index_add(0, ei[1], h[ei[0]]))
-        return self.out(torch.zeros(batch.num_graphs, h.shape[-1]).index_add(0, batch.batch, h))
-
-
-@pytest.fixture
-def tiny_model(tmp_path, monkeypatch):
-    """A tiny model registered for the duration of one test (encoding cache in tmp_path)."""
-    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
-    name = "_tiny_rundir_test"
-    registry.register_model(name, config_cls=TinyCfg, presets={"brec": {}, "small": {"hidden": 4}},
-                            make_transform=lambda c: TriangleFeature())(Tiny)
-    yield name
-    registry._MODELS.pop(name, None)
 
 
 def _records(path):

@@ -33,8 +33,9 @@ Several transforms may be applied to the same ``Data`` (chain them with
 :class:`torch_geometric.transforms.Compose`); they share one ``pair_index``.
 
 To use the values in a dense all-pairs model, :func:`to_dense_pair` scatters a pair attribute of
-a batch into ``[B, N_max, N_max, ...]`` aligned with :func:`torch_geometric.utils.to_dense_batch`
-(same ``B`` and ``N_max``, same node order), and :func:`dense_pair_mask` gives the valid-pair mask.
+a batch into ``[B, N_max, N_max, ...]`` aligned with :func:`wltools.models.layers.dense_batch`
+(PyG's ``to_dense_batch`` layout: same ``B`` and ``N_max``, same node order), and
+:func:`dense_pair_mask` gives the valid-pair mask.
 """
 
 from __future__ import annotations
@@ -228,7 +229,7 @@ def to_dense_pair(
 ) -> Tensor:
     """Scatter a pair attribute ``[P, *F]`` of a batch into ``[B, N_max, N_max, *F]``.
 
-    Aligned with :func:`torch_geometric.utils.to_dense_batch` on the same ``batch``: entry
+    Aligned with :func:`~wltools.models.layers.dense_batch` on the same ``batch``: entry
     ``[g, a, b]`` is the pair (local node ``a``, local node ``b``) of graph ``g``; padding entries
     hold ``fill_value``.
 
@@ -254,5 +255,6 @@ def to_dense_pair(
 
 
 def dense_pair_mask(node_mask: Tensor) -> Tensor:
-    """``[B, N, N]`` bool mask of real pairs from the ``[B, N]`` mask of ``to_dense_batch``."""
+    """``[B, N, N]`` bool mask of real pairs from the ``[B, N]`` node mask of
+    :func:`~wltools.models.layers.dense_batch`."""
     return node_mask.unsqueeze(2) & node_mask.unsqueeze(1)  # [B, N, N]

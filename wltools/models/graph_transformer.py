@@ -39,12 +39,12 @@ import math
 from dataclasses import dataclass
 
 import torch
-import torch.nn.functional as F
 from torch import Tensor, nn
 from torch_geometric.data import Data
 from torch_geometric.transforms import BaseTransform
 from torch_geometric.utils import scatter, softmax
 
+from .layers import GraphEmbedder, ReadoutMLP, graph_index
 from .registry import register_model
 
 __all__ = [
@@ -221,7 +221,7 @@ class GraphTransformerLayer(nn.Module):
 
 @register_model("graph_transformer", config_cls=GraphTransformerConfig, presets=PRESETS,
                 make_transform=graph_transformer_transform)
-class GraphTransformer(nn.Module):
+class GraphTransformer(GraphEmbedder):
     r"""Graph Transformer graph embedder (Sec. 2.3).
 
     Input (Eq. 2-3): :math:`h^0_i = A^0\alpha_i + a^0 + C^0\lambda_i + c^0` with
@@ -251,7 +251,7 @@ class GraphTransformer(nn.Module):
         self.edge_in = nn.Linear(c.edge_dim, c.hidden) if with_edges else None  # B^0, b^0
         self.blocks = nn.ModuleList(GraphTransformerLayer(c, with_edges) for _ in range(c.layers))
         dims = [c.hidden, c.hidden // 2, c.hidden // 4, c.out_dim]  # MLPReadout, L = 2
-        self.head = nn.ModuleList(nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))
+        self.head = ReadoutMLP(dims)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -260,16 +260,11 @@ class GraphTransformer(nn.Module):
             if m is not None:
                 m.reset_parameters()
 
-    def num_parameters(self) -> int:
-        """Number of trainable parameters."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
-
     def forward(self, batch) -> Tensor:
         c = self.config
         dtype = self.node_in.weight.dtype
         T = batch.num_nodes
-        b = batch.batch if getattr(batch, "batch", None) is not None else batch.edge_index.new_zeros(T)
-        B = int(batch.num_graphs) if hasattr(batch, "num_graphs") else 1
+        b, B = graph_index(batch)
         h = self.node_in(batch.x.to(dtype))  # Eq. 2, [T, d]
         if self.pe_in is not None:
             pe = batch.lap_pe.to(dtype)  # [T, k]
@@ -288,6 +283,4 @@ class GraphTransformer(nn.Module):
         for block in self.blocks:
             h, e = block(h, edge_index, e)
         g = scatter(h, b, dim=0, dim_size=B, reduce=c.readout)  # [B, d]
-        for lin in self.head[:-1]:
-            g = F.relu(lin(g))
-        return self.head[-1](g)  # [B, out_dim]
+        return self.head(g)  # [B, out_dim]

@@ -27,10 +27,9 @@ import torch
 from torch import Tensor, nn
 from torch_geometric.data import Data
 from torch_geometric.transforms import BaseTransform, Compose
-from torch_geometric.utils import degree, to_dense_batch
 
 from .encodings import AddSPD, to_dense_pair
-from .layers import dense_attention
+from .layers import GraphEmbedder, degree, dense_attention, dense_batch, graph_index
 from .registry import register_model
 
 __all__ = ["GraphormerConfig", "PRESETS", "AddShortestPathEdges", "graphormer_transform", "GraphormerLayer",
@@ -182,7 +181,7 @@ class GraphormerLayer(nn.Module):
 
 @register_model("graphormer", config_cls=GraphormerConfig, presets=PRESETS,
                 make_transform=graphormer_transform)
-class Graphormer(nn.Module):
+class Graphormer(GraphEmbedder):
     r"""Graphormer graph embedder (Sec. 3).
 
     Input (Eq. 5): :math:`\mathbf{h}^{(0)}_i = \mathrm{Lin}(\mathbf{x}_i) + \mathbf{z}_{\deg(v_i)}`
@@ -236,10 +235,6 @@ class Graphormer(nn.Module):
             if hasattr(m, "reset_parameters"):
                 m.reset_parameters()
 
-    def num_parameters(self) -> int:
-        """Number of trainable parameters."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
-
     def attention_bias(self, spd: Tensor, node_mask: Tensor) -> Tensor:
         """The per-head bias ``[B, H, 1 + N, 1 + N]`` (index 0 = [VNode]) from dense SPD indices
         ``spd [B, N, N]`` (values ``0 .. max_dist + 1``)."""
@@ -276,11 +271,10 @@ class Graphormer(nn.Module):
         c = self.config
         dtype = self.node_in.weight.dtype
         T = batch.num_nodes
-        b = batch.batch if getattr(batch, "batch", None) is not None else batch.edge_index.new_zeros(T)
-        B = int(batch.num_graphs) if hasattr(batch, "num_graphs") else 1
+        b, B = graph_index(batch)
         deg = degree(batch.edge_index[1], T, dtype=torch.long).clamp(max=c.max_degree)  # [T]
         x = self.node_in(batch.x.to(dtype)) + self.centrality(deg)  # Eq. 5, [T, d]
-        h, node_mask = to_dense_batch(x, b, batch_size=B)  # [B, N, d], [B, N]
+        h, node_mask = dense_batch(x, b, batch_size=B)  # [B, N, d], [B, N]
         N = h.shape[1]
         spd = batch.spd.long()  # [P]; raw -1 (unreachable) also maps to max_dist + 1
         spd = torch.where(spd < 0, c.max_dist + 1, spd.clamp(max=c.max_dist + 1))

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
-from torch_geometric.utils import degree, scatter, to_dense_batch
+from torch_geometric.utils import scatter
 
 from .encodings import AddRRWP, dense_pair_mask, to_dense_pair
-from .layers import TokenBatchNorm
+from .layers import GraphEmbedder, ReadoutMLP, TokenBatchNorm, degree, dense_batch, graph_index
 from .registry import register_model
 
 __all__ = ["GRITConfig", "PRESETS", "grit_transform", "signed_sqrt", "GRITAttention", "GRITLayer", "GRIT"]
@@ -214,7 +214,7 @@ class GRITLayer(nn.Module):
 
 
 @register_model("grit", config_cls=GRITConfig, presets=PRESETS, make_transform=grit_transform)
-class GRIT(nn.Module):
+class GRIT(GraphEmbedder):
     r"""GRIT graph embedder (Sec. 3): RRWP stem, ``layers`` x :class:`GRITLayer`, pooling, MLP head.
 
     Stem (Sec. 3.1-3.2): :math:`\mathbf{x}_i = \mathrm{Lin}(\mathbf{x}'_i) +
@@ -241,7 +241,7 @@ class GRIT(nn.Module):
         self.edge_in = nn.Linear(c.edge_dim, c.hidden, bias=False) if c.edge_dim > 0 else None
         self.blocks = nn.ModuleList(GRITLayer(c) for _ in range(c.layers))
         dims = [c.hidden // (2**k) for k in range(c.head_layers)] + [c.out_dim]
-        self.head = nn.ModuleList(nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))
+        self.head = ReadoutMLP(dims)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -253,16 +253,11 @@ class GRIT(nn.Module):
         for block in self.blocks:
             block.reset_parameters()
 
-    def num_parameters(self) -> int:
-        """Number of trainable parameters."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
-
     def forward(self, batch) -> Tensor:
         c = self.config
         dtype = self.node_in.weight.dtype
         T = batch.num_nodes
-        b = batch.batch if getattr(batch, "batch", None) is not None else batch.edge_index.new_zeros(T)
-        B = int(batch.num_graphs) if hasattr(batch, "num_graphs") else 1
+        b, B = graph_index(batch)
         rrwp = batch.rrwp.to(dtype)  # [P, K]
         pair_index = batch.pair_index  # [2, P]
         if rrwp.shape[-1] != c.rrwp_steps:
@@ -272,7 +267,7 @@ class GRIT(nn.Module):
         p_ii = rrwp.new_zeros(T, c.rrwp_steps)
         p_ii[pair_index[0, diag]] = rrwp[diag]  # [T, K]
         x = self.node_in(batch.x.to(dtype)) + self.node_pe(p_ii)  # [T, d]
-        _, node_mask = to_dense_batch(x, b, batch_size=B)  # [B, N]
+        _, node_mask = dense_batch(x, b, batch_size=B)  # [B, N]
         N = node_mask.shape[1]
         e = to_dense_pair(self.pair_pe(rrwp), pair_index, b, B, N)  # [B, N, N, d]
         if self.edge_in is not None and getattr(batch, "edge_attr", None) is not None:
@@ -284,6 +279,4 @@ class GRIT(nn.Module):
         for block in self.blocks:
             x, e = block(x, e, node_mask, pair_mask, log_deg)
         g = scatter(x, b, dim=0, dim_size=B, reduce=c.pooling)  # [B, d]
-        for lin in self.head[:-1]:
-            g = F.relu(lin(g))
-        return self.head[-1](g)  # [B, out_dim]
+        return self.head(g)  # [B, out_dim]

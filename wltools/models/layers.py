@@ -1,8 +1,9 @@
-"""Shared transformer building blocks: norms (incl. AdaRMSN), feed-forward blocks, MLPs, attention.
+"""Shared building blocks: graph batching helpers, norms (incl. AdaRMSN), feed-forward blocks,
+MLPs, attention, and :class:`GraphEmbedder`, the base class of every registered model.
 
 Every block works on a token *list* ``[..., D]`` (nodes ``[num_nodes, D]`` or pairs
 ``[num_pairs, D]``, no padding), so norms need no masks; only attention goes dense (padded with
-:func:`torch_geometric.utils.to_dense_batch`) and takes a key-padding mask.
+:func:`dense_batch`) and takes a key-padding mask.
 
 References: PPGT = "Plain Transformers Can be Powerful Graph Learners"
 (../shared/papers/ppgt-plain-transformers-powerful-graph-learners.txt).
@@ -18,6 +19,10 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 __all__ = [
+    "GraphEmbedder",
+    "graph_index",
+    "dense_batch",
+    "degree",
     "NORMS",
     "ACTIVATIONS",
     "RMSNorm",
@@ -26,6 +31,7 @@ __all__ = [
     "make_norm",
     "make_activation",
     "MLP",
+    "ReadoutMLP",
     "FeedForward",
     "l2_attention_bias",
     "l2_augment",
@@ -37,6 +43,77 @@ __all__ = [
 
 NORMS = ("layernorm", "rmsnorm", "adarmsnorm", "batchnorm")
 ACTIVATIONS = ("gelu", "relu", "silu")
+
+
+class GraphEmbedder(nn.Module):
+    """Base class of the registered models: a PyG ``Data``/``Batch`` in, ``[num_graphs, out_dim]``
+    out. Subclasses set ``invariant_encodings`` and define ``reset_parameters`` and ``forward``."""
+
+    invariant_encodings: bool
+
+    def num_parameters(self) -> int:
+        """Number of trainable parameters."""
+        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+
+
+def graph_index(data) -> tuple[Tensor, int]:
+    """``(batch, B)``: the graph of every node ``[num_nodes]`` and the number of graphs, for a
+    ``Batch`` or a single ``Data`` (all nodes in graph 0, ``B = 1``)."""
+    b = getattr(data, "batch", None)
+    if b is None:
+        b = torch.zeros(int(data.num_nodes), dtype=torch.long, device=data.edge_index.device)
+    B = int(data.num_graphs) if hasattr(data, "num_graphs") else 1
+    return b, B
+
+
+def degree(index: Tensor, num_nodes: int, dtype: torch.dtype | None = None) -> Tensor:
+    """How often each node ``0 .. num_nodes - 1`` occurs in ``index`` (``[num_nodes]``): with
+    ``edge_index[1]``, the in-degree. :func:`torch_geometric.utils.degree` written out of place
+    (tested equal), so it runs under :func:`torch.func.vmap` with a batched ``index`` (edges that
+    differ between the vmapped units), where PyG's ``scatter_add_`` into a fresh tensor is refused.
+    """
+    out = torch.zeros(num_nodes, dtype=dtype, device=index.device)
+    return out.scatter_add(0, index, torch.ones(index.shape, dtype=out.dtype, device=out.device))
+
+
+def dense_batch(
+    x: Tensor,
+    batch: Tensor | None = None,
+    batch_size: int | None = None,
+    max_num_nodes: int | None = None,
+    fill_value: float = 0.0,
+) -> tuple[Tensor, Tensor]:
+    """Node list ``[T, *F]`` to padded ``[B, N_max, *F]`` and the node mask ``[B, N_max]``.
+
+    Same arguments (as keywords) and outputs as :func:`torch_geometric.utils.to_dense_batch`
+    (tested equal, values and gradients), but every write is out of place, so it runs under
+    :func:`torch.func.vmap` with a batched ``x`` (PyG writes ``out[idx] = x`` into a fresh tensor,
+    which vmap refuses). ``batch`` (and so the shapes) must not be batched. Nodes beyond
+    ``max_num_nodes`` in a graph are dropped.
+    """
+    if batch is None:
+        batch = torch.zeros(x.size(0), dtype=torch.long, device=x.device)
+    if batch_size is None:
+        batch_size = int(batch.max()) + 1 if batch.numel() else 1
+    num_nodes = torch.zeros(batch_size, dtype=torch.long, device=x.device).index_add(
+        0, batch, torch.ones_like(batch))  # [B]
+    cum = torch.cat([num_nodes.new_zeros(1), num_nodes.cumsum(0)])  # [B + 1]
+    if max_num_nodes is None:
+        max_num_nodes = int(num_nodes.max()) if batch.numel() else 0
+    idx = torch.arange(batch.numel(), device=x.device) - cum[batch]  # [T] local node index
+    keep = idx < max_num_nodes
+    flat = (batch * max_num_nodes + idx)[keep]  # [T'] row in the flattened [B * N_max]
+    size = [batch_size * max_num_nodes] + list(x.size())[1:]
+    out = x.new_full(size, fill_value).index_put((flat,), x[keep])  # [B * N_max, *F]
+    mask = torch.zeros(batch_size * max_num_nodes, dtype=torch.bool, device=x.device).index_put(
+        (flat,), torch.ones_like(flat, dtype=torch.bool))
+    return (out.view([batch_size, max_num_nodes] + list(x.size())[1:]),
+            mask.view(batch_size, max_num_nodes))  # [B, N_max, *F], [B, N_max]
+
+
+def _rms(x: Tensor, eps: float) -> Tensor:
+    r""":math:`\sqrt{\mathrm{mean}(\mathbf{x}^2) + \epsilon}` over the last dim, ``[..., 1]``."""
+    return torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
 
 
 class RMSNorm(nn.Module):
@@ -62,8 +139,7 @@ class RMSNorm(nn.Module):
         nn.init.ones_(self.weight)
 
     def forward(self, x: Tensor) -> Tensor:
-        rms = torch.sqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)  # [..., 1]
-        return x / rms * self.weight  # [..., D]
+        return x / _rms(x, self.eps) * self.weight  # [..., D]
 
     def extra_repr(self) -> str:
         return f"{self.dim}, eps={self.eps}"
@@ -101,10 +177,8 @@ class AdaRMSNorm(nn.Module):
         nn.init.ones_(self.beta)
 
     def forward(self, x: Tensor) -> Tensor:
-        rms = torch.sqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)  # [..., 1]
         y = self.alpha * x + self.beta  # [..., D]
-        gamma = torch.sqrt(y.pow(2).mean(-1, keepdim=True) + self.eps)  # [..., 1]
-        return x / rms * gamma  # [..., D]
+        return x / _rms(x, self.eps) * _rms(y, self.eps)  # [..., D]
 
     def extra_repr(self) -> str:
         return f"{self.dim}, eps={self.eps}"
@@ -203,6 +277,33 @@ class MLP(nn.Module):
         return self.linears[-1](x)  # [..., out]
 
 
+class ReadoutMLP(nn.ModuleList):
+    """Linear layers through widths ``dims`` with ReLU between them (none after the last): the
+    graph-level readout head, a ``ModuleList`` of ``nn.Linear`` (``head.0``, ``head.1``, ...).
+
+    Parameters
+    ----------
+    dims : sequence of int
+        ``[in_dim, hidden..., out_dim]``, at least two entries.
+    """
+
+    def __init__(self, dims) -> None:
+        dims = list(dims)
+        if len(dims) < 2:
+            raise ValueError("dims needs at least an input and an output width")
+        super().__init__(nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))
+
+    def reset_parameters(self) -> None:
+        for lin in self:
+            lin.reset_parameters()
+
+    def forward(self, x: Tensor) -> Tensor:
+        *hidden, last = self  # (slicing a ModuleList subclass would call this __init__)
+        for lin in hidden:
+            x = F.relu(lin(x))  # [..., hidden]
+        return last(x)  # [..., out]
+
+
 class FeedForward(nn.Module):
     r"""Pre-norm residual feed-forward block (PPGT Eq. 7 second half):
     :math:`\mathbf{x} + \mathrm{MLP}(\mathrm{Norm}(\mathbf{x}))`, hidden width ``expansion * dim``.
@@ -245,9 +346,9 @@ def l2_attention_bias(k: Tensor) -> Tensor:
 
 
 def l2_augment(q: Tensor, k: Tensor) -> tuple[Tensor, Tensor]:
-    r"""sL2 as plain SDP on augmented tokens: :math:`	ilde{\mathbf{q}}_i = [\mathbf{q}_i, 1]`,
-    :math:`	ilde{\mathbf{k}}_j = [\mathbf{k}_j, -\|\mathbf{k}_j\|^2/2]`, so that
-    :math:`	ilde{\mathbf{q}}_i^	op	ilde{\mathbf{k}}_j/\sqrt D = \mathbf{q}_i^	op\mathbf{k}_j/
+    r"""sL2 as plain SDP on augmented tokens: :math:`\tilde{\mathbf{q}}_i = [\mathbf{q}_i, 1]`,
+    :math:`\tilde{\mathbf{k}}_j = [\mathbf{k}_j, -\|\mathbf{k}_j\|^2/2]`, so that
+    :math:`\tilde{\mathbf{q}}_i^\top\tilde{\mathbf{k}}_j/\sqrt D = \mathbf{q}_i^\top\mathbf{k}_j/
     \sqrt D - \|\mathbf{k}_j\|^2/(2\sqrt D)` (PPGT Eq. 4) with ``D`` the original head width.
     ``[B, H, N, D]`` in, ``[B, H, N, D + 1]`` out."""
     qa = torch.cat([q, q.new_ones(q.shape[:-1] + (1,))], dim=-1)  # [B, H, N, D+1]
@@ -316,7 +417,7 @@ def dense_attention(
     bias : Tensor ``[B, H, N, N]``, optional
         :math:`\theta(\mathbf{p}_{ij})` per head.
     key_padding_mask : BoolTensor ``[B, N]``, optional
-        ``True`` for real nodes (``to_dense_batch``'s mask). Padded query rows still attend to the
+        ``True`` for real nodes (:func:`dense_batch`'s mask). Padded query rows still attend to the
         real keys of their graph (finite values; ignore them).
     kind : ``"sl2"`` or ``"sdp"``
     urpe : Tensor ``[B, H, N, N]``, optional

@@ -30,14 +30,17 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 from torch_geometric.nn import global_add_pool, global_mean_pool
-from torch_geometric.utils import degree, to_dense_batch
 
 from .encodings import AddRRWP, to_dense_pair
 from .layers import (
     NORMS,
     FeedForward,
     MLP,
+    GraphEmbedder,
+    degree,
     dense_attention,
+    dense_batch,
+    graph_index,
     kaiming_init_,
     make_norm,
     trunc_normal_init_,
@@ -200,7 +203,7 @@ class PPGTAttention(nn.Module):
     def forward(
         self, h: Tensor, pairs: Tensor, batch: Tensor, pair_index: Tensor, B: int, N: int
     ) -> Tensor:
-        hd, mask = to_dense_batch(h, batch, batch_size=B, max_num_nodes=N)  # [B, N, D], [B, N]
+        hd, mask = dense_batch(h, batch, batch_size=B, max_num_nodes=N)  # [B, N, D], [B, N]
         H = self.num_heads
         q, k, v = (
             self.qkv(hd).view(B, N, 3, H, -1).permute(2, 0, 3, 1, 4).unbind(0)
@@ -242,7 +245,7 @@ class PPGTBlock(nn.Module):
 
 
 @register_model("ppgt", config_cls=PPGTConfig, presets=PRESETS, make_transform=ppgt_transform)
-class PPGT(nn.Module):
+class PPGT(GraphEmbedder):
     """Powerful Plain Graph Transformer (PPGT Sec. 3.3) returning graph embeddings.
 
     Input: a PyG ``Data``/``Batch`` with ``x [num_nodes, in_dim]``, ``edge_index``, and the
@@ -283,17 +286,10 @@ class PPGT(nn.Module):
         if self.head_norm is not None:
             self.head_norm.reset_parameters()
 
-    def num_parameters(self) -> int:
-        """Number of trainable parameters."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
-
     def _inputs(self, data) -> tuple[Tensor, ...]:
         dtype = self.node_fc.weight.dtype
         n_total = int(data.num_nodes)
-        batch = getattr(data, "batch", None)
-        if batch is None:
-            batch = torch.zeros(n_total, dtype=torch.long, device=data.x.device)
-        B = int(data.num_graphs) if hasattr(data, "num_graphs") else 1
+        batch, B = graph_index(data)
         pair_index = data.pair_index  # [2, P]
         x = data.x.to(dtype).reshape(n_total, -1)  # [n, in_dim]
         p = data.rrwp.to(dtype)  # [P, K]

@@ -37,6 +37,7 @@ from torch_geometric.nn import GCNConv
 from torch_geometric.transforms import BaseTransform
 from torch_geometric.utils import scatter
 
+from .layers import GraphEmbedder, ReadoutMLP, graph_index
 from .registry import register_model
 
 __all__ = ["SGFormerConfig", "PRESETS", "NoEncoding", "sgformer_transform", "simple_global_attention",
@@ -130,7 +131,7 @@ def simple_global_attention_reference(q: Tensor, k: Tensor, v: Tensor) -> Tensor
 
 
 @register_model("sgformer", config_cls=SGFormerConfig, presets=PRESETS, make_transform=sgformer_transform)
-class SGFormer(nn.Module):
+class SGFormer(GraphEmbedder):
     r"""SGFormer graph embedder (Sec. 4.1, Eq. 21; Algorithm 1 with a graph-level readout).
 
     .. math::
@@ -164,7 +165,7 @@ class SGFormer(nn.Module):
             (nn.BatchNorm1d(d) if c.use_bn else nn.Identity()) for _ in range(c.gnn_layers)
         )
         dims = [d] * c.head_layers + [c.out_dim]
-        self.head = nn.ModuleList(nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))
+        self.head = ReadoutMLP(dims)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -174,16 +175,11 @@ class SGFormer(nn.Module):
             if hasattr(m, "reset_parameters"):
                 m.reset_parameters()
 
-    def num_parameters(self) -> int:
-        """Number of trainable parameters."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
-
     def forward(self, batch) -> Tensor:
         c = self.config
         dtype = self.f_in.weight.dtype
         T = batch.num_nodes
-        b = batch.batch if getattr(batch, "batch", None) is not None else batch.edge_index.new_zeros(T)
-        B = int(batch.num_graphs) if hasattr(batch, "num_graphs") else 1
+        b, B = graph_index(batch)
         drop = lambda t: F.dropout(t, c.dropout, self.training)  # noqa: E731
         z0 = drop(F.relu(self.bn_in(self.f_in(batch.x.to(dtype)))))  # Z(0) = f_I(X), [T, d]
         # AN(Z0): one simple global attention layer (Eq. 22-26)
@@ -199,6 +195,4 @@ class SGFormer(nn.Module):
             z_gn = drop(out + z_gn if c.residual else out)  # [T, d]
         z = (1 - c.alpha) * z_an + c.alpha * z_gn  # Eq. 21, [T, d]
         g = scatter(z, b, dim=0, dim_size=B, reduce=c.pooling)  # [B, d]
-        for lin in self.head[:-1]:
-            g = F.relu(lin(g))
-        return self.head[-1](g)  # [B, out_dim]
+        return self.head(g)  # [B, out_dim]

@@ -5,37 +5,13 @@ learning to separate a 1-WL-equivalent pair through the PE, CUDA."""
 import networkx as nx
 import pytest
 import torch
-import torch.nn.functional as F
-from torch_geometric.data import Batch, Data
+from torch_geometric.data import Batch
 
 from wltools.graphs import named_graph
 from wltools.models import create_model, create_transform
 from wltools.models.graph_transformer import AddLapPE, GraphTransformer
 
 NAME = "graph_transformer"
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)  # tiny tensors: threads only add contention on shared CI cores
-    yield
-    torch.set_num_threads(old)
-
-
-def _data(G: nx.Graph) -> Data:
-    n = G.number_of_nodes()
-    e = torch.tensor(list(G.edges()), dtype=torch.long).reshape(-1, 2).T
-    return Data(x=torch.ones(n, 1), edge_index=torch.cat([e, e.flip(0)], 1), num_nodes=n)
-
-
-def _perm(n: int, seed: int) -> list[int]:
-    return torch.randperm(n, generator=torch.Generator().manual_seed(seed)).tolist()
-
-
-def _batch(graphs, preset="small", **overrides) -> Batch:
-    tf = create_transform(NAME, preset, **overrides)
-    return Batch.from_data_list([tf(_data(G)) for G in graphs])
 
 
 def _normalised_laplacian(G: nx.Graph) -> torch.Tensor:
@@ -48,41 +24,11 @@ def _simple_spectrum_graph() -> nx.Graph:
     return G
 
 
-def _eval_cosine(model, batch) -> float:
-    model.eval()
-    with torch.no_grad():
-        out = model(batch)
-    return F.cosine_similarity(out[0:1], out[1:2]).item()
-
-
-def _separation_training(model, batch, steps: int, lr: float, seed: int) -> tuple[float, float]:
-    """RPC-style training: Adam on the cosine embedding loss (target -1) between the two graphs
-    of ``batch``; every 10 steps the eval-mode cosine is checked and training stops once it is
-    below 0.5. Returns (eval cosine before, eval cosine after)."""
-    torch.manual_seed(seed)
-    model.reset_parameters()
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    loss_fn = torch.nn.CosineEmbeddingLoss(margin=0.0)
-    before = after = _eval_cosine(model, batch)
-    for step in range(1, steps + 1):
-        model.train()
-        out = model(batch)
-        loss = loss_fn(out[0:1], out[1:2], torch.tensor([-1.0]))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 10 == 0:
-            after = _eval_cosine(model, batch)
-            if after < 0.5:
-                break
-    return before, after
-
-
 @pytest.mark.parametrize("graph", ["decalin", "petersen"])
-def test_lappe_columns_are_nontrivial_laplacian_eigenvectors(graph):
+def test_lappe_columns_are_nontrivial_laplacian_eigenvectors(graph, helpers):
     G = named_graph(graph)
     k = 4
-    pe = AddLapPE(k)(_data(G)).lap_pe.double()  # [n, k]
+    pe = AddLapPE(k)(helpers.data(G)).lap_pe.double()  # [n, k]
     L = _normalised_laplacian(G)
     evals = torch.linalg.eigvalsh(L)
     assert pe.shape == (G.number_of_nodes(), k)
@@ -94,27 +40,27 @@ def test_lappe_columns_are_nontrivial_laplacian_eigenvectors(graph):
         assert lam == pytest.approx(evals[c + 1].item(), abs=1e-5)  # k smallest after the trivial
 
 
-def test_lappe_pads_small_graphs_and_reprs_its_arguments():
-    pe = AddLapPE(5)(_data(nx.path_graph(3))).lap_pe  # only n - 1 = 2 non-trivial vectors
+def test_lappe_pads_small_graphs_and_reprs_its_arguments(helpers):
+    pe = AddLapPE(5)(helpers.data(nx.path_graph(3))).lap_pe  # only n - 1 = 2 non-trivial vectors
     assert pe.shape == (3, 5)
     assert torch.all(pe[:, 2:] == 0) and torch.all(pe[:, :2].abs().sum(0) > 0)
-    assert AddLapPE(1)(_data(nx.empty_graph(1))).lap_pe.shape == (1, 1)
+    assert AddLapPE(1)(helpers.data(nx.empty_graph(1))).lap_pe.shape == (1, 1)
     assert repr(AddLapPE(8)) == "AddLapPE(k=8, attr_name='lap_pe')"
     assert repr(create_transform(NAME)) == "AddLapPE(k=8, attr_name='lap_pe')"  # brec: k = 8
     with pytest.raises(ValueError):
         AddLapPE(0)
 
 
-def test_equivariant_given_the_same_eigenvectors():
+def test_equivariant_given_the_same_eigenvectors(helpers):
     """Relabel the nodes and permute the *same* PE rows along: identical embedding."""
     G = named_graph("decalin")
     torch.manual_seed(0)
     model = create_model(NAME, "small").double().eval()
-    d0 = AddLapPE(model.config.lap_k)(_data(G))
+    d0 = AddLapPE(model.config.lap_k)(helpers.data(G))
     outs = [model(Batch.from_data_list([d0]))]
     for seed in range(3):
-        perm = _perm(G.number_of_nodes(), seed)  # node v -> perm[v]
-        d = _data(nx.relabel_nodes(G, dict(enumerate(perm))))
+        perm = helpers.permutation(G.number_of_nodes(), seed)  # node v -> perm[v]
+        d = helpers.data(nx.relabel_nodes(G, dict(enumerate(perm))))
         pe = torch.empty_like(d0.lap_pe)
         pe[perm] = d0.lap_pe
         d.lap_pe = pe
@@ -123,53 +69,53 @@ def test_equivariant_given_the_same_eigenvectors():
         assert torch.allclose(outs[0], o, atol=1e-6, rtol=0)
 
 
-def test_invariant_without_pe():
+def test_invariant_without_pe(helpers):
     G = named_graph("decalin")
     torch.manual_seed(0)
     model = create_model(NAME, "small", pos_enc="none").double().eval()
-    graphs = [G] + [nx.relabel_nodes(G, dict(enumerate(_perm(10, s)))) for s in range(3)]
-    out = model(_batch(graphs, pos_enc="none"))
+    graphs = [G] + [nx.relabel_nodes(G, dict(enumerate(helpers.permutation(10, s)))) for s in range(3)]
+    out = model(helpers.batch(NAME, graphs, pos_enc="none"))
     for k in range(1, len(graphs)):
         assert torch.allclose(out[0], out[k], atol=1e-6, rtol=0)
 
 
-def test_sign_invariant_pe_is_invariant_on_a_simple_spectrum():
+def test_sign_invariant_pe_is_invariant_on_a_simple_spectrum(helpers):
     G = _simple_spectrum_graph()
     evals = torch.linalg.eigvalsh(_normalised_laplacian(G))
     assert (evals.diff() > 1e-6).all()  # precondition: distinct eigenvalues
     torch.manual_seed(0)
     model = create_model(NAME, "small", pos_enc="lap_abs").double().eval()
-    graphs = [G] + [nx.relabel_nodes(G, dict(enumerate(_perm(10, s)))) for s in range(4)]
-    out = model(_batch(graphs, pos_enc="lap_abs"))
+    graphs = [G] + [nx.relabel_nodes(G, dict(enumerate(helpers.permutation(10, s)))) for s in range(4)]
+    out = model(helpers.batch(NAME, graphs, pos_enc="lap_abs"))
     for k in range(1, len(graphs)):
         assert torch.allclose(out[0], out[k], atol=1e-6, rtol=0)
 
 
-def test_signed_pe_is_not_invariant():
+def test_signed_pe_is_not_invariant(helpers):
     """Documented non-invariance: the embedding depends on eigenvector signs (and bases)."""
     assert GraphTransformer.invariant_encodings is False
     G = named_graph("decalin")
     torch.manual_seed(0)
     model = create_model(NAME, "small").double().eval()
-    b = _batch([G])
+    b = helpers.batch(NAME, [G])
     flipped = b.clone()
     flipped.lap_pe = b.lap_pe.clone()
     flipped.lap_pe[:, 0] = -flipped.lap_pe[:, 0]
     assert not torch.allclose(model(b), model(flipped), atol=1e-6)
     # C6 has repeated eigenvalues: recomputed PEs of relabelled copies are not the permuted PE
     C6 = nx.cycle_graph(6)
-    pe0 = AddLapPE(4)(_data(C6)).lap_pe
+    pe0 = AddLapPE(4)(helpers.data(C6)).lap_pe
     differs = []
     for seed in range(5):
-        perm = _perm(6, seed)
-        pe = AddLapPE(4)(_data(nx.relabel_nodes(C6, dict(enumerate(perm))))).lap_pe
+        perm = helpers.permutation(6, seed)
+        pe = AddLapPE(4)(helpers.data(nx.relabel_nodes(C6, dict(enumerate(perm))))).lap_pe
         differs.append(not torch.allclose(pe[perm], pe0, atol=1e-5))
     assert any(differs)
 
 
-def test_random_sign_flips_only_in_training():
+def test_random_sign_flips_only_in_training(helpers):
     model = create_model(NAME, "small")
-    b = _batch([named_graph("decalin"), nx.cycle_graph(6)])
+    b = helpers.batch(NAME, [named_graph("decalin"), nx.cycle_graph(6)])
     model.eval()
     assert torch.equal(model(b), model(b))  # eval: deterministic, no flips
     model.train()
@@ -187,20 +133,20 @@ def test_random_sign_flips_only_in_training():
     assert torch.allclose(x, noflip(b))
 
 
-def test_full_attention_equals_sparse_on_complete_graphs_only():
+def test_full_attention_equals_sparse_on_complete_graphs_only(helpers):
     torch.manual_seed(0)
     sparse = create_model(NAME, "small").double().eval()
     full = create_model(NAME, "small", full_attention=True).double().eval()
     full.load_state_dict(sparse.state_dict())
-    K5 = _batch([nx.complete_graph(5), nx.complete_graph(3)])  # neighbours = all other nodes
+    K5 = helpers.batch(NAME, [nx.complete_graph(5), nx.complete_graph(3)])  # neighbours = all other nodes
     assert torch.allclose(sparse(K5), full(K5), atol=1e-10)
-    C6 = _batch([nx.cycle_graph(6)])
+    C6 = helpers.batch(NAME, [nx.cycle_graph(6)])
     assert not torch.allclose(sparse(C6), full(C6), atol=1e-6)
 
 
-def test_edge_features_change_the_output():
+def test_edge_features_change_the_output(helpers):
     G = named_graph("decalin")
-    d = AddLapPE(4)(_data(G))
+    d = AddLapPE(4)(helpers.data(G))
     d.edge_attr = torch.ones(d.edge_index.shape[1], 2)
     torch.manual_seed(0)
     model = create_model(NAME, "small", edge_dim=2).double().eval()
@@ -214,28 +160,17 @@ def test_edge_features_change_the_output():
         create_model(NAME, "small", edge_dim=2, full_attention=True)
 
 
-def test_reset_parameters_is_deterministic():
-    model = create_model(NAME, "small").eval()
-    b = _batch([named_graph("decalin")])
-    torch.manual_seed(7)
-    model.reset_parameters()
-    first = [p.detach().clone() for p in model.parameters()]
-    out1 = model(b)
-    torch.manual_seed(8)
-    model.reset_parameters()
-    assert any(not torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    torch.manual_seed(7)
-    model.reset_parameters()
-    assert all(torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    assert torch.equal(out1, model(b))
+def test_reset_parameters_is_deterministic(helpers):
+    b = helpers.batch(NAME, [named_graph("decalin")])
+    helpers.check_reset_determinism(create_model(NAME, "small").eval(), b)
 
 
-def test_brec_preset():
+def test_brec_preset(helpers):
     model = create_model(NAME)
     c = model.config
     assert (c.layers, c.heads, c.hidden, c.lap_k, c.norm, c.full_attention) == (10, 8, 64, 8, "batch", False)
     assert model.num_parameters() == sum(p.numel() for p in model.parameters())
-    out = create_model(NAME, "small").eval()(_batch([nx.cycle_graph(6), nx.empty_graph(2)]))
+    out = create_model(NAME, "small").eval()(helpers.batch(NAME, [nx.cycle_graph(6), nx.empty_graph(2)]))
     assert out.shape == (2, 16) and torch.isfinite(out).all()
 
 
@@ -248,18 +183,18 @@ def test_zinc_sized_model_matches_published_parameter_count():
     assert n - n_none == 588_929 - 588_353  # the LapPE input map C^0, c^0 (Eq. 3)
 
 
-def test_learns_to_separate_decalin_and_bicyclopentyl_through_lappe():
+def test_learns_to_separate_decalin_and_bicyclopentyl_through_lappe(helpers):
     # 1-WL-equivalent; their normalised Laplacian spectra differ, so the PE separates them
-    b = _batch([named_graph("decalin"), named_graph("bicyclopentyl")])
+    b = helpers.batch(NAME, [named_graph("decalin"), named_graph("bicyclopentyl")])
     model = create_model(NAME, "small")  # with random sign flips in training, as in the paper
-    before, after = _separation_training(model, b, steps=200, lr=3e-3, seed=0)
+    before, after = helpers.separation_training(model, b, steps=200, lr=3e-3, seed=0)
     assert after < 0.5
     assert after < before - 0.3
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
-def test_runs_on_cuda():
+def test_runs_on_cuda(helpers):
     model = create_model(NAME, "small").cuda()
-    out = model(_batch([named_graph("decalin"), nx.cycle_graph(5)]).cuda())
+    out = model(helpers.batch(NAME, [named_graph("decalin"), nx.cycle_graph(5)]).cuda())
     out.sum().backward()
     assert out.shape == (2, 16) and out.is_cuda

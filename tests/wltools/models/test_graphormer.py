@@ -7,8 +7,7 @@ import math
 import networkx as nx
 import pytest
 import torch
-import torch.nn.functional as F
-from torch_geometric.data import Batch, Data
+from torch_geometric.data import Batch
 
 from wltools.graphs import named_graph
 from wltools.models import create_model, create_transform
@@ -18,63 +17,9 @@ from wltools.models.graphormer import AddShortestPathEdges, Graphormer
 NAME = "graphormer"
 
 
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)  # tiny tensors: threads only add contention on shared CI cores
-    yield
-    torch.set_num_threads(old)
-
-
-def _data(G: nx.Graph) -> Data:
-    n = G.number_of_nodes()
-    e = torch.tensor(list(G.edges()), dtype=torch.long).reshape(-1, 2).T
-    return Data(x=torch.ones(n, 1), edge_index=torch.cat([e, e.flip(0)], 1), num_nodes=n)
-
-
-def _relabel(G: nx.Graph, seed: int) -> nx.Graph:
-    perm = torch.randperm(G.number_of_nodes(), generator=torch.Generator().manual_seed(seed)).tolist()
-    return nx.relabel_nodes(G, dict(enumerate(perm)))
-
-
-def _batch(graphs, preset="small", **overrides) -> Batch:
-    tf = create_transform(NAME, preset, **overrides)
-    return Batch.from_data_list([tf(_data(G)) for G in graphs])
-
-
-def _eval_cosine(model, batch) -> float:
-    model.eval()
-    with torch.no_grad():
-        out = model(batch)
-    return F.cosine_similarity(out[0:1], out[1:2]).item()
-
-
-def _separation_training(model, batch, steps: int, lr: float, seed: int) -> tuple[float, float]:
-    """RPC-style training: Adam on the cosine embedding loss (target -1) between the two graphs
-    of ``batch``; every 10 steps the eval-mode cosine is checked and training stops once it is
-    below 0.5. Returns (eval cosine before, eval cosine after)."""
-    torch.manual_seed(seed)
-    model.reset_parameters()
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    loss_fn = torch.nn.CosineEmbeddingLoss(margin=0.0)
-    before = after = _eval_cosine(model, batch)
-    for step in range(1, steps + 1):
-        model.train()
-        out = model(batch)
-        loss = loss_fn(out[0:1], out[1:2], torch.tensor([-1.0]))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 10 == 0:
-            after = _eval_cosine(model, batch)
-            if after < 0.5:
-                break
-    return before, after
-
-
-def test_attention_bias_is_the_spd_table_and_vnode_scalar():
+def test_attention_bias_is_the_spd_table_and_vnode_scalar(helpers):
     G = named_graph("decalin")
-    b = _batch([G, nx.cycle_graph(4)])
+    b = helpers.batch(NAME, [G, nx.cycle_graph(4)])
     model = create_model(NAME, "small").eval()
     spd_dense = torch.full((2, 10, 10), model.config.max_dist + 1, dtype=torch.long)
     spd_dense[0] = torch.tensor(
@@ -99,8 +44,8 @@ def test_attention_bias_is_the_spd_table_and_vnode_scalar():
     assert torch.equal(b.spd[:100].view(10, 10), spd_dense[0])
 
 
-def test_changing_one_spd_entry_changes_the_output():
-    b = _batch([named_graph("decalin")])
+def test_changing_one_spd_entry_changes_the_output(helpers):
+    b = helpers.batch(NAME, [named_graph("decalin")])
     model = create_model(NAME, "small").double().eval()
     out = model(b)
     b2 = b.clone()
@@ -134,48 +79,37 @@ def test_attention_matches_explicit_softmax_reference():
 
 
 @pytest.mark.parametrize("graph", ["decalin", "petersen"])
-def test_embedding_invariant_under_relabelling_float64(graph):
+def test_embedding_invariant_under_relabelling_float64(graph, helpers):
     G = named_graph(graph)
     torch.manual_seed(1)
     model = create_model(NAME, "small").double().eval()
-    graphs = [G] + [_relabel(G, s) for s in range(3)]
-    out = model(_batch(graphs))
+    graphs = [G] + [helpers.relabel(G, s) for s in range(3)]
+    out = model(helpers.batch(NAME, graphs))
     for k in range(1, len(graphs)):
         assert torch.allclose(out[0], out[k], atol=1e-6, rtol=0)
     assert Graphormer.invariant_encodings is True
 
 
-def test_reset_parameters_is_deterministic():
-    model = create_model(NAME, "small").eval()
-    b = _batch([named_graph("decalin")])
-    torch.manual_seed(7)
-    model.reset_parameters()
-    first = [p.detach().clone() for p in model.parameters()]
-    out1 = model(b)
-    torch.manual_seed(8)
-    model.reset_parameters()
-    assert any(not torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    torch.manual_seed(7)
-    model.reset_parameters()
-    assert all(torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    assert torch.equal(out1, model(b))
+def test_reset_parameters_is_deterministic(helpers):
+    b = helpers.batch(NAME, [named_graph("decalin")])
+    helpers.check_reset_determinism(create_model(NAME, "small").eval(), b)
 
 
-def test_brec_preset_shape_and_options():
+def test_brec_preset_shape_and_options(helpers):
     model = create_model(NAME)
     c = model.config
     assert (c.layers, c.hidden, c.heads, c.ffn_dim, c.out_dim) == (12, 80, 8, 80, 16)  # BREC run
     assert model.num_parameters() == sum(p.numel() for p in model.parameters())
     assert "max_dist=510" in repr(create_transform(NAME))
-    out = create_model(NAME, "small").eval()(_batch([nx.cycle_graph(6), nx.empty_graph(3), nx.path_graph(2)]))
+    out = create_model(NAME, "small").eval()(helpers.batch(NAME, [nx.cycle_graph(6), nx.empty_graph(3), nx.path_graph(2)]))
     assert out.shape == (3, 16) and torch.isfinite(out).all()
     assert "AddShortestPathEdges(max_hops=5)" in repr(create_transform(NAME, edge_dim=2))
 
 
-def test_shortest_path_edges_form_shortest_paths():
+def test_shortest_path_edges_form_shortest_paths(helpers):
     G = named_graph("decalin")
     max_hops = 3
-    d = AddShortestPathEdges(max_hops)(_data(G))
+    d = AddShortestPathEdges(max_hops)(helpers.data(G))
     steps, pairs, hops = d.sp_step_index.T.tolist(), d.sp_pair_index.T.tolist(), d.sp_hop.tolist()
     paths: dict = {}
     for (u, v), (i, j), n in zip(steps, pairs, hops):
@@ -194,10 +128,10 @@ def test_shortest_path_edges_form_shortest_paths():
                 assert node == j
 
 
-def test_edge_encoding_is_eq7_and_uses_edge_features():
+def test_edge_encoding_is_eq7_and_uses_edge_features(helpers):
     G = named_graph("decalin")
     tf = create_transform(NAME, "small", edge_dim=2, max_hops=3)
-    data = _data(G)
+    data = helpers.data(G)
     torch.manual_seed(0)
     data.edge_attr = torch.randn(data.edge_index.shape[1], 2)
     b = Batch.from_data_list([tf(data)])
@@ -213,7 +147,7 @@ def test_edge_encoding_is_eq7_and_uses_edge_features():
         expected = torch.stack(terms).mean(0) if terms else zero
         assert torch.allclose(c[0, i, j], expected, atol=1e-12)  # Eq. 7: mean of x_e . w_n
     # batching offsets: the same graph second in a batch gets the same encoding
-    other = _data(nx.cycle_graph(5))
+    other = helpers.data(nx.cycle_graph(5))
     other.edge_attr = torch.randn(other.edge_index.shape[1], 2)
     bb = Batch.from_data_list([tf(other), tf(data)])
     spd_bb = to_dense_pair(bb.spd, bb.pair_index, bb.batch, 2, 10, fill_value=model.config.max_dist + 1)
@@ -224,29 +158,29 @@ def test_edge_encoding_is_eq7_and_uses_edge_features():
     b2.edge_attr[0] += 1.0
     assert not torch.allclose(out, model(b2))
     # with identical features on every edge the path choice cannot matter: invariant again
-    graphs = [G] + [_relabel(G, s) for s in range(2)]
+    graphs = [G] + [helpers.relabel(G, s) for s in range(2)]
     datas = []
     for H in graphs:
-        dd = _data(H)
+        dd = helpers.data(H)
         dd.edge_attr = torch.ones(dd.edge_index.shape[1], 2)
         datas.append(tf(dd))
     outs = model(Batch.from_data_list(datas))
     assert torch.allclose(outs[0], outs[1], atol=1e-6) and torch.allclose(outs[0], outs[2], atol=1e-6)
 
 
-def test_learns_to_separate_c6_and_two_triangles():
+def test_learns_to_separate_c6_and_two_triangles(helpers):
     # 1-WL-equivalent (both 2-regular on 6 nodes), separated by SPD-WL (unreachable pairs)
     two_triangles = nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
-    b = _batch([nx.cycle_graph(6), two_triangles])
+    b = helpers.batch(NAME, [nx.cycle_graph(6), two_triangles])
     model = create_model(NAME, "small")
-    before, after = _separation_training(model, b, steps=150, lr=1e-3, seed=0)
+    before, after = helpers.separation_training(model, b, steps=150, lr=1e-3, seed=0)
     assert after < 0.5
     assert after < before - 0.3
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
-def test_runs_on_cuda():
+def test_runs_on_cuda(helpers):
     model = create_model(NAME, "small").cuda()
-    out = model(_batch([named_graph("decalin"), nx.cycle_graph(5)]).cuda())
+    out = model(helpers.batch(NAME, [named_graph("decalin"), nx.cycle_graph(5)]).cuda())
     out.sum().backward()
     assert out.shape == (2, 16) and out.is_cuda

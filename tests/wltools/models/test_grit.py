@@ -4,68 +4,12 @@ relabelling invariance, reset determinism, learning to separate a 1-WL-equivalen
 import networkx as nx
 import pytest
 import torch
-import torch.nn.functional as F
-from torch_geometric.data import Batch, Data
 
 from wltools.graphs import named_graph
 from wltools.models import create_model, create_transform
 from wltools.models.grit import GRIT, signed_sqrt
 
 NAME = "grit"
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)  # tiny tensors: threads only add contention on shared CI cores
-    yield
-    torch.set_num_threads(old)
-
-
-def _data(G: nx.Graph) -> Data:
-    n = G.number_of_nodes()
-    e = torch.tensor(list(G.edges()), dtype=torch.long).reshape(-1, 2).T
-    return Data(x=torch.ones(n, 1), edge_index=torch.cat([e, e.flip(0)], 1), num_nodes=n)
-
-
-def _relabel(G: nx.Graph, seed: int) -> nx.Graph:
-    perm = torch.randperm(G.number_of_nodes(), generator=torch.Generator().manual_seed(seed)).tolist()
-    return nx.relabel_nodes(G, dict(enumerate(perm)))
-
-
-def _batch(graphs, preset="small", **overrides) -> Batch:
-    tf = create_transform(NAME, preset, **overrides)
-    return Batch.from_data_list([tf(_data(G)) for G in graphs])
-
-
-def _eval_cosine(model, batch) -> float:
-    model.eval()
-    with torch.no_grad():
-        out = model(batch)
-    return F.cosine_similarity(out[0:1], out[1:2]).item()
-
-
-def _separation_training(model, batch, steps: int, lr: float, seed: int) -> tuple[float, float]:
-    """RPC-style training: Adam on the cosine embedding loss (target -1) between the two graphs
-    of ``batch``; every 10 steps the eval-mode cosine is checked and training stops once it is
-    below 0.5. Returns (eval cosine before, eval cosine after)."""
-    torch.manual_seed(seed)
-    model.reset_parameters()
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    loss_fn = torch.nn.CosineEmbeddingLoss(margin=0.0)
-    before = after = _eval_cosine(model, batch)
-    for step in range(1, steps + 1):
-        model.train()
-        out = model(batch)
-        loss = loss_fn(out[0:1], out[1:2], torch.tensor([-1.0]))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 10 == 0:
-            after = _eval_cosine(model, batch)
-            if after < 0.5:
-                break
-    return before, after
 
 
 def test_signed_sqrt_matches_formula_and_has_finite_gradient():
@@ -118,7 +62,7 @@ def test_attention_matches_per_pair_reference_loop():
             assert torch.allclose(e_out[0, i, j], attn.W_Eo(e_cat), atol=1e-10)  # Eq. 3
 
 
-def test_degree_scaler_as_written_and_fed_log_one_plus_degree():
+def test_degree_scaler_as_written_and_fed_log_one_plus_degree(helpers):
     model = create_model(NAME, "small").double().eval()
     layer = model.blocks[0]
     h = torch.randn(5, model.config.hidden, dtype=torch.float64)
@@ -131,56 +75,45 @@ def test_degree_scaler_as_written_and_fed_log_one_plus_degree():
     original = layer.degree_scale
     layer.degree_scale = lambda h, ld: (seen.append(ld.clone()), original(h, ld))[1]
     G = named_graph("decalin")
-    model(_batch([G]))
+    model(helpers.batch(NAME, [G]))
     degrees = torch.tensor([G.degree(v) for v in range(G.number_of_nodes())], dtype=torch.float64)
     assert torch.allclose(seen[0], torch.log1p(degrees))
 
 
-def test_degree_scaler_switch_changes_output():
+def test_degree_scaler_switch_changes_output(helpers):
     G = named_graph("decalin")
     torch.manual_seed(0)
     on = create_model(NAME, "small").double().eval()
     torch.manual_seed(0)
     off = create_model(NAME, "small", degree_scaler=False).double().eval()
-    b = _batch([G])
+    b = helpers.batch(NAME, [G])
     assert not torch.allclose(on(b), off(b))
 
 
 @pytest.mark.parametrize("graph", ["decalin", "petersen"])
-def test_embedding_invariant_under_relabelling_float64(graph):
+def test_embedding_invariant_under_relabelling_float64(graph, helpers):
     G = named_graph(graph)
     torch.manual_seed(1)
     model = create_model(NAME, "small").double().eval()
-    graphs = [G] + [_relabel(G, s) for s in range(3)]
-    out = model(_batch(graphs))  # one batch: also checks that batching keeps graphs apart
+    graphs = [G] + [helpers.relabel(G, s) for s in range(3)]
+    out = model(helpers.batch(NAME, graphs))  # one batch: also checks that batching keeps graphs apart
     for k in range(1, len(graphs)):
         assert torch.allclose(out[0], out[k], atol=1e-6, rtol=0)
     assert GRIT.invariant_encodings is True
 
 
-def test_reset_parameters_is_deterministic():
-    model = create_model(NAME, "small").eval()
-    b = _batch([named_graph("decalin")])
-    torch.manual_seed(7)
-    model.reset_parameters()
-    first = [p.detach().clone() for p in model.parameters()]
-    out1 = model(b)
-    torch.manual_seed(8)
-    model.reset_parameters()
-    assert any(not torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    torch.manual_seed(7)
-    model.reset_parameters()
-    assert all(torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    assert torch.equal(out1, model(b))
+def test_reset_parameters_is_deterministic(helpers):
+    b = helpers.batch(NAME, [named_graph("decalin")])
+    helpers.check_reset_determinism(create_model(NAME, "small").eval(), b)
 
 
-def test_output_shape_parameter_count_and_transform():
+def test_output_shape_parameter_count_and_transform(helpers):
     model = create_model(NAME)  # "brec" preset
     assert model.config.out_dim == 16 and model.config.rrwp_steps == 21
     assert model.num_parameters() == sum(p.numel() for p in model.parameters())
     assert "walk_length=21" in repr(create_transform(NAME))
     small = create_model(NAME, "small").eval()
-    out = small(_batch([nx.cycle_graph(6), nx.path_graph(3), nx.empty_graph(2)]))
+    out = small(helpers.batch(NAME, [nx.cycle_graph(6), nx.path_graph(3), nx.empty_graph(2)]))
     assert out.shape == (3, 16) and torch.isfinite(out).all()
 
 
@@ -191,24 +124,24 @@ def test_zinc_sized_model_matches_published_parameter_count():
     assert abs(n - 473_473) / 473_473 < 0.005
 
 
-def test_wrong_rrwp_width_is_rejected():
+def test_wrong_rrwp_width_is_rejected(helpers):
     model = create_model(NAME, "small", rrwp_steps=5)
     with pytest.raises(ValueError, match="channels"):
-        model(_batch([nx.cycle_graph(4)], rrwp_steps=6))
+        model(helpers.batch(NAME, [nx.cycle_graph(4)], rrwp_steps=6))
 
 
-def test_learns_to_separate_decalin_and_bicyclopentyl():
+def test_learns_to_separate_decalin_and_bicyclopentyl(helpers):
     # 1-WL-equivalent, separated by RRWP GD-WL (GRIT Prop. 3.2 covers SPD; RRWP refines it)
-    b = _batch([named_graph("decalin"), named_graph("bicyclopentyl")])
+    b = helpers.batch(NAME, [named_graph("decalin"), named_graph("bicyclopentyl")])
     model = create_model(NAME, "small")
-    before, after = _separation_training(model, b, steps=150, lr=3e-3, seed=0)
+    before, after = helpers.separation_training(model, b, steps=150, lr=3e-3, seed=0)
     assert after < 0.5
     assert after < before - 0.3
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
-def test_runs_on_cuda():
+def test_runs_on_cuda(helpers):
     model = create_model(NAME, "small").cuda()
-    out = model(_batch([named_graph("decalin"), nx.cycle_graph(5)]).cuda())
+    out = model(helpers.batch(NAME, [named_graph("decalin"), nx.cycle_graph(5)]).cuda())
     out.sum().backward()
     assert out.shape == (2, 16) and out.is_cuda

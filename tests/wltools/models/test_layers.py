@@ -1,8 +1,11 @@
-"""Tests of wltools.models.layers: norms (PPGT Eq. 3, Prop. E.3) and attention (PPGT Eq. 4-5)."""
+"""Tests of wltools.models.layers: dense batching and graph index, norms (PPGT Eq. 3, Prop. E.3),
+attention (PPGT Eq. 4-5)."""
 
 import pytest
 import torch
 from torch import nn
+from torch_geometric.data import Batch, Data
+from torch_geometric.utils import to_dense_batch
 
 from wltools.models.layers import (
     MLP,
@@ -13,12 +16,77 @@ from wltools.models.layers import (
     TokenBatchNorm,
     dense_attention,
     dense_attention_reference,
+    degree,
+    dense_batch,
+    graph_index,
     make_norm,
 )
 
 
 def _x(*shape, seed=0):
     return torch.randn(*shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+
+
+@pytest.mark.parametrize("max_nodes,batch_size", [(None, None), (2, None), (None, 5), (3, 4)])
+def test_dense_batch_equals_pyg_values_and_gradients(max_nodes, batch_size):
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(9, 3, generator=gen, dtype=torch.float64)
+    batch = torch.tensor([0, 0, 0, 1, 1, 3, 3, 3, 3])
+    kw = dict(fill_value=-1.0, max_num_nodes=max_nodes, batch_size=batch_size)
+    xa, xb = x.clone().requires_grad_(True), x.clone().requires_grad_(True)
+    a = to_dense_batch(xa, batch, **kw)
+    b = dense_batch(xb, batch, **kw)
+    assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
+    assert a[1].dtype == b[1].dtype == torch.bool
+    w = torch.randn(a[0].shape, generator=gen, dtype=torch.float64)
+    (a[0] * w).sum().backward()
+    (b[0] * w).sum().backward()
+    assert torch.equal(xa.grad, xb.grad)
+    if max_nodes is not None:  # dropped nodes get no gradient, kept ones do
+        assert (xb.grad == 0).any() and (xb.grad != 0).any()
+
+
+def test_dense_batch_without_batch_vector():
+    x = torch.arange(6.0).view(3, 2)
+    out, mask = dense_batch(x)
+    assert torch.equal(out, x[None]) and mask.all() and mask.shape == (1, 3)
+
+
+@pytest.mark.parametrize("dtype", [torch.long, torch.float32, torch.float64])
+def test_degree_equals_pyg_and_runs_under_vmap(dtype):
+    from torch_geometric.utils import degree as pyg_degree
+
+    index = torch.tensor([0, 2, 2, 3, 0, 2])
+    got = degree(index, 5, dtype=dtype)
+    assert got.dtype == dtype and torch.equal(got, pyg_degree(index, 5, dtype=dtype))
+    both = torch.stack([index, index.flip(0).roll(1)])
+    with pytest.raises(RuntimeError):  # PyG's in-place scatter_add_ with a batched index
+        torch.func.vmap(lambda i: pyg_degree(i, 5, dtype=dtype))(both)
+    out = torch.func.vmap(lambda i: degree(i, 5, dtype=dtype))(both)
+    assert torch.equal(out[0], got) and torch.equal(out[1], pyg_degree(both[1], 5, dtype=dtype))
+
+
+@pytest.mark.parametrize("max_nodes", [None, 3])
+def test_dense_batch_runs_under_vmap(max_nodes):
+    # PyG's in-place write is refused under vmap with a batched x; dense_batch is not
+    x = torch.randn(9, 3, generator=torch.Generator().manual_seed(1))
+    batch = torch.tensor([0, 0, 0, 1, 1, 3, 3, 3, 3])
+    xs = torch.stack([x, 2 * x])
+    with pytest.raises(RuntimeError):
+        torch.func.vmap(lambda t: to_dense_batch(t, batch, max_num_nodes=max_nodes, batch_size=4))(xs)
+    out, mask = torch.func.vmap(lambda t: dense_batch(t, batch, batch_size=4, max_num_nodes=max_nodes))(xs)
+    assert torch.equal(out[1], 2 * out[0])
+    assert torch.equal(out[0], dense_batch(x, batch, batch_size=4, max_num_nodes=max_nodes)[0])
+    assert torch.equal(mask[0], mask[1])
+
+
+def test_graph_index_of_batch_and_single_graph():
+    ei = torch.tensor([[0, 1], [1, 0]])
+    g1, g2 = Data(x=torch.ones(2, 1), edge_index=ei), Data(x=torch.ones(3, 1), edge_index=ei)
+    b, B = graph_index(Batch.from_data_list([g1, g2]))
+    assert B == 2 and b.tolist() == [0, 0, 1, 1, 1]
+    b, B = graph_index(g2)
+    assert B == 1 and b.tolist() == [0, 0, 0] and b.dtype == torch.long
 
 
 def test_adarmsn_equals_rmsn_at_init():

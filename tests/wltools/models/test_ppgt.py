@@ -6,31 +6,10 @@ import networkx as nx
 import pytest
 import torch
 import torch.nn.functional as F
-from torch_geometric.data import Batch, Data
 
 from wltools.models import create_model, create_transform
 from wltools.models.ppgt import PPGT, PRESETS, PPGTConfig, sinusoidal_pe
 from wltools.models.registry import model_config
-
-
-def _data(G: nx.Graph) -> Data:
-    n = G.number_of_nodes()
-    e = torch.tensor(list(G.edges()), dtype=torch.long).reshape(-1, 2).T
-    return Data(x=torch.ones(n, 1), edge_index=torch.cat([e, e.flip(0)], 1), num_nodes=n)
-
-
-def _relabel(G: nx.Graph, gen: torch.Generator) -> nx.Graph:
-    perm = torch.randperm(G.number_of_nodes(), generator=gen).tolist()
-    return nx.relabel_nodes(G, dict(enumerate(perm)))
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    """The CI box has 2 shared cores: one intra-op thread is faster and reproducible."""
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
 
 
 def test_brec_preset_parameter_count():
@@ -70,11 +49,6 @@ def test_bad_config_values():
             create_model("ppgt", "small", **bad)
 
 
-def _batch(graphs, preset="small", **overrides):
-    t = create_transform("ppgt", preset, **overrides)
-    return Batch.from_data_list([t(_data(G)) for G in graphs])
-
-
 ABLATIONS = [("sl2", "adarmsnorm", True), ("sl2", "adarmsnorm", False),
              ("sdp", "adarmsnorm", True), ("sdp", "adarmsnorm", False)] + [
     ("sl2", norm, True) for norm in ("rmsnorm", "layernorm", "batchnorm")
@@ -82,11 +56,11 @@ ABLATIONS = [("sl2", "adarmsnorm", True), ("sl2", "adarmsnorm", False),
 
 
 @pytest.mark.parametrize("attention,norm,urpe", ABLATIONS)
-def test_ablation_switches_run(attention, norm, urpe):
+def test_ablation_switches_run(attention, norm, urpe, helpers):
     kw = dict(attention=attention, norm=norm, urpe=urpe, num_layers=1, pe_ffn=1, spe_bases=2)
     torch.manual_seed(0)
     m = create_model("ppgt", "small", **kw)
-    b = _batch([nx.cycle_graph(5), nx.path_graph(3), nx.empty_graph(2)], **kw)
+    b = helpers.batch("ppgt", [nx.cycle_graph(5), nx.path_graph(3), nx.empty_graph(2)], **kw)
     out = m(b)
     assert out.shape == (3, 16) and torch.isfinite(out).all()
     out.sum().backward()
@@ -94,22 +68,22 @@ def test_ablation_switches_run(attention, norm, urpe):
 
 
 @pytest.mark.parametrize("urpe", [True, False])
-def test_sl2_forms_give_the_same_model(urpe):
+def test_sl2_forms_give_the_same_model(urpe, helpers):
     torch.manual_seed(0)
     a = create_model("ppgt", "small", urpe=urpe).double().eval()
     b = create_model("ppgt", "small", urpe=urpe, sl2_form="key").double().eval()
     b.load_state_dict(a.state_dict())
-    batch = _batch([nx.cycle_graph(6), nx.petersen_graph(), nx.path_graph(2)])
+    batch = helpers.batch("ppgt", [nx.cycle_graph(6), nx.petersen_graph(), nx.path_graph(2)])
     assert torch.allclose(a(batch), b(batch), atol=1e-10)
 
 
-def test_batched_equals_one_graph_at_a_time():
+def test_batched_equals_one_graph_at_a_time(helpers):
     """Dense padding must not leak between graphs of different sizes (eval mode)."""
     torch.manual_seed(0)
     m = create_model("ppgt", "small").double().eval()
     graphs = [nx.cycle_graph(6), nx.petersen_graph(), nx.path_graph(2)]
-    together = m(_batch(graphs))
-    alone = torch.cat([m(_batch([G])) for G in graphs])
+    together = m(helpers.batch("ppgt", graphs))
+    alone = torch.cat([m(helpers.batch("ppgt", [G])) for G in graphs])
     assert torch.allclose(together, alone, atol=1e-10)
 
 
@@ -130,7 +104,7 @@ def test_reset_parameters_is_deterministic_and_init_follows_app_c2():
     assert torch.equal(blk.norm.beta, torch.ones_like(blk.norm.beta))
 
 
-def test_learns_to_separate_c6_from_two_triangles(one_thread):
+def test_learns_to_separate_c6_from_two_triangles(helpers):
     """C6 and 2 x C3 are 1-WL-equivalent but RRWP (hence PPGT) separates them (PPGT Sec. 3.5).
 
     RPC-style training: 8 relabelings of each graph, CosineEmbeddingLoss(margin 0, target -1),
@@ -140,8 +114,8 @@ def test_learns_to_separate_c6_from_two_triangles(one_thread):
     torch.manual_seed(0)
     gen = torch.Generator().manual_seed(0)
     G, H = nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
-    graphs = [X for _ in range(8) for X in (_relabel(G, gen), _relabel(H, gen))]
-    b = _batch(graphs)
+    graphs = [X for _ in range(8) for X in (helpers.relabel(G, gen), helpers.relabel(H, gen))]
+    b = helpers.batch("ppgt", graphs)
     m = create_model("ppgt", "small")
     opt = torch.optim.Adam(m.parameters(), lr=1e-3)
     loss_fn = torch.nn.CosineEmbeddingLoss(margin=0.0)
@@ -173,18 +147,18 @@ def test_presets_are_config_fields():
     assert isinstance(create_model("ppgt", "small"), PPGT)
 
 
-def test_brec_preset_relabelling_invariance_float64():
+def test_brec_preset_relabelling_invariance_float64(helpers):
     """The full BREC configuration on a 10-node Basic-size graph: invariant in float64."""
     torch.manual_seed(0)
     m = create_model("ppgt", "brec").double().eval()
     G = nx.lollipop_graph(6, 4)
     gen = torch.Generator().manual_seed(1)
-    graphs = [G, _relabel(G, gen), _relabel(G, gen)]
-    b = _batch(graphs, "brec")
+    graphs = [G, helpers.relabel(G, gen), helpers.relabel(G, gen)]
+    b = helpers.batch("ppgt", graphs, "brec")
     b.x, b.rrwp = b.x.double(), b.rrwp.double()
     with torch.no_grad():
         out = m(b)
     assert torch.allclose(out[1:], out[:1].expand(2, -1), atol=1e-6, rtol=0)
     with torch.no_grad():
-        single = m(create_transform("ppgt", "brec")(_data(G)))  # a plain Data, not a Batch
+        single = m(create_transform("ppgt", "brec")(helpers.data(G)))  # a plain Data, not a Batch
     assert torch.allclose(single.double(), out[:1], atol=1e-5)

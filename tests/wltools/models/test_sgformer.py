@@ -6,37 +6,12 @@ training to separate them. CUDA."""
 import networkx as nx
 import pytest
 import torch
-from torch_geometric.data import Batch, Data
 
 from wltools.graphs import named_graph
 from wltools.models import create_model, create_transform
 from wltools.models.sgformer import SGFormer, simple_global_attention, simple_global_attention_reference
 
 NAME = "sgformer"
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)  # tiny tensors: threads only add contention on shared CI cores
-    yield
-    torch.set_num_threads(old)
-
-
-def _data(G: nx.Graph) -> Data:
-    n = G.number_of_nodes()
-    e = torch.tensor(list(G.edges()), dtype=torch.long).reshape(-1, 2).T
-    return Data(x=torch.ones(n, 1), edge_index=torch.cat([e, e.flip(0)], 1), num_nodes=n)
-
-
-def _relabel(G: nx.Graph, seed: int) -> nx.Graph:
-    perm = torch.randperm(G.number_of_nodes(), generator=torch.Generator().manual_seed(seed)).tolist()
-    return nx.relabel_nodes(G, dict(enumerate(perm)))
-
-
-def _batch(graphs, preset="small", **overrides) -> Batch:
-    tf = create_transform(NAME, preset, **overrides)
-    return Batch.from_data_list([tf(_data(G)) for G in graphs])
 
 
 def _two_triangles() -> nx.Graph:
@@ -68,32 +43,32 @@ def test_linear_attention_equals_quadratic_reference_per_graph():
                           torch.einsum("hij,jhd->ihd", C / C.sum(-1, keepdim=True), v[:5]))
 
 
-def test_embedding_does_not_depend_on_batch_neighbours():
+def test_embedding_does_not_depend_on_batch_neighbours(helpers):
     torch.manual_seed(0)
     model = create_model(NAME, "small").double().eval()
     G = named_graph("decalin")
-    alone = model(_batch([G]))
-    together = model(_batch([nx.complete_graph(7), G, nx.path_graph(3)]))
+    alone = model(helpers.batch(NAME, [G]))
+    together = model(helpers.batch(NAME, [nx.complete_graph(7), G, nx.path_graph(3)]))
     assert torch.allclose(alone[0], together[1], atol=1e-10)
 
 
 @pytest.mark.parametrize("graph", ["decalin", "petersen"])
-def test_embedding_invariant_under_relabelling_float64(graph):
+def test_embedding_invariant_under_relabelling_float64(graph, helpers):
     G = named_graph(graph)
     torch.manual_seed(1)
     model = create_model(NAME, "small").double().eval()
-    graphs = [G] + [_relabel(G, s) for s in range(3)]
-    out = model(_batch(graphs))
+    graphs = [G] + [helpers.relabel(G, s) for s in range(3)]
+    out = model(helpers.batch(NAME, graphs))
     for k in range(1, len(graphs)):
         assert torch.allclose(out[0], out[k], atol=1e-6, rtol=0)
     assert SGFormer.invariant_encodings is True
 
 
 @pytest.mark.parametrize("pair", [("cycle6", "two_triangles"), ("decalin", "bicyclopentyl")])
-def test_one_wl_bound_equal_outputs_before_and_after_training(pair):
+def test_one_wl_bound_equal_outputs_before_and_after_training(pair, helpers):
     graphs = {"cycle6": nx.cycle_graph(6), "two_triangles": _two_triangles(),
               "decalin": named_graph("decalin"), "bicyclopentyl": named_graph("bicyclopentyl")}
-    b = _batch([graphs[pair[0]], graphs[pair[1]]])
+    b = helpers.batch(NAME, [graphs[pair[0]], graphs[pair[1]]])
     torch.manual_seed(0)
     model = create_model(NAME, "small").double()
     model.eval()
@@ -114,41 +89,30 @@ def test_one_wl_bound_equal_outputs_before_and_after_training(pair):
     out = model(b)
     assert torch.allclose(out[0], out[1], atol=1e-6, rtol=0)
     # ... while a pair that 1-WL separates does get different outputs from the same model
-    c = _batch([nx.cycle_graph(6), nx.path_graph(6)])
+    c = helpers.batch(NAME, [nx.cycle_graph(6), nx.path_graph(6)])
     o = model(c)
     assert not torch.allclose(o[0], o[1], atol=1e-6)
 
 
-def test_reset_parameters_is_deterministic():
-    model = create_model(NAME, "small").eval()
-    b = _batch([named_graph("decalin")])
-    torch.manual_seed(7)
-    model.reset_parameters()
-    first = [p.detach().clone() for p in model.parameters()]
-    out1 = model(b)
-    torch.manual_seed(8)
-    model.reset_parameters()
-    assert any(not torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    torch.manual_seed(7)
-    model.reset_parameters()
-    assert all(torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    assert torch.equal(out1, model(b))
+def test_reset_parameters_is_deterministic(helpers):
+    b = helpers.batch(NAME, [named_graph("decalin")])
+    helpers.check_reset_determinism(create_model(NAME, "small").eval(), b)
 
 
-def test_presets_transform_and_bad_options():
+def test_presets_transform_and_bad_options(helpers):
     model = create_model(NAME)
     assert model.config.out_dim == 16 and model.config.heads == 1
     assert model.num_parameters() == sum(p.numel() for p in model.parameters())
     assert repr(create_transform(NAME)) == "NoEncoding()"
-    out = create_model(NAME, "small", heads=2).eval()(_batch([nx.cycle_graph(6), nx.empty_graph(2)]))
+    out = create_model(NAME, "small", heads=2).eval()(helpers.batch(NAME, [nx.cycle_graph(6), nx.empty_graph(2)]))
     assert out.shape == (2, 16) and torch.isfinite(out).all()
     with pytest.raises(ValueError, match="alpha"):
         create_model(NAME, "small", alpha=1.0)
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
-def test_runs_on_cuda():
+def test_runs_on_cuda(helpers):
     model = create_model(NAME, "small").cuda()
-    out = model(_batch([named_graph("decalin"), nx.cycle_graph(5)]).cuda())
+    out = model(helpers.batch(NAME, [named_graph("decalin"), nx.cycle_graph(5)]).cuda())
     out.sum().backward()
     assert out.shape == (2, 16) and out.is_cuda

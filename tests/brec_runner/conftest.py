@@ -1,0 +1,91 @@
+"""A tiny model and a cheap beyond-1-WL feature shared by the BREC runner tests.
+
+:class:`Tiny` is one sum-aggregation layer and sum pooling (options: a second linear layer,
+BatchNorm, a buffer that moves in training); :class:`TriangleFeature` appends the number of
+triangles at each node to ``x``, so some Basic pairs separate. Tests get them through fixtures
+(pytest runs with ``--import-mode=importlib``, so this file is not importable by name):
+``tiny`` (the class), ``triangle_feature`` (an instance) and ``tiny_model`` (the name of a
+registered model built from them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+import torch
+from torch import nn
+from torch_geometric.transforms import BaseTransform
+
+from wltools.models import registry
+
+
+class TriangleFeature(BaseTransform):
+    """x <- [x, triangles at the node]: a feature beyond 1-WL, so some Basic pairs separate."""
+
+    def forward(self, data):
+        n = data.num_nodes
+        A = torch.zeros(n, n)
+        A[data.edge_index[0], data.edge_index[1]] = 1.0
+        data.x = torch.cat([data.x, (torch.diagonal(A @ A @ A) / 2)[:, None]], dim=1)
+        return data
+
+
+@dataclass
+class TinyConfig:
+    in_dim: int = 2
+    hidden: int = 16
+    out_dim: int = 16
+    second_linear: bool = True  # lin2 after the aggregation (else tanh of the sum directly)
+    batchnorm: bool = False  # BatchNorm after lin1
+
+
+class Tiny(nn.Module):
+    """``relu(lin1 x)`` [BatchNorm before the relu], one sum aggregation over in-edges, ``tanh``
+    [of ``lin2``], sum pooling, ``out``. Takes a :class:`TinyConfig` or its fields as keywords."""
+
+    def __init__(self, config: TinyConfig | None = None, **fields):
+        super().__init__()
+        self.config = c = config or TinyConfig(**fields)
+        self.lin1 = nn.Linear(c.in_dim, c.hidden)
+        self.lin2 = nn.Linear(c.hidden, c.hidden) if c.second_linear else None
+        self.out = nn.Linear(c.hidden, c.out_dim)
+        self.norm = nn.BatchNorm1d(c.hidden) if c.batchnorm else None
+
+    def reset_parameters(self):
+        for m in (self.lin1, self.lin2, self.out, self.norm):
+            if m is not None:
+                m.reset_parameters()
+
+    def forward(self, batch):
+        ei = batch.edge_index
+        h = self.lin1(batch.x)
+        h = torch.relu(self.norm(h) if self.norm is not None else h)
+        h = h + torch.zeros_like(h).index_add(0, ei[1], h[ei[0]])
+        h = torch.tanh(self.lin2(h) if self.lin2 is not None else h)
+        g = torch.zeros(batch.num_graphs, h.shape[-1], dtype=h.dtype).index_add(0, batch.batch, h)
+        return self.out(g)
+
+
+@pytest.fixture
+def tiny():
+    """The :class:`Tiny` class: ``tiny()``, ``tiny(batchnorm=True)``, ..."""
+    return Tiny
+
+
+@pytest.fixture
+def triangle_feature():
+    return TriangleFeature()
+
+
+@pytest.fixture
+def tiny_model(tmp_path, monkeypatch):
+    """A tiny model registered for the duration of one test (encoding cache in tmp_path): one
+    linear layer, hidden width 8 (preset ``brec``) or 4 (``small``)."""
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
+    name = "_tiny_rundir_test"
+    base = {"hidden": 8, "second_linear": False}
+    registry.register_model(name, config_cls=TinyConfig, presets={"brec": base, "small": {**base, "hidden": 4}},
+                            make_transform=lambda c: TriangleFeature())(Tiny)
+    yield name
+    registry._MODELS.pop(name, None)
