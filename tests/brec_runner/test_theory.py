@@ -117,17 +117,6 @@ def test_counts_containment_and_report(fake_refine, tmp_path):
 # ----------------------------------------------------------------------------- real refinement
 
 
-def _refine_available():
-    try:
-        from wltools.refine import refine_pair  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_refine = pytest.mark.skipif(not _refine_available(), reason="wltools.refine not available")
-
-
 def _check_published(verdicts, rows):
     for test, by_cat in th.PUBLISHED.items():
         counts = th.category_counts(verdicts, test)
@@ -135,7 +124,6 @@ def _check_published(verdicts, rows):
             assert counts[cat] == (by_cat[cat], len(ds.CATEGORY_IDS[cat])), (test, cat)
 
 
-@needs_refine
 def test_published_counts_on_small_categories(tmp_path, monkeypatch):
     """1-WL, SPD-WL and 3-WL on Basic and simple regular (BREC Table 2): 0/0, 16/14, 60/50."""
     monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path))
@@ -144,7 +132,6 @@ def test_published_counts_on_small_categories(tmp_path, monkeypatch):
     assert th.containment_violations(v) == {}
 
 
-@needs_refine
 @pytest.mark.slow
 def test_published_counts_all_pairs(tmp_path, monkeypatch):
     """All 400 pairs, all tests: the published counts per category, and every test inside 3-WL."""

@@ -263,7 +263,6 @@ class GraphTransformer(GraphEmbedder):
     def forward(self, batch) -> Tensor:
         c = self.config
         dtype = self.node_in.weight.dtype
-        T = batch.num_nodes
         b, B = graph_index(batch)
         h = self.node_in(batch.x.to(dtype))  # Eq. 2, [T, d]
         if self.pe_in is not None:

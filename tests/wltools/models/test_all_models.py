@@ -105,3 +105,6 @@ def test_cuda_matches_cpu(name, helpers):
         gpu = m.cuda()(helpers.batch(name, graphs, dtype=torch.float64, device="cuda", sort_edges=True))
     assert gpu.device.type == "cuda"
     assert torch.allclose(gpu.cpu(), cpu, atol=1e-6)
+    m.train()(helpers.batch(name, graphs, dtype=torch.float64, device="cuda", sort_edges=True)).sum().backward()
+    grads = [p.grad for p in m.parameters() if p.grad is not None]
+    assert grads and all(g.is_cuda for g in grads)

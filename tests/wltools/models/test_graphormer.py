@@ -176,11 +176,3 @@ def test_learns_to_separate_c6_and_two_triangles(helpers):
     before, after = helpers.separation_training(model, b, steps=150, lr=1e-3, seed=0)
     assert after < 0.5
     assert after < before - 0.3
-
-
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
-def test_runs_on_cuda(helpers):
-    model = create_model(NAME, "small").cuda()
-    out = model(helpers.batch(NAME, [named_graph("decalin"), nx.cycle_graph(5)]).cuda())
-    out.sum().backward()
-    assert out.shape == (2, 16) and out.is_cuda

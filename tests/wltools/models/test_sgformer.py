@@ -108,11 +108,3 @@ def test_presets_transform_and_bad_options(helpers):
     assert out.shape == (2, 16) and torch.isfinite(out).all()
     with pytest.raises(ValueError, match="alpha"):
         create_model(NAME, "small", alpha=1.0)
-
-
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
-def test_runs_on_cuda(helpers):
-    model = create_model(NAME, "small").cuda()
-    out = model(helpers.batch(NAME, [named_graph("decalin"), nx.cycle_graph(5)]).cuda())
-    out.sum().backward()
-    assert out.shape == (2, 16) and out.is_cuda

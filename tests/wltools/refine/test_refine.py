@@ -2,7 +2,6 @@
 BREC counts, result object and bad input."""
 
 import json
-import os
 
 import networkx as nx
 import numpy as np
