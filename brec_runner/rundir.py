@@ -184,12 +184,20 @@ class RunDirectory:
                     f"{self.path} holds a run with other settings (differing keys: {', '.join(diff)}); "
                     f"use another --out or the same settings. {detail}"
                 )
+            # a resume may add seeds or pairs: config.json lists everything the directory holds
+            grown = {k: sorted(set(old.get(k) or []) | set(new.get(k) or [])) for k in ("seeds", "pairs")}
+            if any(grown[k] != sorted(old.get(k) or []) for k in grown):
+                self._write_config({**old, **grown})
         else:
-            fd, tmp = tempfile.mkstemp(dir=self.path, prefix=".config-", suffix=".json")
-            with os.fdopen(fd, "w") as fh:
-                json.dump(self.config, fh, indent=2, sort_keys=True)
-                fh.write("\n")
-            os.replace(tmp, cfg_path)
+            self._write_config(self.config)
+
+    def _write_config(self, config: dict[str, Any]) -> None:
+        """Write config.json atomically (temporary file, then rename)."""
+        fd, tmp = tempfile.mkstemp(dir=self.path, prefix=".config-", suffix=".json")
+        with os.fdopen(fd, "w") as fh:
+            json.dump(config, fh, indent=2, sort_keys=True)
+            fh.write("\n")
+        os.replace(tmp, self.path / CONFIG)
 
     @property
     def records(self) -> list[dict]:

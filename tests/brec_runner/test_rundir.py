@@ -48,6 +48,12 @@ def test_config_mismatch_names_keys(tmp_path):
     rd = RunDirectory(tmp_path / "run", cfg)
     rd.append({"id": 4, "seed": 0, "x": 1})
     assert RunDirectory(tmp_path / "run", {**cfg, "seeds": [0, 1]}).done == {(4, 0)}  # seeds may extend
+    # config.json then lists every seed and pair the directory holds, the rest as first written
+    written = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert written["seeds"] == [0, 1] and written["model"] == "m"
+    RunDirectory(tmp_path / "run", {**cfg, "seeds": [1], "pairs": [7]})
+    written = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert written["seeds"] == [0, 1] and written["pairs"] == [7]
     other = {**cfg, "preset": "brec", "protocol": Protocol(epochs=3).to_dict()}
     with pytest.raises(RunDirectoryError, match="preset, protocol"):
         RunDirectory(tmp_path / "run", other)
