@@ -289,8 +289,8 @@ def _parse_seeds(seed, seeds) -> list[int]:
 @brec.command("run")
 @click.option("--model", "model_name", required=True, help="Registered model name (see wltools.models).")
 @click.option("--preset", default="brec", show_default=True, help="Model preset (brec = paper config).")
-@click.option("--category", "categories", multiple=True, help="BREC category (repeatable).")
-@click.option("--pairs", "pair_spec", default=None, help="Pair ids, e.g. 0-59,260-269.")
+@click.option("--category", "categories", multiple=True, help=_CATEGORY_HELP)
+@click.option("--pairs", "pair_spec", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
 @click.option("--seed", type=int, default=None, help="One training seed (default 0).")
 @click.option("--seeds", default=None, help="Several training seeds, e.g. 100,200,300.")
 @click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
@@ -317,22 +317,13 @@ def brec_run(model_name, preset, categories, pair_spec, seed, seeds, device, out
     Writes RUN_DIR/config.json and one line per (pair, seed) to RUN_DIR/results.jsonl (or
     results-shard-K-of-N.jsonl with --shard). Protocol constants: brec_runner/configs/MODEL.json.
     """
-    from brec_runner import dataset
     from brec_runner.configs import load_protocol
     from brec_runner.rundir import parse_shard, run_brec
 
-    if categories and pair_spec:
-        raise click.BadParameter("give --category or --pairs, not both", param_hint="--pairs")
-    bad = [c for c in categories if c not in dataset.CATEGORIES]
-    if bad:
-        raise click.BadParameter(f"unknown category {bad[0]!r}; choose from {', '.join(dataset.CATEGORIES)}",
-                                 param_hint="--category")
-    ids = None
-    if pair_spec is not None:
-        try:
-            ids = dataset.parse_id_ranges(pair_spec)
-        except (ValueError, WLToolsError) as exc:
-            raise click.BadParameter(str(exc), param_hint="--pairs") from None
+    try:
+        ids = _brec_selection(categories, pair_spec)  # both given: their intersection
+    except (ValueError, WLToolsError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--category/--pairs") from None
     seed_list = _parse_seeds(seed, seeds)
     shard_kn = None
     if shard is not None:
@@ -347,7 +338,7 @@ def brec_run(model_name, preset, categories, pair_spec, seed, seeds, device, out
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     out = run_brec(model_name, preset, model_overrides=_parse_set(sets), protocol=protocol,
-                   pair_ids=ids, categories=list(categories) or None, seeds=seed_list, device=device,
+                   pair_ids=ids, seeds=seed_list, device=device,
                    out=out_dir, shard=shard_kn, multi_pair=multi_pair, progress=not quiet,
                    eval_batch_size=eval_batch_size, threads=threads)
     click.echo(f"run directory: {out}")
