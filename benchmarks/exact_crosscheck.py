@@ -36,7 +36,7 @@ def _done(path: Path) -> set[tuple[int, str, int | None]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--category", default="cfi")
+    ap.add_argument("--category", default="cfi", help="BREC categories, comma-separated")
     ap.add_argument("--tests", default="rrwp,3wl")
     ap.add_argument("--rrwp-steps", type=int, default=32)
     ap.add_argument("--out", default=str(DEFAULT_OUT))
@@ -44,7 +44,7 @@ def main() -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = _done(out)
-    pairs = sorted(load_pairs(categories=[args.category]), key=lambda p: p.meta["n"][0])  # small first
+    pairs = sorted(load_pairs(categories=args.category.split(",")), key=lambda p: p.meta["n"][0])  # small first
     for pair in pairs:
         for test in args.tests.split(","):
             k = args.rrwp_steps if test == "rrwp" else None
