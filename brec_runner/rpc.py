@@ -401,7 +401,6 @@ def evaluate_pair(
     t0 = time.perf_counter()
     model.to(device)
     fresh_parameters(model, seed, pair_id)
-    model.to(device)
     epochs, loss = train_pair(model, graphs, protocol, device)
     t2p = t2_of_graphs(model, graphs, protocol, device, eval_batch_size)
     t2r = t2_of_graphs(model, reliability, protocol, device, eval_batch_size)

@@ -96,26 +96,9 @@ def separation_training(model, batch, steps: int, lr: float, seed: int) -> tuple
     return before, after
 
 
-def check_reset_determinism(model, batch) -> None:
-    """Assert that ``reset_parameters`` under one seed gives the same parameters and output on
-    ``batch`` (``model`` in eval mode) and under another seed other parameters."""
-    torch.manual_seed(7)
-    model.reset_parameters()
-    first = [p.detach().clone() for p in model.parameters()]
-    out1 = model(batch)
-    torch.manual_seed(8)
-    model.reset_parameters()
-    assert any(not torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    torch.manual_seed(7)
-    model.reset_parameters()
-    assert all(torch.equal(p, q) for p, q in zip(first, model.parameters()))
-    assert torch.equal(out1, model(batch))
-
-
 @pytest.fixture
 def helpers() -> SimpleNamespace:
     """The helpers above: ``data``, ``permutation``, ``relabel``, ``batch``, ``eval_cosine``,
-    ``separation_training``, ``check_reset_determinism``."""
+    ``separation_training``."""
     return SimpleNamespace(data=graph_data, permutation=permutation, relabel=relabel, batch=model_batch,
-                           eval_cosine=eval_cosine, separation_training=separation_training,
-                           check_reset_determinism=check_reset_determinism)
+                           eval_cosine=eval_cosine, separation_training=separation_training)

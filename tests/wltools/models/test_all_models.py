@@ -11,6 +11,7 @@ import networkx as nx
 import pytest
 import torch
 
+from wltools.graphs import named_graph
 from wltools.models import create_model, create_transform, list_models, transform_key
 from wltools.models.registry import _spec
 
@@ -18,17 +19,25 @@ MODELS = list_models()
 
 
 def _graphs() -> list[nx.Graph]:
-    # different sizes (padding), an asymmetric graph, a disconnected one
+    # different sizes (padding), an asymmetric graph, a disconnected one, a molecule, a
+    # vertex-transitive graph
     return [
         nx.lollipop_graph(4, 3),
         nx.cycle_graph(5),
         nx.disjoint_union(nx.path_graph(3), nx.cycle_graph(3)),
         nx.gnp_random_graph(8, 0.4, seed=3),
+        named_graph("decalin"),
+        nx.petersen_graph(),
     ]
 
 
 def test_models_are_registered():
     assert "ppgt" in MODELS and MODELS == sorted(MODELS)
+
+
+def test_only_the_lappe_model_declares_labelling_dependent_encodings():
+    # a model flipping its flag would silently skip the invariance test below
+    assert {n for n in MODELS if not _spec(n).model_cls.invariant_encodings} == {"graph_transformer"}
 
 
 @pytest.mark.parametrize("name", MODELS)

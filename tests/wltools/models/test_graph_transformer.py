@@ -160,11 +160,6 @@ def test_edge_features_change_the_output(helpers):
         create_model(NAME, "small", edge_dim=2, full_attention=True)
 
 
-def test_reset_parameters_is_deterministic(helpers):
-    b = helpers.batch(NAME, [named_graph("decalin")])
-    helpers.check_reset_determinism(create_model(NAME, "small").eval(), b)
-
-
 def test_brec_preset(helpers):
     model = create_model(NAME)
     c = model.config

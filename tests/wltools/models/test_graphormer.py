@@ -5,14 +5,13 @@ learning to separate C6 from two triangles, CUDA."""
 import math
 
 import networkx as nx
-import pytest
 import torch
 from torch_geometric.data import Batch
 
 from wltools.graphs import named_graph
 from wltools.models import create_model, create_transform
 from wltools.models.encodings import to_dense_pair
-from wltools.models.graphormer import AddShortestPathEdges, Graphormer
+from wltools.models.graphormer import AddShortestPathEdges
 
 NAME = "graphormer"
 
@@ -76,23 +75,6 @@ def test_attention_matches_explicit_softmax_reference():
     ref = ref + layer.ffn(layer.ln2(ref))  # Eq. 9
     assert torch.allclose(out[0], ref[0], atol=1e-10)
     assert torch.allclose(out[1, :3], ref[1, :3], atol=1e-10)
-
-
-@pytest.mark.parametrize("graph", ["decalin", "petersen"])
-def test_embedding_invariant_under_relabelling_float64(graph, helpers):
-    G = named_graph(graph)
-    torch.manual_seed(1)
-    model = create_model(NAME, "small").double().eval()
-    graphs = [G] + [helpers.relabel(G, s) for s in range(3)]
-    out = model(helpers.batch(NAME, graphs))
-    for k in range(1, len(graphs)):
-        assert torch.allclose(out[0], out[k], atol=1e-6, rtol=0)
-    assert Graphormer.invariant_encodings is True
-
-
-def test_reset_parameters_is_deterministic(helpers):
-    b = helpers.batch(NAME, [named_graph("decalin")])
-    helpers.check_reset_determinism(create_model(NAME, "small").eval(), b)
 
 
 def test_brec_preset_shape_and_options(helpers):
