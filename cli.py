@@ -309,13 +309,17 @@ def _parse_seeds(seed, seeds) -> list[int]:
               help="Graphs per test batch (default: all 64 at once).")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="torch CPU threads (BREC graphs are small: one thread is fastest).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local processes sharing the run (pairs split between them; same verdicts as one).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def brec_run(model_name, preset, categories, pair_spec, seed, seeds, device, out_dir, shard, multi_pair,
-             epochs, lr, batch_size, weight_decay, sets, eval_batch_size, threads, quiet):
+             epochs, lr, batch_size, weight_decay, sets, eval_batch_size, threads, workers, quiet):
     """Train and test MODEL on BREC pairs with the RPC protocol, into a resumable run directory.
 
     Writes RUN_DIR/config.json and one line per (pair, seed) to RUN_DIR/results.jsonl (or
-    results-shard-K-of-N.jsonl with --shard). Protocol constants: brec_runner/configs/MODEL.json.
+    results-shard-K-of-N.jsonl with --shard, ...-worker-J-of-W.jsonl with --workers). Protocol
+    constants: brec_runner/configs/MODEL.json. --workers W runs W local processes of --threads
+    threads each, e.g. one per core.
     """
     from brec_runner.configs import load_protocol
     from brec_runner.rundir import parse_shard, run_brec
@@ -340,7 +344,7 @@ def brec_run(model_name, preset, categories, pair_spec, seed, seeds, device, out
     out = run_brec(model_name, preset, model_overrides=_parse_set(sets), protocol=protocol,
                    pair_ids=ids, seeds=seed_list, device=device,
                    out=out_dir, shard=shard_kn, multi_pair=multi_pair, progress=not quiet,
-                   eval_batch_size=eval_batch_size, threads=threads)
+                   eval_batch_size=eval_batch_size, threads=threads, workers=workers)
     click.echo(f"run directory: {out}")
 
 

@@ -1,98 +1,127 @@
-"""RPC throughput: the one-pair loop vs the multi-pair mode (brec_runner.multipair), same settings.
+"""RPC throughput: the one-pair loop vs the multi-pair mode and local workers, same settings.
 
 Picks, for each of Basic / Regular / Extension, the first ``--per-category`` pairs of the category's
-most common (nodes, edges) size (so the multi-pair mode can group them), runs every (pair, seed)
-unit once with the one-pair loop (``brec_runner.rpc.evaluate_pair``) and once in the multi-pair
-mode (``brec_runner.multipair.evaluate_units``), and reports pairs per minute, the speed-up and
-whether the verdicts agree. Encodings are computed before timing. Writes JSON (default
-benchmarks/results/rpc_bench.json). Not a test.
+most common (nodes, edges) size (so the multi-pair mode can group different pairs), and runs every
+(pair, seed) unit through :func:`brec_runner.rundir.run_brec` into a fresh run directory in each
+mode:
 
-    python benchmarks/rpc_bench.py --model sgformer --preset small --seeds 0,1 --group 8
+- ``single``: the one-pair loop in one process (``brec run``);
+- ``multipair``: ``--multi-pair G`` in one process (:mod:`brec_runner.multipair`);
+- ``workers``: the one-pair loop in ``W`` processes (``--workers W``, :mod:`brec_runner.workers`);
+- ``multipair+workers``: both.
+
+Every mode uses ``--threads`` torch threads per process and the same protocol; the encoding cache is
+warmed first, so all modes pay the same (disk) encoding cost, plus process start-up for the worker
+modes. Reports pairs per minute, the speed-up over ``single`` and whether every mode's verdicts
+(distinguished, reliable) equal the one-pair loop's. Appends one JSON record to
+benchmarks/results/rpc_bench.json (default). Not a test.
+
+    python benchmarks/rpc_bench.py --model ppgt --preset small --per-category 1 --seeds 0,1,2,3,4,5,6,7 --group 8 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-import torch
+MODES = ("single", "multipair", "workers", "multipair+workers")
 
 
-def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", default="sgformer")
-    ap.add_argument("--preset", default="small")
-    ap.add_argument("--per-category", type=int, default=4)
-    ap.add_argument("--seeds", default="0,1")
-    ap.add_argument("--group", type=int, default=8)
-    ap.add_argument("--epochs", type=int, default=None, help="override the protocol's epochs")
-    ap.add_argument("--device", default="cpu")
-    ap.add_argument("--threads", type=int, default=1, help="torch CPU threads")
-    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "rpc_bench.json"))
-    args = ap.parse_args(argv)
-    torch.set_num_threads(args.threads)
-
+def _select_pairs(per_category: int):
     from brec_runner import dataset
-    from brec_runner.configs import load_protocol
-    from brec_runner.multipair import _VMAP_FAILED, evaluate_units
-    from brec_runner.rpc import evaluate_pair
-    from brec_runner.rundir import environment
-    from wltools.models import registry
 
-    protocol = load_protocol(args.model, **({"epochs": args.epochs} if args.epochs is not None else {}))
-    seeds = [int(s) for s in args.seeds.split(",")]
     pairs = []
     for cat in ("basic", "regular", "extension"):
         cat_pairs = dataset.load_pairs(categories=[cat])
         size = Counter((tuple(p.meta["n"]), tuple(p.meta["m"])) for p in cat_pairs).most_common(1)[0][0]
-        pairs += [p for p in cat_pairs if (tuple(p.meta["n"]), tuple(p.meta["m"])) == size][: args.per_category]
+        pairs += [p for p in cat_pairs if (tuple(p.meta["n"]), tuple(p.meta["m"])) == size][:per_category]
+    return pairs
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", default="ppgt")
+    ap.add_argument("--preset", default="small")
+    ap.add_argument("--per-category", type=int, default=1)
+    ap.add_argument("--seeds", default="0,1,2,3,4,5,6,7")
+    ap.add_argument("--group", type=int, default=8, help="G of --multi-pair")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="W of --workers (default: cores)")
+    ap.add_argument("--modes", default=",".join(MODES), help=f"comma-separated subset of {','.join(MODES)}")
+    ap.add_argument("--epochs", type=int, default=None, help="override the protocol's epochs")
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--threads", type=int, default=1, help="torch CPU threads per process")
+    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "rpc_bench.json"))
+    args = ap.parse_args(argv)
+    modes = [m for m in args.modes.split(",") if m]
+    if "single" not in modes or any(m not in MODES for m in modes):
+        ap.error(f"--modes must include single and be among {MODES}")
+
+    import torch
+
+    from brec_runner import dataset
+    from brec_runner.configs import load_protocol
+    from brec_runner.rundir import environment, read_results, run_brec
+    from wltools.models import registry
+
+    torch.set_num_threads(args.threads)
+    protocol = load_protocol(args.model, **({"epochs": args.epochs} if args.epochs is not None else {}))
+    seeds = [int(s) for s in args.seeds.split(",")]
+    pairs = _select_pairs(args.per_category)
+    ids = [p.id for p in pairs]
+
+    # warm the encoding cache (what every mode then loads from disk)
     tf = registry.create_transform(args.model, args.preset)
-    model = registry.create_model(args.model, args.preset).to(args.device)
-    data = {}
+    tkey = registry.transform_key(args.model, args.preset)
     for p in pairs:
-        g = [tf(dataset.to_pyg(x)) for x in dataset.relabelings(p, protocol.relabel_seed, protocol.num_relabelings)]
-        r = [tf(dataset.to_pyg(x)) for x in dataset.reliability_set(p, protocol.relabel_seed, protocol.reliability_size)]
-        data[p.id] = (g, r)
-    units = [(p.id, s, *data[p.id]) for p in pairs for s in seeds]
+        dataset.encoded_graphs(dataset.relabelings(p, protocol.relabel_seed, protocol.num_relabelings), tf, tkey)
+        dataset.encoded_graphs(dataset.reliability_set(p, protocol.relabel_seed, protocol.reliability_size), tf, tkey)
 
-    def sync():
-        if args.device.startswith("cuda"):
-            torch.cuda.synchronize()
+    settings = {
+        "single": {},
+        "multipair": {"multi_pair": args.group},
+        "workers": {"workers": args.workers},
+        "multipair+workers": {"multi_pair": args.group, "workers": args.workers},
+    }
+    units = len(ids) * len(seeds)
+    timings, verdicts = {}, {}
+    with tempfile.TemporaryDirectory(prefix="rpc-bench-") as tmp:
+        for mode in modes:
+            out = Path(tmp) / mode.replace("+", "-")
+            if args.device.startswith("cuda"):
+                torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            run_brec(args.model, args.preset, protocol=protocol, pair_ids=ids, seeds=seeds, device=args.device,
+                     out=out, progress=False, threads=args.threads, **settings[mode])
+            if args.device.startswith("cuda"):
+                torch.cuda.synchronize()
+            seconds = time.perf_counter() - t0
+            recs = [r for f in sorted(out.glob("results*.jsonl")) for r in read_results(f)]
+            assert len(recs) == units and len({(r["id"], r["seed"]) for r in recs}) == units
+            verdicts[mode] = {(r["id"], r["seed"]): (r["distinguished"], r["reliable"]) for r in recs}
+            timings[mode] = {"seconds": seconds, "pairs_per_minute": 60 * units / seconds,
+                             "distinguished": sum(v[0] for v in verdicts[mode].values()),
+                             "reliable": sum(v[1] for v in verdicts[mode].values()),
+                             "record_modes": dict(Counter(r.get("mode", "single") for r in recs)),
+                             **settings[mode]}
+            print(f"{mode:>18}: {seconds:7.1f} s  {timings[mode]['pairs_per_minute']:7.1f} pairs/min", flush=True)
 
-    sync()
-    t0 = time.perf_counter()
-    single = {(u[0], u[1]): evaluate_pair(model, u[0], u[2], u[3], protocol, u[1], args.device) for u in units}
-    sync()
-    t_single = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    multi = {(o.id, o.seed): o for o in evaluate_units(model, units, protocol, args.device, group_size=args.group)}
-    sync()
-    t_multi = time.perf_counter() - t0
-
-    same = all((single[k].distinguished, single[k].reliable) == (multi[k].distinguished, multi[k].reliable)
-               for k in single)
     result = {
-        "model": args.model, "preset": args.preset, "device": args.device, "threads": args.threads,
-        "protocol": protocol.to_dict(), "seeds": seeds, "pairs": [p.id for p in pairs], "units": len(units),
-        "group_size": args.group,
-        "single": {"seconds": t_single, "pairs_per_minute": 60 * len(units) / t_single,
-                   "distinguished": sum(o.distinguished for o in single.values()),
-                   "reliable": sum(o.reliable for o in single.values())},
-        "multipair": {"seconds": t_multi, "pairs_per_minute": 60 * len(units) / t_multi,
-                      "distinguished": sum(o.distinguished for o in multi.values()),
-                      "reliable": sum(o.reliable for o in multi.values()),
-                      "modes": dict(Counter(o.mode for o in multi.values())),
-                      "vmap_failures": _VMAP_FAILED.get(type(model).__name__)},
-        "speedup": t_single / t_multi,
-        "identical_verdicts": same,
-        "epochs_single": sorted(Counter(o.epochs for o in single.values()).items()),
-        "command": "python benchmarks/rpc_bench.py " + " ".join(argv if argv is not None else __import__("sys").argv[1:]),
-        "machine": {"platform": platform.platform(), "cpu_count": __import__("os").cpu_count(),
-                    "note": "shared CPU: other jobs ran at the same time, timings are noisy"},
+        "model": args.model, "preset": args.preset, "device": args.device, "threads_per_process": args.threads,
+        "protocol": protocol.to_dict(), "seeds": seeds, "pairs": ids, "units": units,
+        "group_size": args.group, "workers": args.workers,
+        "timings": timings,
+        "speedup_vs_single": {m: timings["single"]["seconds"] / timings[m]["seconds"] for m in modes},
+        "identical_verdicts": {m: verdicts[m] == verdicts["single"] for m in modes},
+        "command": "python benchmarks/rpc_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),
+                    "processor": platform.processor() or None},
         "environment": environment(args.device)["versions"],
         "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
@@ -102,9 +131,8 @@ def main(argv=None) -> dict:
     existing = existing if isinstance(existing, list) else [existing]
     existing.append(result)
     out.write_text(json.dumps(existing, indent=2) + "\n")
-    print(json.dumps({k: result[k] for k in ("model", "units", "speedup", "identical_verdicts")}
-                     | {"single_ppm": result["single"]["pairs_per_minute"],
-                        "multi_ppm": result["multipair"]["pairs_per_minute"]}))
+    print(json.dumps({"model": result["model"], "units": units, "speedup_vs_single": result["speedup_vs_single"],
+                      "identical_verdicts": result["identical_verdicts"]}))
     return result
 
 

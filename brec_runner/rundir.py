@@ -8,10 +8,13 @@ Layout of a run directory::
                                       package versions, git revision, host and hardware
       results.jsonl                   one JSON object per finished (pair, seed), appended + flushed
       results-shard-K-of-N.jsonl      the same, written by shard K of N (``--shard K/N``)
+      results[-shard-K-of-N]-worker-J-of-W.jsonl
+                                      the same, written by local worker process J of W (``--workers W``)
 
-Resuming: running again into the same directory skips every (pair, seed) already in the results
-file; a last line that is not a complete JSON object ending in a newline (an interrupted write) is
-never trusted: it is cut off the file and that pair is redone. If the settings that change results
+Resuming: running again into the same directory skips every (pair, seed) already in *any* results
+file of the directory (so a run may be resumed with other ``--shard`` / ``--workers`` settings
+without redoing or duplicating a pair); a last line that is not a complete JSON object ending in a
+newline (an interrupted write) is never trusted: it is cut off the file and that pair is redone. If the settings that change results
 (model, preset, model overrides, protocol, device type) differ from ``config.json`` the run stops
 with :class:`~wltools.errors.RunDirectoryError` naming the differing keys.
 
@@ -19,6 +22,12 @@ Shards: ``--shard K/N`` (1 <= K <= N) takes the K-th of N round-robin slices of 
 ids in increasing order (``ids[K-1::N]``), so categories spread evenly; the N processes (for example
 a cluster job array) share one directory and config, each appending to its own shard file; ``brec
 report`` merges every ``results*.jsonl`` of a directory.
+
+Workers: ``--workers W`` runs the (shard's) remaining units in W local processes (``spawn``), in
+balanced slices that keep up to G seeds of a pair together (so ``--multi-pair G`` can still group
+them), each appending to its own worker file; the parent shows one progress bar over all of them. Verdicts do not depend on how
+pairs are split: each (pair, seed) starts from parameters seeded by (seed, pair id) alone
+(:func:`brec_runner.rpc.fresh_parameters`).
 """
 
 from __future__ import annotations
@@ -42,6 +51,8 @@ __all__ = [
     "parse_shard",
     "shard_ids",
     "environment",
+    "results_name",
+    "finished_units",
     "COMPARED_KEYS",
     "run_brec",
 ]
@@ -138,6 +149,24 @@ def read_results(path: Path, repair: bool = False) -> list[dict]:
     return records
 
 
+def results_name(shard: tuple[int, int] | None = None, worker: tuple[int, int] | None = None) -> str:
+    """File name of the results of a shard K/N and / or a local worker J/W (module docstring)."""
+    name = "results"
+    if shard is not None:
+        name += f"-shard-{shard[0]}-of-{shard[1]}"
+    if worker is not None:
+        name += f"-worker-{worker[0]}-of-{worker[1]}"
+    return name + ".jsonl"
+
+
+def finished_units(path) -> set[tuple[int, int]]:
+    """(pair id, seed) of every complete record in any ``results*.jsonl`` of a run directory."""
+    done: set[tuple[int, int]] = set()
+    for f in sorted(Path(path).glob("results*.jsonl")):
+        done |= {(int(r["id"]), int(r["seed"])) for r in read_results(f)}
+    return done
+
+
 def _comparable(key: str, value):
     """The part of a config value that changes results (a protocol's cited sources do not)."""
     if key == "protocol" and isinstance(value, dict):
@@ -156,15 +185,16 @@ class RunDirectory:
     shard : (K, N) or None
     """
 
-    def __init__(self, path, config: dict[str, Any], shard: tuple[int, int] | None = None):
+    def __init__(self, path, config: dict[str, Any], shard: tuple[int, int] | None = None,
+                 worker: tuple[int, int] | None = None):
         self.path = Path(path)
         self.config = config
         self.shard = shard
-        name = "results.jsonl" if shard is None else f"results-shard-{shard[0]}-of-{shard[1]}.jsonl"
-        self.results_path = self.path / name
+        self.results_path = self.path / results_name(shard, worker)
         self._open()
         self._records = read_results(self.results_path, repair=True)
         self.done = {(int(r["id"]), int(r["seed"])) for r in self._records}
+        self.done |= finished_units(self.path)  # other shards' and workers' files: read, never repaired
 
     def _open(self) -> None:
         if self.path.exists() and not self.path.is_dir():
@@ -249,6 +279,9 @@ def run_brec(
     eval_batch_size: int | None = None,
     stop_after: int | None = None,
     threads: int | None = 1,
+    workers: int = 1,
+    _worker: tuple[int, int] | None = None,
+    _units: Sequence[tuple[int, int]] | None = None,
 ) -> Path:
     """Run the RPC protocol for ``model`` on the selected pairs and seeds into a run directory.
 
@@ -259,7 +292,9 @@ def run_brec(
     small, so one thread is fastest, and several threads on a busy machine oversubscribe the cores:
     on this project's 2-core machine a Graphormer pair took 145 s with torch's default against 2.5 s
     with one thread, same verdicts. The count is recorded in config.json (environment.hardware).
-    Returns the run directory.
+    ``workers`` W > 1 runs the remaining pairs in W processes of ``threads`` threads each (module
+    docstring); ``_worker`` and ``_units`` (its (pair, seed) units) are set inside such a process
+    only. Returns the run directory.
     """
     import torch
     from tqdm.auto import tqdm
@@ -270,6 +305,8 @@ def run_brec(
     from .configs import load_protocol, model_info
     from .rpc import evaluate_pair
 
+    if workers > 1 and stop_after is not None:
+        raise ValueError("stop_after works in one process only (workers=1)")
     if threads is not None:
         torch.set_num_threads(int(threads))
     model_overrides = dict(model_overrides or {})
@@ -287,7 +324,7 @@ def run_brec(
         raise RunDirectoryError("device cuda requested but torch sees no CUDA device")
     pairs = dataset.load_pairs(categories=categories, ids=sorted(pair_ids) if pair_ids is not None else None)
     by_id = {p.id: p for p in pairs}
-    ids = shard_ids(list(by_id), shard)
+    ids = shard_ids(list(by_id), shard) if _worker is None else sorted(by_id)
     seeds = [int(s) for s in seeds]
     out = Path(out) if out is not None else Path("runs") / f"brec-{model}-{preset}"
     config = {
@@ -304,12 +341,23 @@ def run_brec(
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "environment": environment(device),
     }
-    rd = RunDirectory(out, config, shard)
+    rd = RunDirectory(out, config, shard, _worker)
     todo = [(pid, s) for s in seeds for pid in ids if (pid, s) not in rd.done]
+    if _units is not None:
+        todo = [(int(pid), int(s)) for pid, s in _units if (int(pid), int(s)) not in rd.done]
     todo.sort(key=lambda u: (u[0], seeds.index(u[1])))
     if stop_after is not None:
         todo = todo[:stop_after]
     if not todo:
+        return out
+    if workers > 1 and _worker is None:
+        from .workers import run_in_workers
+
+        run_in_workers(
+            todo, workers, out, shard, progress=progress, desc=f"{model}/{preset}",
+            kwargs=dict(model=model, preset=preset, model_overrides=model_overrides, protocol=protocol,
+                        seeds=seeds, device=device, out=str(out), shard=shard, multi_pair=multi_pair,
+                        progress=False, eval_batch_size=eval_batch_size, threads=threads))
         return out
 
     transform = registry.create_transform(model, preset, **model_overrides)

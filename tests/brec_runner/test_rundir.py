@@ -58,7 +58,11 @@ def test_config_mismatch_names_keys(tmp_path):
     with pytest.raises(RunDirectoryError, match="preset, protocol"):
         RunDirectory(tmp_path / "run", other)
     shard = RunDirectory(tmp_path / "run", cfg, shard=(2, 3))
-    assert shard.results_path.name == "results-shard-2-of-3.jsonl" and shard.done == set()
+    assert shard.results_path.name == "results-shard-2-of-3.jsonl"
+    assert shard.done == {(4, 0)}  # what any results file of the directory holds is done
+    assert shard.records == []  # but the shard appends to, and repairs, its own file only
+    worker = RunDirectory(tmp_path / "run", cfg, shard=(2, 3), worker=(1, 4))
+    assert worker.results_path.name == "results-shard-2-of-3-worker-1-of-4.jsonl"
 
 
 def test_interrupted_then_resumed_equals_uninterrupted(tiny_model, tmp_path):

@@ -69,6 +69,7 @@ def _run(*args):
     (["run", "--model", "_tiny_cli", "--pairs", "0", "--batch-size", "15"], "batch_size"),
     (["run", "--model", "_tiny_cli", "--pairs", "0", "--preset", "huge"], "unknown preset 'huge'"),
     (["run", "--model", "_tiny_cli", "--pairs", "0", "--set", "out_dim=40"], "out_dim"),
+    (["run", "--model", "_tiny_cli", "--pairs", "0", "--workers", "0"], "--workers"),
 ])
 def test_bad_arguments_one_line_exit_2(tiny, tmp_path, args, needle):
     res = _run(*args, "--out", str(tmp_path / "run"))
