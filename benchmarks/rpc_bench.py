@@ -16,7 +16,8 @@ modes. Reports pairs per minute, the speed-up over ``single`` and whether every 
 (distinguished, reliable) equal the one-pair loop's. Appends one JSON record to
 benchmarks/results/rpc_bench.json (default). Not a test.
 
-    python benchmarks/rpc_bench.py --model ppgt --preset small --per-category 1 --seeds 0,1,2,3,4,5,6,7 --group 8 --workers 2
+    python benchmarks/rpc_bench.py --model ppgt --preset small --per-category 2 \
+        --seeds 0,1,2,3,4,5,6,7 --group 8 --workers 2 --epochs 20
 """
 
 from __future__ import annotations

@@ -14,9 +14,10 @@ Layout of a run directory::
 Resuming: running again into the same directory skips every (pair, seed) already in *any* results
 file of the directory (so a run may be resumed with other ``--shard`` / ``--workers`` settings
 without redoing or duplicating a pair); a last line that is not a complete JSON object ending in a
-newline (an interrupted write) is never trusted: it is cut off the file and that pair is redone. If the settings that change results
-(model, preset, model overrides, protocol, device type) differ from ``config.json`` the run stops
-with :class:`~wltools.errors.RunDirectoryError` naming the differing keys.
+newline (an interrupted write) is never trusted: it is cut off the file and that pair is redone.
+If the settings that change results (model, preset, model overrides, protocol, device type) differ
+from ``config.json`` the run stops with :class:`~wltools.errors.RunDirectoryError` naming the
+differing keys.
 
 Shards: ``--shard K/N`` (1 <= K <= N) takes the K-th of N round-robin slices of the selected pair
 ids in increasing order (``ids[K-1::N]``), so categories spread evenly; the N processes (for example
@@ -25,9 +26,9 @@ report`` merges every ``results*.jsonl`` of a directory.
 
 Workers: ``--workers W`` runs the (shard's) remaining units in W local processes (``spawn``), in
 balanced slices that keep up to G seeds of a pair together (so ``--multi-pair G`` can still group
-them), each appending to its own worker file; the parent shows one progress bar over all of them. Verdicts do not depend on how
-pairs are split: each (pair, seed) starts from parameters seeded by (seed, pair id) alone
-(:func:`brec_runner.rpc.fresh_parameters`).
+them), each appending to its own worker file; the parent shows one progress bar over all of them
+(:mod:`brec_runner.workers`). Verdicts do not depend on how units are split: each (pair, seed)
+starts from parameters seeded by (seed, pair id) alone (:func:`brec_runner.rpc.fresh_parameters`).
 """
 
 from __future__ import annotations

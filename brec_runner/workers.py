@@ -3,17 +3,18 @@
 The remaining (pair, seed) units of a run are cut into blocks of up to G units of one pair (G of
 ``--multi-pair``, else 1, so a block can still train as one group) dealt round-robin to the workers
 (:func:`split_units`), and each slice runs in its own ``spawn``-ed process through
-:func:`brec_runner.rundir.run_brec` with ``_worker=(J, W)``: it appends to its own ``results[-shard-K-of-N]-worker-J-of-W.jsonl`` in the
-same run directory, under the same config. The parent draws one progress bar by re-reading those
-files (complete lines only) about once a second.
+:func:`brec_runner.rundir.run_brec` with ``_worker=(J, W)``: it appends to its own
+``results[-shard-K-of-N]-worker-J-of-W.jsonl`` in the same run directory, under the same config.
+The parent draws one progress bar by re-reading those files (complete lines only) about once a
+second.
 
 Each (pair, seed) starts from parameters seeded by (seed, pair id) alone, so the split does not
 change verdicts (tested against the one-process run). An interrupted run resumes with any worker
 count: every results file of the directory counts as done (:func:`brec_runner.rundir.finished_units`).
 
-A worker that fails with an unexpected exception prints its traceback to stderr; the parent stops the other workers and raises
-:class:`wltools.errors.WLToolsError` naming the worker and its one-line error. Pairs that finished
-before the failure stay in the results files.
+A worker that fails with an unexpected exception prints its traceback to stderr; the parent stops
+the other workers and raises :class:`wltools.errors.WLToolsError` naming the worker and its
+one-line error. Pairs that finished before the failure stay in the results files.
 """
 
 from __future__ import annotations
@@ -81,7 +82,8 @@ def _progress(paths: Sequence[Path]) -> tuple[int, int, int]:
 
 def run_in_workers(todo: Sequence[tuple[int, int]], workers: int, out, shard, *, kwargs: dict[str, Any],
                    progress: bool = True, desc: str = "") -> None:
-    """Run ``todo`` in up to ``workers`` processes, each ``run_brec(**kwargs, pair_ids=slice, _worker=(J, W))``."""
+    """Run ``todo`` in up to ``workers`` processes, worker J as ``run_brec(**kwargs, _worker=(J, W),
+    _units=its slice)``; raise :class:`WLToolsError` when one fails (module docstring)."""
     from tqdm.auto import tqdm
 
     from .rundir import read_results, results_name
