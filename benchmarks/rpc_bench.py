@@ -92,6 +92,7 @@ def main(argv=None) -> dict:
     }
     units = len(ids) * len(seeds)
     timings, verdicts = {}, {}
+    load_before = os.getloadavg()  # other work on the machine: the ratios are only fair when it is steady
     with tempfile.TemporaryDirectory(prefix="rpc-bench-") as tmp:
         for mode in modes:
             out = Path(tmp) / mode.replace("+", "-")
@@ -122,7 +123,8 @@ def main(argv=None) -> dict:
         "identical_verdicts": {m: verdicts[m] == verdicts["single"] for m in modes},
         "command": "python benchmarks/rpc_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),
-                    "processor": platform.processor() or None},
+                    "processor": platform.processor() or None,
+                    "loadavg_1_5_15_before": load_before, "loadavg_1_5_15_after": os.getloadavg()},
         "environment": environment(args.device)["versions"],
         "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

@@ -4,11 +4,13 @@ Each unit of the RPC protocol (:mod:`brec_runner.rpc`) trains its own fresh mode
 the one-pair loop is dominated by per-operation overhead, so here G units whose batches have equal
 tensor shapes (same node and edge counts, e.g. one pair under several seeds, or pairs of one
 BREC family) are trained together: their parameters are stacked (one leading axis per unit), the
-model runs under ``torch.func.vmap`` over ``torch.func.functional_call``, and a vectorised
-Adam/AdamW (the single-tensor arithmetic of ``torch.optim``) updates every unit with its own
-learning rate (per-unit ``ReduceLROnPlateau`` / cosine schedule), its own gradient-norm clipping and
-its own early stop (a stopped unit's parameters and buffers are frozen at that epoch). The test is
-the same T² computation on the vmapped eval outputs.
+model runs under ``torch.func.vmap`` over ``torch.func.functional_call``. The units' parameters are
+the rows of one matrix, so a vectorised Adam/AdamW (the single-tensor arithmetic of ``torch.optim``)
+updates every unit in a few whole-matrix operations, with its own learning rate (per-unit
+``ReduceLROnPlateau`` / cosine schedule), its own gradient-norm clipping and its own early stop: a
+unit that stops keeps its parameters and buffers of that epoch and leaves the group, so the later
+epochs compute only the units still training. The test is the same T² computation on the vmapped
+eval outputs.
 
 Every unit sees exactly the batches, initial parameters (``reset_parameters`` under the seed of
 (seed, pair id)), schedule and stopping rule of the one-pair loop, so verdicts are the same; T²
@@ -112,9 +114,44 @@ class _Vmapped:
             return vmap(one, in_dims=(0, 0, 0), randomness="different")(params, buffers, stacked)
 
 
+class _FlatParameters:
+    """The parameters of the A active units as one ``[A, numel]`` leaf, one row per unit.
+
+    The model sees per-name views ``[A, *shape]`` of the rows (:meth:`views`), so one backward
+    fills one gradient matrix and the optimizer, clipping and early-stop bookkeeping are a few
+    whole-matrix operations instead of a loop over every parameter tensor.
+    """
+
+    def __init__(self, rows: list[dict[str, torch.Tensor]]):
+        first = rows[0]
+        dtypes = {v.dtype for v in first.values()}
+        if len(dtypes) != 1:
+            raise TypeError(f"multi-pair mode needs one parameter dtype, got {sorted(map(str, dtypes))}")
+        self.names = list(first)
+        self.shapes = [tuple(first[k].shape) for k in self.names]
+        self.sizes = [first[k].numel() for k in self.names]
+        self.flat = torch.stack([torch.cat([r[k].reshape(-1) for k in self.names]) for r in rows]).requires_grad_(True)
+
+    def views(self) -> dict[str, torch.Tensor]:
+        a = self.flat.shape[0]
+        # one split (its backward is one concatenation), not a slice per name (a full-size
+        # zero-padded gradient per name in backward)
+        pieces = self.flat.split(self.sizes, dim=1)
+        return {k: piece.view(a, *shape) for k, piece, shape in zip(self.names, pieces, self.shapes)}
+
+    def keep(self, rows: torch.Tensor) -> None:
+        """Keep only ``rows`` (indices of the units still training), as a fresh leaf."""
+        self.flat = self.flat.detach()[rows].clone().requires_grad_(True)
+
+
 def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Protocol, device="cpu",
                          eval_batch_size=None) -> list[PairOutcome]:
-    """Train and test units ``(pair_id, seed, graphs, reliability)`` of equal shapes together."""
+    """Train and test units ``(pair_id, seed, graphs, reliability)`` of equal shapes together.
+
+    The units still training are the rows of one parameter matrix (:class:`_FlatParameters`); a
+    unit that stops early (epoch loss below ``loss_threshold``) keeps its parameters and buffers of
+    that epoch and leaves the group, so later epochs compute only the units still training.
+    """
     from torch.func import vmap
 
     device = torch.device(device)
@@ -130,7 +167,7 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
         fresh_parameters(model, seed, pid)
         plist.append({k: v.detach().clone() for k, v in model.named_parameters()})
         blist.append({k: v.detach().clone() for k, v in model.named_buffers()})
-    params = {k: torch.stack([p[k] for p in plist]).requires_grad_(True) for k in plist[0]}
+    params = _FlatParameters(plist)
     buffers = {k: torch.stack([b[k] for b in blist]) for k in blist[0]}
     fwd = _Vmapped(model)
 
@@ -138,73 +175,63 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
     train = [_split([per_unit[u][j] for u in range(P)]) for j in range(len(per_unit[0]))]
     couples = [b.num_graphs // 2 for b in per_unit[0]]
 
-    exp_avg = {k: torch.zeros_like(v) for k, v in params.items()}
-    exp_sq = {k: torch.zeros_like(v) for k, v in params.items()}
-    steps = torch.zeros(P, dtype=torch.float64)
-    active = [True] * P
+    exp_avg = torch.zeros_like(params.flat)
+    exp_sq = torch.zeros_like(params.flat)
+    steps = 0  # Adam's step count: equal for every unit still training
+    active = list(range(P))  # row r of the matrices is unit active[r]
     epochs_run = [0] * P
     final_loss = [float("nan")] * P
-    frozen: dict[int, tuple[dict, dict]] = {}
+    done_params: dict[int, torch.Tensor] = {}  # unit -> its final parameter row
+    done_buffers: dict[int, dict[str, torch.Tensor]] = {}
     plateaus = [PlateauState(protocol.lr, protocol.plateau_factor, protocol.plateau_patience) for _ in range(P)]
-
-    def shaped(vec: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
-        return vec.to(like.dtype).view(-1, *([1] * (like.dim() - 1)))
 
     model.train()
     for epoch in range(protocol.epochs):
-        if not any(active):
+        if not active:
             break
         if protocol.scheduler == "plateau":
-            lrs = [pl.lr for pl in plateaus]
+            lrs = [plateaus[u].lr for u in active]
         else:
-            lrs = [lr_at_epoch(protocol, epoch)] * P
-        lr_vec = torch.tensor(lrs, dtype=torch.float64, device=device)
-        mask = torch.tensor(active, device=device)
-        loss_all = [0.0] * P
+            lrs = [lr_at_epoch(protocol, epoch)] * len(active)
+        lr_col = torch.tensor(lrs, dtype=torch.float64, device=device).view(-1, 1)
+        loss_all = [0.0] * len(active)
         for (template, stacked), c in zip(train, couples):
-            for v in params.values():
-                v.grad = None
-            out = fwd(params, buffers, template, stacked)  # [P, graphs in batch, d]
-            losses = vmap(couple_loss, in_dims=(0, None))(out, protocol.margin)  # [P]
+            params.flat.grad = None
+            out = fwd(params.views(), buffers, template, stacked)  # [A, graphs in batch, d]
+            losses = vmap(couple_loss, in_dims=(0, None))(out, protocol.margin)  # [A]
             losses.sum().backward()
+            steps += 1
             with torch.no_grad():
-                grads = {k: v.grad for k, v in params.items()}
-                if protocol.grad_clip is not None:
-                    # torch.nn.utils.clip_grad_norm_ per unit: one global L2 norm over its grads
-                    sq = sum(g.pow(2).reshape(P, -1).sum(1).to(torch.float64) for g in grads.values() if g is not None)
-                    coef = (protocol.grad_clip / (sq.sqrt() + 1e-6)).clamp(max=1.0)
-                    for k in grads:
-                        if grads[k] is not None:
-                            grads[k] = grads[k] * shaped(coef, grads[k])
-                steps += mask.cpu().to(torch.float64)
-                _adam_step(params, grads, exp_avg, exp_sq, steps.to(device), lr_vec, mask, protocol, shaped)
-            lv = losses.detach().cpu().tolist()
-            for u in range(P):
-                if active[u]:
-                    loss_all[u] += c * lv[u]
-        for u in range(P):
-            if not active[u]:
-                continue
-            final_loss[u] = loss_all[u] / protocol.num_relabelings
+                _adam_step(params.flat, params.flat.grad, exp_avg, exp_sq, steps, lr_col, protocol)
+            for r, v in enumerate(losses.detach().cpu().tolist()):
+                loss_all[r] += c * v
+        stopping = []
+        for r, u in enumerate(active):
+            final_loss[u] = loss_all[r] / protocol.num_relabelings
             epochs_run[u] = epoch + 1
             if final_loss[u] < protocol.loss_threshold:
-                active[u] = False
-                frozen[u] = ({k: v[u].detach().clone() for k, v in params.items()},
-                             {k: v[u].clone() for k, v in buffers.items()})
+                stopping.append(r)
             elif protocol.scheduler == "plateau":
                 plateaus[u].step(final_loss[u])
-        # a stopped unit's buffers (e.g. BatchNorm running stats) must not move with the others
-        with torch.no_grad():
-            for u, (_, fb) in frozen.items():
-                for k in buffers:
-                    buffers[k][u].copy_(fb[k])
+        if stopping:  # these units stop here: keep their state, train the others on without them
+            for r in stopping:
+                done_params[active[r]] = params.flat.detach()[r].clone()
+                done_buffers[active[r]] = {k: v[r].clone() for k, v in buffers.items()}
+            keep = [r for r in range(len(active)) if r not in stopping]
+            active = [active[r] for r in keep]
+            if active:
+                rows = torch.tensor(keep, device=device)
+                params.keep(rows)
+                exp_avg, exp_sq = exp_avg[rows], exp_sq[rows]
+                buffers = {k: v[rows] for k, v in buffers.items()}
+                train = [(template, {k: v[rows] for k, v in stacked.items()}) for template, stacked in train]
 
     with torch.no_grad():
-        for u, (fp, fb) in frozen.items():
-            for k in params:
-                params[k][u].copy_(fp[k])
-            for k in buffers:
-                buffers[k][u].copy_(fb[k])
+        for r, u in enumerate(active):
+            done_params[u] = params.flat.detach()[r]
+            done_buffers[u] = {k: v[r] for k, v in buffers.items()}
+        params.flat = torch.stack([done_params[u] for u in range(P)])
+        buffers = {k: torch.stack([done_buffers[u][k] for u in range(P)]) for k in buffers}
         model.eval()
         dtype = getattr(torch, protocol.t2_dtype)
         t2 = []
@@ -213,7 +240,7 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
             outs = []
             for j in range(len(lists[0])):
                 template, stacked = _split([lists[u][j] for u in range(P)])
-                outs.append(fwd(params, buffers, template, stacked))
+                outs.append(fwd(params.views(), buffers, template, stacked))
             out = torch.cat(outs, dim=1)  # [P, graphs, d]
             t2.append([t2_statistic(out[u, 0::2], out[u, 1::2], dtype=dtype) for u in range(P)])
     cuda_s = None
@@ -232,32 +259,41 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
     return outcomes
 
 
-def _adam_step(params, grads, exp_avg, exp_sq, steps, lr_vec, mask, protocol: Protocol, shaped) -> None:
-    """One Adam / AdamW step per unit, mirroring ``torch.optim`` single-tensor arithmetic.
+_CHUNK_ELEMENTS = 1 << 20  # rows updated together: about 4 MB per float32 matrix, to stay in cache
 
-    Units not in ``mask`` (stopped early) are left unchanged (parameters and moments).
+
+def _adam_step(flat: torch.Tensor, grad: torch.Tensor, exp_avg: torch.Tensor, exp_sq: torch.Tensor, step: int,
+               lr_col: torch.Tensor, protocol: Protocol) -> None:
+    """One Adam / AdamW step of every row (unit) of ``flat`` in place, with its own learning rate.
+
+    The arithmetic of ``torch.optim.Adam`` / ``AdamW`` (single-tensor path, ``foreach=False``),
+    elementwise, so each row gets what the one-pair loop's optimizer gives its parameters:
+    optional per-unit gradient-norm clipping (``clip_grad_norm_``: one global L2 norm over the
+    unit's gradients, coefficient ``max_norm / (norm + 1e-6)`` capped at 1), L2 weight decay
+    (Adam) or decoupled decay ``p *= 1 - lr wd`` (AdamW), moments, bias corrections and
+    ``p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)``.
+    ``lr_col`` is ``[A, 1]`` float64; ``step`` is the common step count t; ``grad`` is overwritten.
+    Rows are updated a few at a time (about ``_CHUNK_ELEMENTS`` values) so that the four matrices
+    of a chunk stay in the CPU cache.
     """
     wd = protocol.weight_decay
-    bias1 = 1 - _BETA1 ** steps.clamp(min=1)  # [P] float64
-    bias2_sqrt = (1 - _BETA2 ** steps.clamp(min=1)).sqrt()
-    step_size = lr_vec / bias1
-    for k, p in params.items():
-        g = grads[k]
-        if g is None:
-            continue
-        m = mask.view(-1, *([1] * (p.dim() - 1)))
+    bias2_sqrt = (1 - _BETA2**step) ** 0.5
+    rows = max(1, _CHUNK_ELEMENTS // max(flat.shape[1], 1))
+    for r0 in range(0, flat.shape[0], rows):
+        p, g, m, v = (t[r0 : r0 + rows] for t in (flat, grad, exp_avg, exp_sq))
+        lr = lr_col[r0 : r0 + rows]
+        if protocol.grad_clip is not None:
+            norm = g.to(torch.float64).pow(2).sum(1, keepdim=True).sqrt()  # [rows, 1]
+            g.mul_((protocol.grad_clip / (norm + 1e-6)).clamp(max=1.0).to(g.dtype))
         if protocol.optimizer == "adam" and wd != 0:
-            g = g + wd * p
-        new_p = p
+            g.add_(p, alpha=wd)
         if protocol.optimizer == "adamw" and wd != 0:
-            new_p = p * (1 - shaped(lr_vec, p) * wd)
-        new_avg = exp_avg[k].lerp(g, 1 - _BETA1)
-        new_sq = exp_sq[k] * _BETA2 + (1 - _BETA2) * g * g
-        denom = new_sq.sqrt() / shaped(bias2_sqrt, p) + _EPS
-        new_p = new_p - shaped(step_size, p) * new_avg / denom
-        p.copy_(torch.where(m, new_p, p))
-        exp_avg[k].copy_(torch.where(m, new_avg, exp_avg[k]))
-        exp_sq[k].copy_(torch.where(m, new_sq, exp_sq[k]))
+            p.mul_((1 - lr * wd).to(p.dtype))
+        m.lerp_(g, 1 - _BETA1)
+        v.mul_(_BETA2).addcmul_(g, g, value=1 - _BETA2)
+        denom = v.sqrt().div_(bias2_sqrt).add_(_EPS)
+        torch.mul(m, (lr / (1 - _BETA1**step)).to(p.dtype), out=g)  # step size * m
+        p.addcdiv_(g, denom, value=-1.0)
 
 
 def _shares_data(chunk) -> bool:

@@ -7,7 +7,13 @@ import pytest
 import torch
 
 from brec_runner import dataset
-from brec_runner.multipair import evaluate_units, shape_signature, train_and_test_group
+from brec_runner.multipair import (
+    _adam_step,
+    _FlatParameters,
+    evaluate_units,
+    shape_signature,
+    train_and_test_group,
+)
 from brec_runner.rpc import Protocol, evaluate_pair
 from wltools.models import create_model, create_transform
 
@@ -37,8 +43,11 @@ PROTOCOLS = {
     # PPGT-like: AdamW, warm-up + cosine, gradient clipping, no early stop
     "ppgt-like": Protocol(epochs=4, optimizer="adamw", lr=1e-3, weight_decay=1e-5, scheduler="cosine",
                           warmup_epochs=2, min_lr=7e-5, loss_threshold=0.0, grad_clip=0.5),
-    # early stop at different epochs for different units (frozen parameters and BatchNorm buffers)
+    # early stop at different epochs for different units (they leave the group with their
+    # parameters and BatchNorm buffers of that epoch)
     "early-stop": Protocol(epochs=6, lr=3e-3, loss_threshold=0.55),
+    # ReduceLROnPlateau with no patience: units' learning rates drift apart within the group
+    "plateau": Protocol(epochs=6, lr=3e-3, plateau_patience=0, plateau_factor=0.5, loss_threshold=0.0),
 }
 
 
@@ -49,10 +58,59 @@ def test_group_matches_single_loop(name, tiny, triangle_feature):
     model = tiny(batchnorm=True)  # BatchNorm: a buffer that moves in training
     multi = train_and_test_group(model, units, protocol)
     single = [evaluate_pair(model, pid, g, r, protocol, s) for pid, s, g, r in units]
-    _check_same(multi, single, rtol=1e-2 if name == "early-stop" else 1e-4)
+    _check_same(multi, single, rtol=1e-2 if name in ("early-stop", "plateau") else 1e-4)
     assert all(o.mode == "multipair:4" for o in multi)
     if name == "early-stop":
         assert len({o.epochs for o in single}) > 1, "the case should stop units at different epochs"
+
+
+@pytest.mark.parametrize("optimizer, weight_decay, clip", [
+    ("adam", 1e-2, None), ("adamw", 1e-2, 0.05), ("adam", 0.0, 0.05), ("adamw", 0.0, None)])
+def test_flat_adam_step_matches_torch_optim(optimizer, weight_decay, clip):
+    """Three steps of the row-wise optimizer (:func:`_adam_step`, one learning rate per row) against
+    ``torch.optim`` with ``clip_grad_norm_`` on each unit's own parameter tensors."""
+    gen = torch.Generator().manual_seed(0)
+    shapes = [(5, 3), (3,), (), (7, 2, 2)]
+    lrs = [1e-3, 3e-2, 1e-1]
+    units = [[torch.randn(s, generator=gen) for s in shapes] for _ in lrs]
+    grads = [[[torch.randn(s, generator=gen) for s in shapes] for _ in lrs] for _ in range(3)]
+    protocol = Protocol(optimizer=optimizer, weight_decay=weight_decay, grad_clip=clip)
+
+    flat = _FlatParameters([{str(i): t.clone() for i, t in enumerate(u)} for u in units])
+    m, v = torch.zeros_like(flat.flat), torch.zeros_like(flat.flat)
+    lr_col = torch.tensor(lrs, dtype=torch.float64).view(-1, 1)
+    for step, g in enumerate(grads, start=1):
+        g_flat = torch.stack([torch.cat([t.reshape(-1) for t in gu]) for gu in g])
+        with torch.no_grad():
+            _adam_step(flat.flat, g_flat, m, v, step, lr_col, protocol)
+
+    for row, (u, lr) in enumerate(zip(units, lrs)):
+        ref = [t.clone().requires_grad_(True) for t in u]
+        cls = torch.optim.Adam if optimizer == "adam" else torch.optim.AdamW
+        opt = cls(ref, lr=lr, weight_decay=weight_decay, foreach=False)
+        for g in grads:
+            for t, gt in zip(ref, g[row]):
+                t.grad = gt.clone()
+            if clip is not None:
+                torch.nn.utils.clip_grad_norm_(ref, clip)
+            opt.step()
+        got = flat.views()
+        for i, t in enumerate(ref):
+            torch.testing.assert_close(got[str(i)][row], t.detach(), rtol=1e-6, atol=1e-7)
+        assert not torch.equal(got["0"][row], u[0]), "the parameters must have moved"
+
+
+def test_flat_parameters_views_share_one_gradient_matrix():
+    rows = [{"w": torch.full((2, 3), float(i)), "b": torch.full((3,), -float(i))} for i in range(4)]
+    flat = _FlatParameters(rows)
+    views = flat.views()
+    assert views["w"].shape == (4, 2, 3) and views["b"].shape == (4, 3)
+    assert torch.equal(views["w"][2], rows[2]["w"]) and torch.equal(views["b"][3], rows[3]["b"])
+    (views["w"].sum() + 2 * views["b"].sum()).backward()
+    assert torch.equal(flat.flat.grad, torch.tensor([[1.0] * 6 + [2.0] * 3] * 4))
+    flat.keep(torch.tensor([3, 1]))
+    assert torch.equal(flat.views()["b"], torch.stack([rows[3]["b"], rows[1]["b"]]))
+    assert flat.flat.is_leaf and flat.flat.requires_grad and flat.flat.grad is None
 
 
 def test_evaluate_units_groups_by_shape_and_keeps_every_unit(tiny, triangle_feature):
