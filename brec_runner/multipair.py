@@ -83,12 +83,12 @@ def _split(batches: list):
     return template, stacked
 
 
-def _collated(lists: list, size: int | None, device) -> list[list]:
-    """``_batches`` of every list, collating each distinct list object once."""
+def _collated(lists: list, size: int | None, device, prepare=None) -> list[list]:
+    """``_batches`` of every list, collating (and preparing) each distinct list object once."""
     done: dict[int, list] = {}
     for graphs in lists:
         if id(graphs) not in done:
-            done[id(graphs)] = _batches(graphs, size or len(graphs), device)
+            done[id(graphs)] = _batches(graphs, size or len(graphs), device, prepare)
     return [done[id(g)] for g in lists]
 
 
@@ -171,7 +171,7 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
     buffers = {k: torch.stack([b[k] for b in blist]) for k in blist[0]}
     fwd = _Vmapped(model)
 
-    per_unit = _collated([u[2] for u in units], protocol.batch_size, device)
+    per_unit = _collated([u[2] for u in units], protocol.batch_size, device, getattr(model, "prepare_batch", None))
     train = [_split([per_unit[u][j] for u in range(P)]) for j in range(len(per_unit[0]))]
     couples = [b.num_graphs // 2 for b in per_unit[0]]
 

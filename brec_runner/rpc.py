@@ -287,10 +287,13 @@ def _make_optimizer(params, protocol: Protocol) -> torch.optim.Optimizer:
     return cls(params, lr=lr_at_epoch(protocol, 0), weight_decay=protocol.weight_decay, foreach=False)
 
 
-def _batches(graphs: Sequence, size: int, device) -> list:
+def _batches(graphs: Sequence, size: int, device, prepare=None) -> list:
+    """Collated batches of ``size`` graphs in order, on ``device``; ``prepare`` (a model's
+    ``prepare_batch``, for batches fed once per epoch) is applied to each."""
     from torch_geometric.data import Batch
 
-    return [Batch.from_data_list(list(graphs[i : i + size])).to(device) for i in range(0, len(graphs), size)]
+    out = [Batch.from_data_list(list(graphs[i : i + size])).to(device) for i in range(0, len(graphs), size)]
+    return [prepare(b) for b in out] if prepare is not None else out
 
 
 def couple_loss(out: torch.Tensor, margin: float) -> torch.Tensor:
@@ -313,7 +316,7 @@ def train_pair(model: nn.Module, graphs: Sequence, protocol: Protocol, device="c
     """
     if len(graphs) != 2 * protocol.num_relabelings:
         raise ValueError(f"expected {2 * protocol.num_relabelings} graphs, got {len(graphs)}")
-    batches = _batches(graphs, protocol.batch_size, device)
+    batches = _batches(graphs, protocol.batch_size, device, getattr(model, "prepare_batch", None))
     opt = _make_optimizer(model.parameters(), protocol)
     plateau = PlateauState(protocol.lr, protocol.plateau_factor, protocol.plateau_patience)
     model.train()

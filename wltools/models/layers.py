@@ -55,6 +55,16 @@ class GraphEmbedder(nn.Module):
         """Number of trainable parameters."""
         return sum(p.numel() for p in self.parameters() if p.requires_grad)
 
+    def prepare_batch(self, batch):
+        """Attach data-only inputs to a collated ``batch`` that will be fed many times (a training
+        batch, once per epoch), so ``forward`` reads them instead of recomputing them.
+
+        The default does nothing. An override must leave every output unchanged (it computes the
+        same tensors with the same code) and may skip a batch whose extra tensors would be too
+        large; ``forward`` must work on unprepared batches.
+        """
+        return batch
+
 
 def graph_index(data) -> tuple[Tensor, int]:
     """``(batch, B)``: the graph of every node ``[num_nodes]`` and the number of graphs, for a
