@@ -12,8 +12,10 @@ mode:
 
 Every mode uses ``--threads`` torch threads per process and the same protocol; the encoding cache is
 warmed first, so all modes pay the same (disk) encoding cost, plus process start-up for the worker
-modes. Reports pairs per minute, the speed-up over ``single`` and whether every mode's verdicts
-(distinguished, reliable) equal the one-pair loop's. Appends one JSON record to
+modes. Reports pairs per minute, the speed-up over ``single`` (overall, and per category for the
+one-process modes, from the units' recorded wall times), whether every mode's verdicts
+(distinguished, reliable) equal the one-pair loop's, and the machine's load average before and
+after (the ratios are fair only when other work on the machine is steady). Appends one JSON record to
 benchmarks/results/rpc_bench.json (default). Not a test.
 
     python benchmarks/rpc_bench.py --model ppgt --preset small --per-category 2 \
@@ -92,6 +94,7 @@ def main(argv=None) -> dict:
     }
     units = len(ids) * len(seeds)
     timings, verdicts = {}, {}
+    per_category: dict[str, dict] = {}  # category -> mode -> summed unit wall times (one-process modes)
     load_before = os.getloadavg()  # other work on the machine: the ratios are only fair when it is steady
     with tempfile.TemporaryDirectory(prefix="rpc-bench-") as tmp:
         for mode in modes:
@@ -107,6 +110,11 @@ def main(argv=None) -> dict:
             recs = [r for f in sorted(out.glob("results*.jsonl")) for r in read_results(f)]
             assert len(recs) == units and len({(r["id"], r["seed"]) for r in recs}) == units
             verdicts[mode] = {(r["id"], r["seed"]): (r["distinguished"], r["reliable"]) for r in recs}
+            if "workers" not in mode:  # one process: its units' wall times add up to its time
+                for r in recs:
+                    cat = per_category.setdefault(r["category"], {}).setdefault(mode, {"units": 0, "unit_seconds": 0.0})
+                    cat["units"] += 1
+                    cat["unit_seconds"] += r["wall_s"]
             timings[mode] = {"seconds": seconds, "pairs_per_minute": 60 * units / seconds,
                              "distinguished": sum(v[0] for v in verdicts[mode].values()),
                              "reliable": sum(v[1] for v in verdicts[mode].values()),
@@ -120,6 +128,10 @@ def main(argv=None) -> dict:
         "group_size": args.group, "workers": args.workers,
         "timings": timings,
         "speedup_vs_single": {m: timings["single"]["seconds"] / timings[m]["seconds"] for m in modes},
+        # per category, from the units' own wall times (a group's time is shared by its units)
+        "per_category": {c: {**v, "speedup_multipair": (v["single"]["unit_seconds"] / v["multipair"]["unit_seconds"]
+                                                        if "multipair" in v else None)}
+                         for c, v in per_category.items()},
         "identical_verdicts": {m: verdicts[m] == verdicts["single"] for m in modes},
         "command": "python benchmarks/rpc_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),
@@ -135,6 +147,8 @@ def main(argv=None) -> dict:
     existing.append(result)
     out.write_text(json.dumps(existing, indent=2) + "\n")
     print(json.dumps({"model": result["model"], "units": units, "speedup_vs_single": result["speedup_vs_single"],
+                      "multipair_speedup_per_category": {c: v["speedup_multipair"]
+                                                         for c, v in result["per_category"].items()},
                       "identical_verdicts": result["identical_verdicts"]}))
     return result
 

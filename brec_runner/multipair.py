@@ -132,12 +132,23 @@ class _FlatParameters:
         self.sizes = [first[k].numel() for k in self.names]
         self.flat = torch.stack([torch.cat([r[k].reshape(-1) for k in self.names]) for r in rows]).requires_grad_(True)
 
-    def views(self) -> dict[str, torch.Tensor]:
+    def views(self) -> tuple[dict[str, torch.Tensor], tuple[torch.Tensor, ...]]:
+        """``({name: [A, *shape]}, pieces)``: the per-name views and the ``[A, numel]`` column
+        blocks they reshape (one split, so no full-size zero-padded gradient per name)."""
         a = self.flat.shape[0]
-        # one split (its backward is one concatenation), not a slice per name (a full-size
-        # zero-padded gradient per name in backward)
         pieces = self.flat.split(self.sizes, dim=1)
-        return {k: piece.view(a, *shape) for k, piece, shape in zip(self.names, pieces, self.shapes)}
+        return {k: piece.view(a, *shape) for k, piece, shape in zip(self.names, pieces, self.shapes)}, pieces
+
+    def gradient(self, loss: torch.Tensor, pieces: Sequence[torch.Tensor]) -> tuple[torch.Tensor, list[slice]]:
+        """``(grad [A, numel], unused)``: d loss / d rows, and the column ranges of parameters the
+        loss does not depend on (``torch.optim`` skips a parameter whose ``grad`` is None)."""
+        grads = torch.autograd.grad(loss, pieces, allow_unused=True)
+        unused, start = [], 0
+        for g, n in zip(grads, self.sizes):
+            if g is None:
+                unused.append(slice(start, start + n))
+            start += n
+        return torch.cat([torch.zeros_like(p) if g is None else g for g, p in zip(grads, pieces)], dim=1), unused
 
     def keep(self, rows: torch.Tensor) -> None:
         """Keep only ``rows`` (indices of the units still training), as a fresh leaf."""
@@ -196,13 +207,13 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
         lr_col = torch.tensor(lrs, dtype=torch.float64, device=device).view(-1, 1)
         loss_all = [0.0] * len(active)
         for (template, stacked), c in zip(train, couples):
-            params.flat.grad = None
-            out = fwd(params.views(), buffers, template, stacked)  # [A, graphs in batch, d]
+            views, pieces = params.views()
+            out = fwd(views, buffers, template, stacked)  # [A, graphs in batch, d]
             losses = vmap(couple_loss, in_dims=(0, None))(out, protocol.margin)  # [A]
-            losses.sum().backward()
+            grad, unused = params.gradient(losses.sum(), pieces)
             steps += 1
             with torch.no_grad():
-                _adam_step(params.flat, params.flat.grad, exp_avg, exp_sq, steps, lr_col, protocol)
+                _adam_step(params.flat, grad, exp_avg, exp_sq, steps, lr_col, protocol, skip=unused)
             for r, v in enumerate(losses.detach().cpu().tolist()):
                 loss_all[r] += c * v
         stopping = []
@@ -240,7 +251,7 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
             outs = []
             for j in range(len(lists[0])):
                 template, stacked = _split([lists[u][j] for u in range(P)])
-                outs.append(fwd(params.views(), buffers, template, stacked))
+                outs.append(fwd(params.views()[0], buffers, template, stacked))
             out = torch.cat(outs, dim=1)  # [P, graphs, d]
             t2.append([t2_statistic(out[u, 0::2], out[u, 1::2], dtype=dtype) for u in range(P)])
     cuda_s = None
@@ -263,7 +274,7 @@ _CHUNK_ELEMENTS = 1 << 20  # rows updated together: about 4 MB per float32 matri
 
 
 def _adam_step(flat: torch.Tensor, grad: torch.Tensor, exp_avg: torch.Tensor, exp_sq: torch.Tensor, step: int,
-               lr_col: torch.Tensor, protocol: Protocol) -> None:
+               lr_col: torch.Tensor, protocol: Protocol, skip: Sequence[slice] = ()) -> None:
     """One Adam / AdamW step of every row (unit) of ``flat`` in place, with its own learning rate.
 
     The arithmetic of ``torch.optim.Adam`` / ``AdamW`` (single-tensor path, ``foreach=False``),
@@ -274,8 +285,10 @@ def _adam_step(flat: torch.Tensor, grad: torch.Tensor, exp_avg: torch.Tensor, ex
     ``p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)``.
     ``lr_col`` is ``[A, 1]`` float64; ``step`` is the common step count t; ``grad`` is overwritten.
     Rows are updated a few at a time (about ``_CHUNK_ELEMENTS`` values) so that the four matrices
-    of a chunk stay in the CPU cache.
+    of a chunk stay in the CPU cache. Columns in ``skip`` (parameters without a gradient, which
+    ``torch.optim`` leaves alone, state included) keep their values and moments.
     """
+    kept = [(cols, flat[:, cols].clone(), exp_avg[:, cols].clone(), exp_sq[:, cols].clone()) for cols in skip]
     wd = protocol.weight_decay
     bias2_sqrt = (1 - _BETA2**step) ** 0.5
     rows = max(1, _CHUNK_ELEMENTS // max(flat.shape[1], 1))
@@ -294,6 +307,8 @@ def _adam_step(flat: torch.Tensor, grad: torch.Tensor, exp_avg: torch.Tensor, ex
         denom = v.sqrt().div_(bias2_sqrt).add_(_EPS)
         torch.mul(m, (lr / (1 - _BETA1**step)).to(p.dtype), out=g)  # step size * m
         p.addcdiv_(g, denom, value=-1.0)
+    for cols, p, m, v in kept:
+        flat[:, cols], exp_avg[:, cols], exp_sq[:, cols] = p, m, v
 
 
 def _shares_data(chunk) -> bool:

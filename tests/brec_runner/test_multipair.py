@@ -94,7 +94,7 @@ def test_flat_adam_step_matches_torch_optim(optimizer, weight_decay, clip):
             if clip is not None:
                 torch.nn.utils.clip_grad_norm_(ref, clip)
             opt.step()
-        got = flat.views()
+        got = flat.views()[0]
         for i, t in enumerate(ref):
             torch.testing.assert_close(got[str(i)][row], t.detach(), rtol=1e-6, atol=1e-7)
         assert not torch.equal(got["0"][row], u[0]), "the parameters must have moved"
@@ -102,15 +102,27 @@ def test_flat_adam_step_matches_torch_optim(optimizer, weight_decay, clip):
 
 def test_flat_parameters_views_share_one_gradient_matrix():
     rows = [{"w": torch.full((2, 3), float(i)), "b": torch.full((3,), -float(i))} for i in range(4)]
+    rows = [{**r, "unused": torch.full((2,), 5.0)} for r in rows]
     flat = _FlatParameters(rows)
-    views = flat.views()
+    views, pieces = flat.views()
     assert views["w"].shape == (4, 2, 3) and views["b"].shape == (4, 3)
     assert torch.equal(views["w"][2], rows[2]["w"]) and torch.equal(views["b"][3], rows[3]["b"])
-    (views["w"].sum() + 2 * views["b"].sum()).backward()
-    assert torch.equal(flat.flat.grad, torch.tensor([[1.0] * 6 + [2.0] * 3] * 4))
+    grad, unused = flat.gradient(views["w"].sum() + 2 * views["b"].sum(), pieces)
+    assert torch.equal(grad, torch.tensor([[1.0] * 6 + [2.0] * 3 + [0.0] * 2] * 4))
+    assert unused == [slice(9, 11)]
     flat.keep(torch.tensor([3, 1]))
-    assert torch.equal(flat.views()["b"], torch.stack([rows[3]["b"], rows[1]["b"]]))
-    assert flat.flat.is_leaf and flat.flat.requires_grad and flat.flat.grad is None
+    assert torch.equal(flat.views()[0]["b"], torch.stack([rows[3]["b"], rows[1]["b"]]))
+    assert flat.flat.is_leaf and flat.flat.requires_grad
+
+
+def test_parameters_without_gradient_are_left_alone_as_torch_optim_does():
+    protocol = Protocol(optimizer="adamw", weight_decay=0.1, lr=0.1)
+    flat = torch.ones(2, 5)
+    m, v = torch.zeros_like(flat), torch.zeros_like(flat)
+    _adam_step(flat, torch.ones(2, 5), m, v, 1, torch.full((2, 1), 0.1, dtype=torch.float64), protocol,
+               skip=[slice(3, 5)])
+    assert torch.equal(flat[:, 3:], torch.ones(2, 2)) and not m[:, 3:].any() and not v[:, 3:].any()
+    assert (flat[:, :3] < 1).all() and m[:, :3].all()
 
 
 def test_evaluate_units_groups_by_shape_and_keeps_every_unit(tiny, triangle_feature):
