@@ -106,14 +106,19 @@ def simple_global_attention(q: Tensor, k: Tensor, v: Tensor, batch: Tensor, num_
     -------
     Tensor ``[T, H, D]``
     """
+    def graph_sum(t: Tensor) -> Tensor:  # per-graph sum over nodes, [T, ...] -> [B, ...]
+        # index_add with the 1-D node-to-graph index: PyG's scatter first broadcasts the index to
+        # the full shape of t, which torch.func.vmap (multi-pair mode) materialises for every unit
+        return t.new_zeros(num_graphs, *t.shape[1:]).index_add(0, batch, t)
+
     n = torch.bincount(batch, minlength=num_graphs).to(q.dtype)[batch].view(-1, 1, 1)  # [T,1,1] N
-    q_fro = scatter(q.pow(2).sum(-1), batch, 0, dim_size=num_graphs, reduce="sum").sqrt()  # [B, H]
-    k_fro = scatter(k.pow(2).sum(-1), batch, 0, dim_size=num_graphs, reduce="sum").sqrt()  # [B, H]
+    q_fro = graph_sum(q.pow(2).sum(-1)).sqrt()  # [B, H]
+    k_fro = graph_sum(k.pow(2).sum(-1)).sqrt()  # [B, H]
     q = q / q_fro[batch].unsqueeze(-1)  # Q~, [T, H, D]
     k = k / k_fro[batch].unsqueeze(-1)  # K~, [T, H, D]
     outer = k.unsqueeze(-1) * v.unsqueeze(-2)  # k_u v_u^T, [T, H, D, Dv]
-    ktv = scatter(outer, batch, 0, dim_size=num_graphs, reduce="sum")  # K~^T V, [B, H, D, Dv]
-    k_sum = scatter(k, batch, 0, dim_size=num_graphs, reduce="sum")  # K~^T 1, [B, H, D]
+    ktv = graph_sum(outer)  # K~^T V, [B, H, D, Dv]
+    k_sum = graph_sum(k)  # K~^T 1, [B, H, D]
     num = v + torch.einsum("thd,thde->the", q, ktv[batch]) / n  # [T, H, Dv]
     den = 1 + (q * k_sum[batch]).sum(-1, keepdim=True) / n  # [T, H, 1]
     return num / den

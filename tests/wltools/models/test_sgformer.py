@@ -91,3 +91,26 @@ def test_presets_transform_and_bad_options(helpers):
     assert out.shape == (2, 16) and torch.isfinite(out).all()
     with pytest.raises(ValueError, match="alpha"):
         create_model(NAME, "small", alpha=1.0)
+
+
+def test_graph_sums_equal_pyg_scatter_bit_for_bit():
+    """The per-graph sums use ``index_add`` (vmap-friendly); the values are those of PyG's
+    ``scatter(..., reduce="sum")`` that the committed SGFormer runs were computed with, exactly."""
+    from torch_geometric.utils import scatter
+
+    gen = torch.Generator().manual_seed(0)
+    sizes = [3, 7, 1, 12, 5]
+    batch = torch.repeat_interleave(torch.arange(len(sizes)), torch.tensor(sizes))
+    q, k, v = (torch.randn(int(batch.numel()), 2, 8, generator=gen) for _ in range(3))
+
+    def with_scatter(q, k, v):
+        B = len(sizes)
+        n = torch.bincount(batch, minlength=B).to(q.dtype)[batch].view(-1, 1, 1)
+        q = q / scatter(q.pow(2).sum(-1), batch, 0, dim_size=B, reduce="sum").sqrt()[batch].unsqueeze(-1)
+        k = k / scatter(k.pow(2).sum(-1), batch, 0, dim_size=B, reduce="sum").sqrt()[batch].unsqueeze(-1)
+        ktv = scatter(k.unsqueeze(-1) * v.unsqueeze(-2), batch, 0, dim_size=B, reduce="sum")
+        k_sum = scatter(k, batch, 0, dim_size=B, reduce="sum")
+        num = v + torch.einsum("thd,thde->the", q, ktv[batch]) / n
+        return num / (1 + (q * k_sum[batch]).sum(-1, keepdim=True) / n)
+
+    assert torch.equal(simple_global_attention(q, k, v, batch, len(sizes)), with_scatter(q, k, v))
