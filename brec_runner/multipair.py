@@ -117,8 +117,8 @@ class _Vmapped:
 class _FlatParameters:
     """The parameters of the A active units as one ``[A, numel]`` leaf, one row per unit.
 
-    The model sees per-name views ``[A, *shape]`` of the rows (:meth:`views`), so one backward
-    fills one gradient matrix and the optimizer, clipping and early-stop bookkeeping are a few
+    The model sees per-name views ``[A, *shape]`` of the rows (:meth:`views`); :meth:`gradient`
+    returns one gradient matrix, so the optimizer, clipping and early-stop bookkeeping are a few
     whole-matrix operations instead of a loop over every parameter tensor.
     """
 
@@ -134,7 +134,7 @@ class _FlatParameters:
 
     def views(self) -> tuple[dict[str, torch.Tensor], tuple[torch.Tensor, ...]]:
         """``({name: [A, *shape]}, pieces)``: the per-name views and the ``[A, numel]`` column
-        blocks they reshape (one split, so no full-size zero-padded gradient per name)."""
+        blocks they reshape, for :meth:`gradient`."""
         a = self.flat.shape[0]
         pieces = self.flat.split(self.sizes, dim=1)
         return {k: piece.view(a, *shape) for k, piece, shape in zip(self.names, pieces, self.shapes)}, pieces

@@ -320,15 +320,18 @@ class PPGT(GraphEmbedder):
         if self.config.spe_bases == 0:
             return data
         p = self._inputs(data)[1]
-        width = p.shape[1] * (1 + 2 * self.config.spe_bases)
-        if p.shape[0] * width * p.element_size() <= self.prepare_max_bytes:
+        if p.shape[0] * self._spe_width(p) * p.element_size() <= self.prepare_max_bytes:
             data.ppgt_spe = sinusoidal_pe(p, self.config.spe_bases)  # [P, C (1 + 2S)]
         return data
 
+    def _spe_width(self, p: Tensor) -> int:
+        return p.shape[1] * (1 + 2 * self.config.spe_bases)
+
     def _prepared_spe(self, data, p: Tensor) -> Tensor | None:
+        """The stored SPE if it is this model's (shape and dtype), else None (compute it)."""
         spe = getattr(data, "ppgt_spe", None)
-        width = p.shape[1] * (1 + 2 * self.config.spe_bases)
-        if spe is None or self.config.spe_bases == 0 or spe.shape != (p.shape[0], width) or spe.dtype != p.dtype:
+        if spe is None or self.config.spe_bases == 0 or spe.shape != (p.shape[0], self._spe_width(p)) \
+                or spe.dtype != p.dtype:
             return None
         return spe
 
