@@ -210,10 +210,11 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
     Checks that every pair is non-isomorphic, every graph simple and undirected, and every one of
     the 32+32 relabelings and 64 reliability graphs of each pair isomorphic to its source.
     """
-    from brec_runner.dataset import DEFAULT_SEED, load_pairs, verify_data
+    from brec_runner.dataset import load_pairs, verify_data
+    from brec_runner.protocol import Protocol
 
     ids = _brec_selection(category, pairs)
-    seed = DEFAULT_SEED if seed is None else seed
+    seed = Protocol().relabel_seed if seed is None else seed
     summary = verify_data(load_pairs(ids=ids), seed=seed, progress=True)
     cats = ", ".join(f"{k} {v}" for k, v in summary["per_category"].items())
     click.echo(
@@ -287,8 +288,14 @@ def _parse_seeds(seed, seeds) -> list[int]:
 
 
 @brec.command("run")
-@click.option("--model", "model_name", required=True, help="Registered model name (see wltools.models).")
-@click.option("--preset", default="brec", show_default=True, help="Model preset (brec = paper config).")
+@click.option("--model", "model_name", required=True, metavar="NAME|MODULE:ATTR|PATH.py:ATTR",
+              help="A registered model (wltools models list), or your own factory: MODULE:ATTR or PATH.py:ATTR.")
+@click.option("--preset", default=None, help="Preset of a built-in model (default brec = paper config).")
+@click.option("--bound", default=None, metavar="TEST|LOWER,UPPER",
+              help="The WL test bounding your model from above (1wl, spd, rd, rrwp[:K], 3wl); "
+                   "default: the factory's wl_bound attribute, else unknown.")
+@click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR",
+              help="A PyG transform applied once per graph (default: the factory's transform attribute).")
 @click.option("--category", "categories", multiple=True, help=_CATEGORY_HELP)
 @click.option("--pairs", "pair_spec", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
 @click.option("--seed", type=int, default=None, help="One training seed (default 0).")
@@ -304,25 +311,27 @@ def _parse_seeds(seed, seeds) -> list[int]:
 @click.option("--lr", type=click.FloatRange(min=0, min_open=True), default=None, help="Override the learning rate.")
 @click.option("--batch-size", type=click.IntRange(min=2), default=None, help="Override the training batch size (even).")
 @click.option("--weight-decay", type=click.FloatRange(min=0), default=None, help="Override the weight decay.")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Model config override (repeatable).")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="Keyword argument of the model's factory / built-in config override (repeatable).")
 @click.option("--eval-batch-size", type=click.IntRange(min=2), default=None,
               help="Graphs per test batch (default: all 64 at once).")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
               help="torch CPU threads (BREC graphs are small: one thread is fastest).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Local processes sharing the run (pairs split between them; same verdicts as one).")
+              help="Local processes sharing the run (units split between them; same verdicts as one).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def brec_run(model_name, preset, categories, pair_spec, seed, seeds, device, out_dir, shard, multi_pair,
-             epochs, lr, batch_size, weight_decay, sets, eval_batch_size, threads, workers, quiet):
+def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, seeds, device, out_dir, shard,
+             multi_pair, epochs, lr, batch_size, weight_decay, sets, eval_batch_size, threads, workers, quiet):
     """Train and test MODEL on BREC pairs with the RPC protocol, into a resumable run directory.
 
-    Writes RUN_DIR/config.json and one line per (pair, seed) to RUN_DIR/results.jsonl (or
-    results-shard-K-of-N.jsonl with --shard, ...-worker-J-of-W.jsonl with --workers). Protocol
-    constants: brec_runner/configs/MODEL.json. --workers W runs W local processes of --threads
-    threads each, e.g. one per core.
+    MODEL is a built-in or plugin name, or your own model factory (docs/your-model.md):
+    `--model examples/gin.py:gin`. Writes RUN_DIR/config.json and one line per (pair, seed) to
+    RUN_DIR/results.jsonl (results-shard-K-of-N.jsonl with --shard). The model is checked against
+    the contract before anything is written. Protocol changes of the built-in models:
+    brec_runner/configs/MODEL.json. --workers W runs W local processes of --threads threads each.
     """
-    from brec_runner.configs import load_protocol
-    from brec_runner.rundir import parse_shard, run_brec
+    from brec_runner.evaluate import run
+    from brec_runner.plan import parse_shard
 
     try:
         ids = _brec_selection(categories, pair_spec)  # both given: their intersection
@@ -337,14 +346,10 @@ def brec_run(model_name, preset, categories, pair_spec, seed, seeds, device, out
             raise click.BadParameter(str(exc), param_hint="--shard") from None
     overrides = {k: v for k, v in {"epochs": epochs, "lr": lr, "batch_size": batch_size,
                                    "weight_decay": weight_decay}.items() if v is not None}
-    try:
-        protocol = load_protocol(model_name, **overrides)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
-    out = run_brec(model_name, preset, model_overrides=_parse_set(sets), protocol=protocol,
-                   pair_ids=ids, seeds=seed_list, device=device,
-                   out=out_dir, shard=shard_kn, multi_pair=multi_pair, progress=not quiet,
-                   eval_batch_size=eval_batch_size, threads=threads, workers=workers)
+    out = run(model_name, preset=preset, bound=bound, transform=transform, options=_parse_set(sets),
+              protocol=overrides, categories=None, pairs=ids, seeds=seed_list, device=device, out=out_dir,
+              shard=shard_kn, multi_pair=multi_pair, progress=not quiet, eval_batch_size=eval_batch_size,
+              threads=threads, workers=workers)
     click.echo(f"run directory: {out}")
 
 
@@ -470,6 +475,32 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
     raise SystemExit(exit_code(results))
 
 # === end section: claims ===
+
+
+@cli.group(cls=_Group)
+def models() -> None:
+    """Models the BREC runner knows by name: built-in and installed plugins."""
+
+
+@models.command("list")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def models_list(fmt: str) -> None:
+    """List built-in models and plugins (entry-point group wltools.models) with bound and presets.
+
+    Any other model runs by reference: wltools brec run --model PATH.py:ATTR (docs/your-model.md).
+    """
+    import json
+
+    from brec_runner.model_source import list_model_sources
+
+    rows = list_model_sources()
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    table = [("name", "kind", "bound", "presets", "source")]
+    table += [(r["name"], r["kind"], r["bound"] or "unknown", ",".join(r["presets"]) or "-", r["source"])
+              for r in rows]
+    click.echo("\n".join(_table(table)))
 
 
 def main() -> None:

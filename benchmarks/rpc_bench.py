@@ -2,7 +2,7 @@
 
 Picks, for each of Basic / Regular / Extension, the first ``--per-category`` pairs of the category's
 most common (nodes, edges) size (so the multi-pair mode can group different pairs), and runs every
-(pair, seed) unit through :func:`brec_runner.rundir.run_brec` into a fresh run directory in each
+(pair, seed) unit through :func:`brec_runner.evaluate.run` into a fresh run directory in each
 mode:
 
 - ``single``: the one-pair loop in one process (``brec run``);
@@ -70,8 +70,11 @@ def main(argv=None) -> dict:
 
     from brec_runner import dataset
     from brec_runner.configs import load_protocol
-    from brec_runner.rundir import environment, read_results, run_brec
+    from brec_runner.encoding_cache import encoded_graphs
+    from brec_runner.evaluate import run
+    from brec_runner.record import read_results, results_files
     from wltools.models import registry
+    from wltools.provenance import package_versions
 
     torch.set_num_threads(args.threads)
     protocol = load_protocol(args.model, **({"epochs": args.epochs} if args.epochs is not None else {}))
@@ -83,8 +86,8 @@ def main(argv=None) -> dict:
     tf = registry.create_transform(args.model, args.preset)
     tkey = registry.transform_key(args.model, args.preset)
     for p in pairs:
-        dataset.encoded_graphs(dataset.relabelings(p, protocol.relabel_seed, protocol.num_relabelings), tf, tkey)
-        dataset.encoded_graphs(dataset.reliability_set(p, protocol.relabel_seed, protocol.reliability_size), tf, tkey)
+        encoded_graphs(dataset.relabelings(p, protocol.relabel_seed, protocol.num_relabelings), tf, tkey)
+        encoded_graphs(dataset.reliability_set(p, protocol.relabel_seed, protocol.reliability_size), tf, tkey)
 
     settings = {
         "single": {},
@@ -102,12 +105,12 @@ def main(argv=None) -> dict:
             if args.device.startswith("cuda"):
                 torch.cuda.synchronize()
             t0 = time.perf_counter()
-            run_brec(args.model, args.preset, protocol=protocol, pair_ids=ids, seeds=seeds, device=args.device,
-                     out=out, progress=False, threads=args.threads, **settings[mode])
+            run(args.model, preset=args.preset, protocol=protocol, pairs=ids, categories=None, seeds=seeds,
+                device=args.device, out=out, progress=False, threads=args.threads, **settings[mode])
             if args.device.startswith("cuda"):
                 torch.cuda.synchronize()
             seconds = time.perf_counter() - t0
-            recs = [r for f in sorted(out.glob("results*.jsonl")) for r in read_results(f)]
+            recs = [r for f in results_files(out) for r in read_results(f)]
             assert len(recs) == units and len({(r["id"], r["seed"]) for r in recs}) == units
             verdicts[mode] = {(r["id"], r["seed"]): (r["distinguished"], r["reliable"]) for r in recs}
             if "workers" not in mode:  # one process: its units' wall times add up to its time
@@ -137,7 +140,7 @@ def main(argv=None) -> dict:
         "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),
                     "processor": platform.processor() or None,
                     "loadavg_1_5_15_before": load_before, "loadavg_1_5_15_after": os.getloadavg()},
-        "environment": environment(args.device)["versions"],
+        "environment": package_versions(),
         "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     out = Path(args.out)

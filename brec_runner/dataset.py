@@ -44,9 +44,13 @@ import torch
 
 from wltools.errors import DataIntegrityError, UnknownNameError
 
+from .protocol import Protocol
+
+#: The published protocol: its relabelling seed and counts are the defaults here.
+_PUBLISHED = Protocol()
+
 __all__ = [
     "DATA_DIR",
-    "DEFAULT_SEED",
     "NUM_PAIRS",
     "CATEGORIES",
     "SUBCATEGORIES",
@@ -63,13 +67,10 @@ __all__ = [
     "reliability_set",
     "permute_graph",
     "to_pyg",
-    "encoded_graphs",
     "check_simple",
     "verify_data",
 ]
 
-#: Seed of the relabelings and reliability sets used by default (``RPCConfig.relabel_seed``).
-DEFAULT_SEED = 0
 #: Folder holding the committed raw BREC files.
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "brec"
 NUM_PAIRS = 400
@@ -318,7 +319,8 @@ def permute_graph(G: nx.Graph, perm: Sequence[int]) -> nx.Graph:
     return out
 
 
-def relabeling_plan(pair: BrecPair, seed: int, num: int = 32) -> list[tuple[str, np.ndarray | None]]:
+def relabeling_plan(pair: BrecPair, seed: int = _PUBLISHED.relabel_seed,
+                    num: int = _PUBLISHED.num_relabelings) -> list[tuple[str, np.ndarray | None]]:
     """The permutations behind :func:`relabelings`: ``[("g", p), ("h", p), ...]``, ``2 * num`` long.
 
     ``p`` is ``None`` for the first of each graph (as given), otherwise a uniformly random
@@ -336,7 +338,8 @@ def relabeling_plan(pair: BrecPair, seed: int, num: int = 32) -> list[tuple[str,
     return plan
 
 
-def reliability_plan(pair: BrecPair, seed: int, num: int = 64) -> list[tuple[str, np.ndarray]]:
+def reliability_plan(pair: BrecPair, seed: int = _PUBLISHED.relabel_seed,
+                     num: int = _PUBLISHED.reliability_size) -> list[tuple[str, np.ndarray]]:
     """The permutations behind :func:`reliability_set`: ``num`` entries ``(side, p)``.
 
     One side (``"g"`` or ``"h"``) is chosen by a generator seeded by ``(seed, pair.id)`` (a stream
@@ -358,7 +361,8 @@ def _apply_plan(pair: BrecPair, plan) -> list[nx.Graph]:
     return out
 
 
-def relabelings(pair: BrecPair, seed: int, num: int = 32) -> list[nx.Graph]:
+def relabelings(pair: BrecPair, seed: int = _PUBLISHED.relabel_seed,
+                num: int = _PUBLISHED.num_relabelings) -> list[nx.Graph]:
     """``num`` relabelings of each graph of the pair, interleaved ``[G1, H1, G2, H2, ...]``.
 
     The first of each is the graph as given; the rest are uniformly random node permutations
@@ -367,7 +371,8 @@ def relabelings(pair: BrecPair, seed: int, num: int = 32) -> list[nx.Graph]:
     return _apply_plan(pair, relabeling_plan(pair, seed, num))
 
 
-def reliability_set(pair: BrecPair, seed: int, num: int = 64) -> list[nx.Graph]:
+def reliability_set(pair: BrecPair, seed: int = _PUBLISHED.relabel_seed,
+                    num: int = _PUBLISHED.reliability_size) -> list[nx.Graph]:
     """The reliability set: ``num`` random relabelings of one graph of the pair (chosen at random),
     interleaved like :func:`relabelings` so that both "sides" are the same graph."""
     return _apply_plan(pair, reliability_plan(pair, seed, num))
@@ -397,16 +402,6 @@ def to_pyg(G: nx.Graph):
     return Data(x=torch.ones((n, 1), dtype=torch.float32), edge_index=edge_index, num_nodes=n)
 
 
-def encoded_graphs(graphs, transform, cache_key: str | None, **kwargs):
-    """PyG ``Data`` of ``graphs`` with ``transform`` applied, cached on disk.
-
-    See :func:`brec_runner.encoding_cache.encoded_graphs` (re-exported here).
-    """
-    from .encoding_cache import encoded_graphs as _encoded
-
-    return _encoded(graphs, transform, cache_key, **kwargs)
-
-
 # --------------------------------------------------------------------------------------------
 # integrity
 
@@ -427,9 +422,9 @@ def check_simple(G: nx.Graph, what: str = "graph") -> None:
 def verify_data(
     pairs: Sequence[BrecPair] | None = None,
     *,
-    seed: int = DEFAULT_SEED,
-    num: int = 32,
-    reliability_num: int = 64,
+    seed: int = _PUBLISHED.relabel_seed,
+    num: int = _PUBLISHED.num_relabelings,
+    reliability_num: int = _PUBLISHED.reliability_size,
     progress: bool = False,
 ) -> dict:
     """Prove the data sound with pynauty (``wltools.iso``); raise on the first failure.

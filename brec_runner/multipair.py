@@ -37,10 +37,10 @@ from typing import Iterator, Sequence
 import torch
 from torch import nn
 
+from .protocol import Protocol
 from .rpc import (
     PairOutcome,
     PlateauState,
-    Protocol,
     _batches,
     couple_loss,
     decide,
@@ -53,7 +53,6 @@ from .rpc import (
 __all__ = ["evaluate_units", "shape_signature", "train_and_test_group"]
 
 _BETA1, _BETA2, _EPS = 0.9, 0.999, 1e-8  # torch.optim.Adam/AdamW defaults
-_VMAP_FAILED: dict[str, dict[str, str]] = {}  # model class -> {"data" | "all": first error}
 
 
 def _batch_signature(batch) -> tuple:
@@ -316,7 +315,8 @@ def _shares_data(chunk) -> bool:
 
 
 def evaluate_units(model: nn.Module, units: Sequence[tuple], protocol: Protocol, device="cpu",
-                   group_size: int = 8, eval_batch_size=None) -> Iterator[PairOutcome]:
+                   group_size: int = 8, eval_batch_size=None,
+                   failures: dict[str, str] | None = None) -> Iterator[PairOutcome]:
     """Outcomes of every unit ``(pair_id, seed, graphs, reliability)``, G = ``group_size`` at a time.
 
     Units are grouped by :func:`shape_signature` (order of first appearance, then chunks of G).
@@ -324,13 +324,14 @@ def evaluate_units(model: nn.Module, units: Sequence[tuple], protocol: Protocol,
     different pairs also vmap over the graphs, which more models refuse (data-dependent shapes
     such as boolean-mask edge filtering in GCN normalisation). When that fails once, later groups
     are formed from units of the same pair only; when even that fails, the model uses the one-pair
-    loop. A group of one runs the one-pair loop.
+    loop. A group of one runs the one-pair loop. ``failures`` (``{"data" | "all": first error}``)
+    carries what was learned across calls for this model; pass the same dict to later calls.
     """
     groups: dict[tuple, list] = defaultdict(list)
     for unit in units:
         groups[shape_signature(unit[2], unit[3], protocol, eval_batch_size)].append(unit)
     name = type(model).__name__
-    failed = _VMAP_FAILED.setdefault(name, {})
+    failed = failures if failures is not None else {}
 
     def chunks():
         for members in groups.values():

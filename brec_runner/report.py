@@ -1,6 +1,6 @@
 """Realised vs theoretical BREC counts of a model run: tables (md / json / csv) and a bar chart.
 
-Input: one or more run directories (:mod:`brec_runner.rundir`) of the same model, preset, model
+Input: one or more run directories (:mod:`brec_runner.record`) of the same model, preset, model
 overrides and protocol: typically several seeds, or the shards of one run. Their
 ``results*.jsonl`` are merged; a (pair, seed) present twice must agree on its verdict.
 
@@ -8,15 +8,18 @@ Per pair and seed the model *realises* a separation when the pair is distinguish
 (BREC, Sec. 4: RPC). Per category the report gives, across seeds, the mean and spread (population
 standard deviation, min and max) of: distinguished pairs, reliability failures, and BREC's
 "real correct" (= distinguished - reliability failures, the published counting), next to the
-number of pairs the model's theoretical class separates (``brec_runner.theory.theory_verdicts``:
-PPGT and GRIT GD-WL with RRWP at the model's K; Graphormer SPD-WL; SGFormer 1-WL; Graph Transformer
-between 1-WL and 3-WL, see ``brec_runner/configs``) and next to 3-WL; and the published counts of
-the PPGT paper's Table 1 where the model has them. Per pair it lists the classes:
+number of pairs the model's declared bound separates (``brec_runner.theory.theory_verdicts``; the
+bound recorded in the run's config: for the built-in models PPGT and GRIT GD-WL with RRWP at the
+model's K, Graphormer SPD-WL, SGFormer 1-WL, Graph Transformer between 1-WL and 3-WL, see
+``brec_runner/configs``; for other models their ``wl_bound`` or ``--bound``, or none) and next to
+3-WL; and the published counts of the PPGT paper's Table 1 where the model has them. Per pair it
+lists the classes:
 
 - *realised-and-allowed*: realised in at least one seed, and the class's upper bound separates it;
 - *unrealised*: the upper bound separates it, the model realises it in no seed;
-- *beyond-theory*: realised in some seed although the upper bound cannot separate it (a bug, or a
-  non-invariant model as LapPE: always listed);
+- *beyond the declared bound*: realised in some seed although the upper bound cannot separate it:
+  either the model is not permutation invariant (as LapPE) or its declared bound is wrong; always
+  listed by id;
 - *reliability failures*: (pair, seed) whose reliability check failed.
 """
 
@@ -32,9 +35,13 @@ from typing import Any, Sequence
 
 from wltools.errors import RunDirectoryError
 
-from .rundir import CONFIG, COMPARED_KEYS, _comparable, read_results
+from .record import COMPARED_KEYS, comparable, read_config, read_results, results_files
 
-__all__ = ["load_runs", "build_report", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE"]
+__all__ = ["Report", "load_runs", "build_report", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
+           "BEYOND_BOUND_HEADING"]
+
+BEYOND_BOUND_HEADING = ("separated beyond the declared bound: either the model is not permutation invariant "
+                        "or its declared bound is wrong")
 
 REGULAR_PUBLISHED_NOTE = ("published counts are for the paper configuration on all pairs of a category; published "
                           "'Regular' is Regular(140) = ids 60-159 plus 4-vertex and distance-regular (360-399), so "
@@ -51,19 +58,15 @@ def load_runs(run_dirs: Sequence) -> tuple[dict[str, Any], list[dict]]:
     merged: dict[tuple[int, int], dict] = {}
     for d in run_dirs:
         d = Path(d)
-        cfg_path = d / CONFIG
-        if not cfg_path.is_file():
-            raise RunDirectoryError(f"{d} is not a run directory (no {CONFIG})")
-        cfg = json.loads(cfg_path.read_text())
+        cfg = read_config(d)
         if config is None:
             config = cfg
         else:
-            diff = [k for k in COMPARED_KEYS if _comparable(k, cfg.get(k)) != _comparable(k, config.get(k))]
+            diff = [k for k in COMPARED_KEYS if comparable(k, cfg.get(k)) != comparable(k, config.get(k))]
             if diff:
                 raise RunDirectoryError(f"{d} was run with other settings than {run_dirs[0]} "
                                         f"(differing keys: {', '.join(diff)})")
-        files = sorted(d.glob("results*.jsonl"))
-        for f in files:
+        for f in results_files(d):
             for rec in read_results(f):
                 key = (int(rec["id"]), int(rec["seed"]))
                 if key in merged and (merged[key]["distinguished"], merged[key]["reliable"]) != (
@@ -86,7 +89,8 @@ def build_report(run_dirs: Sequence, *, theory: bool = True) -> dict[str, Any]:
 
     config, records = load_runs(run_dirs)
     published = (config.get("theory") or {}).get("published")
-    th = theory_bound(config)
+    th = theory_bound(config) or {"lower": None, "upper": None, "class": "unknown (no bound declared)",
+                                  "note": "", "rrwp_steps": None}
     seeds = sorted({r["seed"] for r in records})
     ids = sorted({r["id"] for r in records})
     category = {r["id"]: r.get("category") for r in records}
@@ -155,11 +159,11 @@ def build_report(run_dirs: Sequence, *, theory: bool = True) -> dict[str, Any]:
     relfail = [{"id": r["id"], "seed": r["seed"], "category": r.get("category"),
                 "t2_reliability": r["t2_reliability"]} for r in records if not r["reliable"]]
     return {
-        "model": config["model"], "preset": config["preset"], "model_overrides": config.get("model_overrides", {}),
+        "model": config["model"], "preset": config.get("preset"), "model_overrides": config.get("model_overrides", {}),
         "protocol": config["protocol"], "seeds": seeds, "pairs": len(ids), "records": len(records),
         "run_dirs": [str(d) for d in run_dirs], "device": config.get("device"),
         "theory": {"lower": lower, "upper": upper, "rrwp_steps": k, "class": th.get("class"),
-                   "note": th.get("note"), "computed": bool(verdicts)},
+                   "note": th.get("note"), "computed": bool(verdicts), "source": th.get("source")},
         "published_source": published.get("source") if published else None,
         "published_note": REGULAR_PUBLISHED_NOTE if published else None,
         "categories": rows,
@@ -197,10 +201,16 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
     if fmt != "md":
         raise ValueError(f"unknown format {fmt!r}")
     th = rep["theory"]
-    bound = th["upper"] if th["lower"] == th["upper"] else f"{th['lower']} .. {th['upper']}"
+    if th["upper"] is None:
+        bound = "no bound declared"
+    elif th["lower"] in (None, th["upper"]):
+        bound = th["upper"]
+    else:
+        bound = f"{th['lower']} .. {th['upper']}"
     if th.get("rrwp_steps"):
         bound += f" (RRWP K={th['rrwp_steps']})"
-    lines = [f"# BREC: {rep['model']} (preset {rep['preset']})", "",
+    title = rep["model"] + (f" (preset {rep['preset']})" if rep.get("preset") else "")
+    lines = [f"# BREC: {title}", "",
              f"Seeds {', '.join(map(str, rep['seeds']))}; {rep['pairs']} pairs, {rep['records']} (pair, seed) "
              f"results; device {rep['device']}; T² threshold {rep['protocol']['threshold']:.2f}.",
              f"Theoretical class: {th.get('class') or bound}" + (f". Note: {th['note']}" if th.get("note") else "."),
@@ -213,7 +223,7 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
         header.append(f"published ({rep['published_source']})")
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rep["categories"]:
-        theory_cell = _na(r["theory_upper"]) if th["lower"] == th["upper"] else \
+        theory_cell = _na(r["theory_upper"]) if th["lower"] in (None, th["upper"]) else \
             f"{_na(r['theory_lower'])} .. {_na(r['theory_upper'])}"
         cells = [r["category"], r["pairs"], _fmt_spread(r["distinguished"]), _fmt_spread(r["reliability_failures"]),
                  _fmt_spread(r["real_correct"]), theory_cell, _na(r["3wl"])]
@@ -228,7 +238,7 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
               f"- realised in some seeds only ({len(pc['realised_in_some_seeds_only'])}): "
               + (", ".join(f"{p['id']} (seeds {p['seeds']})" for p in pc["realised_in_some_seeds_only"]) or "none"),
               f"- unrealised, theory separates ({len(pc['unrealised'])}): {_ids(pc['unrealised'])}",
-              f"- beyond theory ({len(pc['beyond_theory'])}): "
+              f"- {BEYOND_BOUND_HEADING} ({len(pc['beyond_theory'])}): "
               + (", ".join(f"{p['id']} ({p['category']}, seeds {p['seeds']})" for p in pc["beyond_theory"]) or "none"),
               f"- reliability failures ({len(pc['reliability_failures'])}): "
               + (", ".join(f"{p['id']} (seed {p['seed']}, T² {p['t2_reliability']:.3g})"
@@ -262,7 +272,8 @@ def plot_report(rep: dict[str, Any], path) -> Path:
     series = [("realised (distinguished & reliable)", [r["distinguished_and_reliable"]["mean"] for r in rows],
                [r["distinguished_and_reliable"]["std"] for r in rows])]
     if rep["theory"]["computed"]:
-        series.append((f"theory ({rep['theory']['upper']})", [r["theory_upper"] or 0 for r in rows], None))
+        if rep["theory"]["upper"]:
+            series.append((f"theory ({rep['theory']['upper']})", [r["theory_upper"] or 0 for r in rows], None))
         series.append(("3-WL", [r["3wl"] or 0 for r in rows], None))
     if rep.get("published_source"):
         series.append(("published", [r["published"] if r["published"] is not None else 0 for r in rows], None))
@@ -274,10 +285,87 @@ def plot_report(rep: dict[str, Any], path) -> Path:
         ax.bar(xs, vals, width, label=label, yerr=err, capsize=3 if err else 0)
     ax.set_xticks(range(len(cats)), cats)
     ax.set_ylabel("pairs")
-    ax.set_title(f"BREC {rep['model']} ({rep['preset']}), seeds {rep['seeds']}")
+    ax.set_title(f"BREC {rep['model']}" + (f" ({rep['preset']})" if rep.get("preset") else "")
+                 + f", seeds {rep['seeds']}")
     ax.legend(fontsize=8)
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+class Report:
+    """A BREC report: realised vs theoretical counts per category, and pairs by class.
+
+    Built from run directories (:meth:`from_run_dirs`); ``data`` is the JSON-able dict of
+    :func:`build_report`.
+
+    Examples
+    --------
+    >>> rep = Report({"model": "m", "categories": [{"category": "total", "pairs": 2,
+    ...     "distinguished_and_reliable": {"mean": 1.0}, "reliability_failures": {"mean": 0.0}}]})
+    >>> rep.realised("total"), rep.reliability_failures("total")
+    (1, 0)
+    """
+
+    def __init__(self, data: dict[str, Any]):
+        self.data = data
+
+    @classmethod
+    def from_run_dirs(cls, run_dirs: Sequence, *, theory: bool = True) -> "Report":
+        """The report of one or more run directories of the same settings (seeds, shards)."""
+        return cls(build_report(list(run_dirs), theory=theory))
+
+    def _row(self, category: str) -> dict[str, Any]:
+        for row in self.data["categories"]:
+            if row["category"] == category:
+                return row
+        names = ", ".join(r["category"] for r in self.data["categories"])
+        raise KeyError(f"no category {category!r} in this report (it has {names})")
+
+    @staticmethod
+    def _number(value: float) -> float | int:
+        return int(value) if float(value).is_integer() else value
+
+    def realised(self, category: str = "total") -> float | int:
+        """Pairs distinguished and reliable (mean over seeds) in ``category``."""
+        return self._number(self._row(category)["distinguished_and_reliable"]["mean"])
+
+    def reliability_failures(self, category: str = "total") -> float | int:
+        """(pair, seed) reliability failures (mean over seeds) in ``category``."""
+        return self._number(self._row(category)["reliability_failures"]["mean"])
+
+    def theory(self, category: str = "total") -> int | None:
+        """Pairs the declared upper bound separates in ``category`` (None: no bound or not computed)."""
+        return self._row(category).get("theory_upper")
+
+    @property
+    def categories(self) -> list[dict[str, Any]]:
+        """Per-category rows (``total`` last)."""
+        return list(self.data["categories"])
+
+    @property
+    def pairs_by_class(self) -> dict[str, list]:
+        """Per-pair outcomes: realised and allowed, unrealised, beyond the bound, reliability failures."""
+        return dict(self.data["pairs_by_class"])
+
+    def to_markdown(self) -> str:
+        return format_report(self.data, "md")
+
+    def to_json(self) -> str:
+        return format_report(self.data, "json")
+
+    def to_csv(self) -> str:
+        return format_report(self.data, "csv")
+
+    def plot(self, path) -> Path:
+        """A bar chart per category (PNG)."""
+        return plot_report(self.data, path)
+
+    def __repr__(self) -> str:
+        total = self._row("total") if self.data.get("categories") else None
+        if total is None:
+            return f"Report({self.data.get('model')!r})"
+        return (f"Report({self.data.get('model')!r}: realised {self.realised()} of {total['pairs']} pairs, "
+                f"{self.reliability_failures()} reliability failures)")

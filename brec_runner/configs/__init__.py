@@ -13,9 +13,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..rpc import Protocol
+from ..protocol import Protocol
 
-__all__ = ["load_protocol", "model_info", "published_counts", "config_names", "theory_bound"]
+__all__ = ["load_protocol", "model_info", "published_counts", "config_names", "builtin_bound", "theory_bound"]
 
 
 @lru_cache(maxsize=None)
@@ -49,27 +49,40 @@ def published_counts(name: str) -> dict[str, Any] | None:
     return _load(name).get("published")
 
 
-def theory_bound(run_config: dict[str, Any]) -> dict[str, Any]:
-    """The WL tests bounding a run's model: the one definition the report and the claims use.
+def builtin_bound(name: str, transform) -> dict[str, Any]:
+    """The WL tests bounding built-in model ``name``, from its config file.
 
-    Returns ``{"lower", "upper", "class", "note", "rrwp_steps"}`` from the model's config file;
-    ``rrwp_steps`` is the channel count K of the model's own RRWP encoding (its transform's
-    ``walk_length``, identity channel included) when a bound is RRWP-WL, else None. K is taken from
-    the transform actually built for the run's preset and overrides, never guessed: a smaller K
-    would make the bound too strict, a larger one too loose.
+    Returns ``{"lower", "upper", "class", "note", "rrwp_steps", "source"}``; ``rrwp_steps`` is the
+    channel count K of the model's own RRWP encoding (its ``transform``'s ``walk_length``, identity
+    channel included) when a bound is RRWP-WL, else None. K is taken from the transform actually
+    built for the run, never guessed: a smaller K would make the bound too strict, a larger one too
+    loose.
     """
     from wltools.errors import RunDirectoryError
-    from wltools.models import registry
 
-    th = dict(_load(run_config["model"]).get("theory", {}))
+    th = dict(_load(name).get("theory", {}))
     k = None
     if "rrwp" in (th.get("lower"), th.get("upper")):
-        transform = registry.create_transform(run_config["model"], run_config.get("preset", "brec"),
-                                              **(run_config.get("model_overrides") or {}))
         k = getattr(transform, "walk_length", None)
         if k is None:
-            raise RunDirectoryError(f"model {run_config['model']!r} is bounded by RRWP-WL but its "
-                                    f"transform {transform!r} has no walk_length")
+            raise RunDirectoryError(f"model {name!r} is bounded by RRWP-WL but its transform {transform!r} "
+                                    "has no walk_length")
         k = int(k)
     return {"lower": th.get("lower"), "upper": th.get("upper"), "class": th.get("class"),
-            "note": th.get("note", ""), "rrwp_steps": k}
+            "note": th.get("note", ""), "rrwp_steps": k, "source": f"brec_runner/configs/{name}.json"}
+
+
+def theory_bound(run_config: dict[str, Any]) -> dict[str, Any] | None:
+    """The WL tests bounding a run's model: the one definition the report and the claims use.
+
+    The bound recorded in the run's ``config.json`` (``bound``, None when the model declared none);
+    run directories written before bounds were recorded get their built-in model's
+    :func:`builtin_bound`.
+    """
+    if "bound" in run_config:
+        return run_config["bound"]
+    from wltools.models import registry
+
+    transform = registry.create_transform(run_config["model"], run_config.get("preset") or "brec",
+                                          **(run_config.get("model_overrides") or {}))
+    return builtin_bound(run_config["model"], transform)

@@ -89,3 +89,126 @@ def tiny_model(tmp_path, monkeypatch):
                             make_transform=lambda c: TriangleFeature())(Tiny)
     yield name
     registry._MODELS.pop(name, None)
+
+
+USER_MODEL_SOURCE = '''
+"""A researcher's own models, as a user would write them: plain torch, no wltools import."""
+import torch
+from torch import nn
+
+
+class TinyGNN(nn.Module):
+    """Constant inputs, one sum aggregation, sum pooling: bounded by 1-WL."""
+
+    wl_bound = "1wl"
+
+    def __init__(self, hidden=8, out_dim=16):
+        super().__init__()
+        self.lin1 = nn.Linear(1, hidden)
+        self.out = nn.Linear(hidden, out_dim)
+
+    def reset_parameters(self):
+        self.lin1.reset_parameters()
+        self.out.reset_parameters()
+
+    def forward(self, batch):
+        ei = batch.edge_index
+        h = torch.relu(self.lin1(torch.ones(batch.num_nodes, 1)))
+        h = torch.tanh(h + torch.zeros_like(h).index_add(0, ei[1], h[ei[0]]))
+        g = torch.zeros(batch.num_graphs, h.shape[-1]).index_add(0, batch.batch, h)
+        return self.out(g)
+
+
+def tiny(hidden=8, out_dim=16):
+    return TinyGNN(hidden, out_dim)
+
+
+tiny.wl_bound = "1wl"
+
+
+class NoReset(TinyGNN):
+    """The same model without reset_parameters: the runner builds one per unit."""
+
+    reset_parameters = None
+
+
+class NodeIndex(nn.Module):
+    """Not permutation invariant: the node's index within its graph is a feature."""
+
+    wl_bound = "1wl"
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 16)
+        self.out = nn.Linear(16, 16)
+
+    def forward(self, batch):
+        ptr = batch.ptr
+        local = torch.arange(batch.num_nodes) - ptr[batch.batch]
+        x = torch.stack([torch.ones(batch.num_nodes), local.float() / 10], dim=1)
+        h = torch.tanh(self.lin(x)) * (1 + local.float()[:, None])
+        g = torch.zeros(batch.num_graphs, 16).index_add(0, batch.batch, h)
+        return self.out(g)
+
+
+class Fragile(TinyGNN):
+    """Fails on graphs of more than 20 nodes (BREC pair 150 has 35), fine on Basic ones."""
+
+    def forward(self, batch):
+        if int((batch.ptr[1:] - batch.ptr[:-1]).max()) > 20:
+            raise ValueError("graph too large for this model")
+        return super().forward(batch)
+
+
+def wrong_shape():
+    class M(TinyGNN):
+        def forward(self, batch):
+            return super().forward(batch).sum(dim=1)
+    return M()
+
+
+def returns_int():
+    class M(TinyGNN):
+        def forward(self, batch):
+            return super().forward(batch).long()
+    return M()
+
+
+def nan_out():
+    class M(TinyGNN):
+        def forward(self, batch):
+            return super().forward(batch) * float("nan")
+    return M()
+
+
+def too_wide():
+    return TinyGNN(out_dim=40)
+
+
+def no_params():
+    class M(nn.Module):
+        def forward(self, batch):
+            return torch.zeros(batch.num_graphs, 4)
+    return M()
+
+
+def not_module():
+    return "a string"
+
+
+def raises_in_init():
+    raise RuntimeError("cannot build")
+
+
+not_callable = 3
+'''
+
+
+@pytest.fixture
+def user_model_file(tmp_path, monkeypatch):
+    """Path of a Python file with a researcher's own models (see ``USER_MODEL_SOURCE``), encoding
+    cache in tmp_path."""
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "user_models.py"
+    path.write_text(USER_MODEL_SOURCE)
+    return path

@@ -14,7 +14,8 @@ from brec_runner.multipair import (
     shape_signature,
     train_and_test_group,
 )
-from brec_runner.rpc import Protocol, evaluate_pair
+from brec_runner.protocol import Protocol
+from brec_runner.rpc import evaluate_pair
 from wltools.models import create_model, create_transform
 
 

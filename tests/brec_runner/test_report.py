@@ -7,7 +7,7 @@ import json
 import pytest
 
 from brec_runner.report import build_report, format_report, plot_report
-from brec_runner.rpc import Protocol
+from brec_runner.protocol import Protocol
 from wltools.errors import RunDirectoryError
 
 CATEGORY = {0: "basic", 1: "basic", 2: "basic", 3: "basic", 60: "regular", 61: "regular"}
@@ -86,7 +86,7 @@ def test_against_3wl_upper_bound(two_seeds, tmp_path):
 def test_formats_and_plot(two_seeds, tmp_path):
     rep = build_report(two_seeds)
     md = format_report(rep, "md")
-    assert "| basic | 4 | 1.5 ± 0.5 [1-2] |" in md and "beyond theory (2)" in md
+    assert "| basic | 4 | 1.5 ± 0.5 [1-2] |" in md and "declared bound is wrong (2): 0 (basic, seeds [0, 1]), 1 (basic, seeds [0])" in md
     assert json.loads(format_report(rep, "json"))["pairs"] == 6
     rows = list(csv.DictReader(io.StringIO(format_report(rep, "csv"))))
     assert [r["category"] for r in rows] == ["basic", "regular", "total"]

@@ -66,11 +66,6 @@ def test_theory_bad_rrwp_steps(tmp_path):
 
 
 def test_theory_small_run(tmp_path, monkeypatch):
-    pytest.importorskip("wltools.refine", reason="wltools.refine not available")
-    from wltools import refine
-
-    if not hasattr(refine, "refine_pair"):
-        pytest.skip("wltools.refine.refine_pair not available")
     monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "out"
     r = _run("brec", "theory", "--tests", "1wl,spd", "--pairs", "0-3,60", "--out", str(out))

@@ -68,7 +68,7 @@ def _run(*args):
     (["run", "--model", "_tiny_cli", "--category", "nonsense"], "--category"),
     (["run", "--model", "_tiny_cli", "--pairs", "0", "--batch-size", "15"], "batch_size"),
     (["run", "--model", "_tiny_cli", "--pairs", "0", "--preset", "huge"], "unknown preset 'huge'"),
-    (["run", "--model", "_tiny_cli", "--pairs", "0", "--set", "out_dim=40"], "out_dim"),
+    (["run", "--model", "_tiny_cli", "--pairs", "0", "--set", "out_dim=40"], "largest allowed d is 31"),
     (["run", "--model", "_tiny_cli", "--pairs", "0", "--workers", "0"], "--workers"),
 ])
 def test_bad_arguments_one_line_exit_2(tiny, tmp_path, args, needle):
@@ -100,7 +100,7 @@ def test_run_resume_and_report(tiny, tmp_path):
 
 
 def test_threshold_follows_model_output_dimension(tiny, tmp_path):
-    from brec_runner.rpc import t2_threshold
+    from brec_runner.protocol import t2_threshold
 
     out = tmp_path / "d8"
     res = _run("run", "--model", tiny, "--pairs", "3", "--epochs", "1", "--set", "out_dim=8", "--out", str(out), "--quiet")

@@ -1,11 +1,14 @@
-"""Run directories (brec_runner.rundir): config check, append/resume, truncated lines, shards."""
+"""Run directories (brec_runner.record) and runs through brec_runner.evaluate.run: config check,
+append/resume, truncated lines, shards, multi-pair."""
 
 import json
 
 import pytest
 
-from brec_runner.rpc import Protocol
-from brec_runner.rundir import RunDirectory, parse_shard, read_results, run_brec, shard_ids
+from brec_runner.evaluate import run
+from brec_runner.plan import parse_shard, shard_ids
+from brec_runner.protocol import Protocol
+from brec_runner.record import RunDirectory, read_results
 from wltools.errors import RunDirectoryError
 
 
@@ -61,27 +64,25 @@ def test_config_mismatch_names_keys(tmp_path):
     assert shard.results_path.name == "results-shard-2-of-3.jsonl"
     assert shard.done == {(4, 0)}  # what any results file of the directory holds is done
     assert shard.records == []  # but the shard appends to, and repairs, its own file only
-    worker = RunDirectory(tmp_path / "run", cfg, shard=(2, 3), worker=(1, 4))
-    assert worker.results_path.name == "results-shard-2-of-3-worker-1-of-4.jsonl"
 
 
 def test_interrupted_then_resumed_equals_uninterrupted(tiny_model, tmp_path):
-    kw = dict(protocol=Protocol(epochs=2), pair_ids=[0, 1, 2, 3], seeds=[0, 1], progress=False)
-    full = run_brec(tiny_model, "brec", out=tmp_path / "full", **kw)
+    kw = dict(protocol=Protocol(epochs=2), pairs=[0, 1, 2, 3], categories=None, seeds=[0, 1], progress=False)
+    full = run(tiny_model, preset="brec", out=tmp_path / "full", **kw)
     part = tmp_path / "part"
-    run_brec(tiny_model, "brec", out=part, stop_after=3, **kw)
+    run(tiny_model, preset="brec", out=part, stop_after=3, **kw)
     lines = (part / "results.jsonl").read_text().splitlines(keepends=True)
     assert len(lines) == 3
     # simulate a kill in the middle of writing the 4th line
     (part / "results.jsonl").write_text("".join(lines) + lines[0][: len(lines[0]) // 2])
-    run_brec(tiny_model, "brec", out=part, **kw)
+    run(tiny_model, preset="brec", out=part, **kw)
     got, want = _records(part / "results.jsonl"), _records(full / "results.jsonl")
     assert got == want and len(got) == 8
     assert len({(r[0], r[1]) for r in got}) == 8  # nothing duplicated
-    run_brec(tiny_model, "brec", out=part, **kw)  # a finished run: nothing new
+    run(tiny_model, preset="brec", out=part, **kw)  # a finished run: nothing new
     assert len(read_results(part / "results.jsonl")) == 8
     # the multi-pair mode gives the same verdicts, epochs and (up to float reassociation) the same losses
-    multi = run_brec(tiny_model, "brec", out=tmp_path / "multi", multi_pair=4, **kw)
+    multi = run(tiny_model, preset="brec", out=tmp_path / "multi", multi_pair=4, **kw)
     m = {(r["id"], r["seed"]): r for r in read_results(multi / "results.jsonl")}
     f = {(r["id"], r["seed"]): r for r in read_results(full / "results.jsonl")}
     assert m.keys() == f.keys()
@@ -102,19 +103,19 @@ def test_interrupted_then_resumed_equals_uninterrupted(tiny_model, tmp_path):
 
 
 def test_shards_cover_the_run(tiny_model, tmp_path):
-    kw = dict(protocol=Protocol(epochs=1), pair_ids=[0, 1, 2, 3, 4], seeds=[3], progress=False)
-    full = run_brec(tiny_model, "small", out=tmp_path / "full", **kw)
+    kw = dict(protocol=Protocol(epochs=1), pairs=[0, 1, 2, 3, 4], categories=None, seeds=[3], progress=False)
+    full = run(tiny_model, preset="small", out=tmp_path / "full", **kw)
     for k in (1, 2):
-        run_brec(tiny_model, "small", out=tmp_path / "sharded", shard=(k, 2), **kw)
+        run(tiny_model, preset="small", out=tmp_path / "sharded", shard=(k, 2), **kw)
     merged = _records(tmp_path / "sharded" / "results-shard-1-of-2.jsonl") + _records(
         tmp_path / "sharded" / "results-shard-2-of-2.jsonl")
     assert sorted(merged) == _records(full / "results.jsonl")
 
 
 def test_resume_with_other_settings_fails(tiny_model, tmp_path):
-    run_brec(tiny_model, "small", out=tmp_path / "r", protocol=Protocol(epochs=1), pair_ids=[0], progress=False)
+    run(tiny_model, preset="small", out=tmp_path / "r", protocol=Protocol(epochs=1), pairs=[0], categories=None, progress=False)
     with pytest.raises(RunDirectoryError, match="protocol"):
-        run_brec(tiny_model, "small", out=tmp_path / "r", protocol=Protocol(epochs=2), pair_ids=[0], progress=False)
+        run(tiny_model, preset="small", out=tmp_path / "r", protocol=Protocol(epochs=2), pairs=[0], categories=None, progress=False)
     with pytest.raises(RunDirectoryError, match="model_overrides"):
-        run_brec(tiny_model, "small", out=tmp_path / "r", protocol=Protocol(epochs=1), pair_ids=[0],
-                 model_overrides={"hidden": 5}, progress=False)
+        run(tiny_model, preset="small", out=tmp_path / "r", protocol=Protocol(epochs=1), pairs=[0], categories=None,
+                 options={"hidden": 5}, progress=False)

@@ -1,0 +1,76 @@
+"""The model contract, checked before any training and before anything is written.
+
+A model can be evaluated when
+
+1. its factory can be imported and called, and returns a ``torch.nn.Module``;
+2. it has trainable parameters;
+3. ``forward(batch)`` takes a PyG ``Batch`` of BREC graphs (each graph as
+   :func:`brec_runner.dataset.to_pyg` builds it, then the model's transform) and returns a
+   floating-point tensor of shape ``[batch.num_graphs, d]``;
+4. the outputs are finite;
+5. ``d`` is small enough for the T² test with the protocol's q relabelings: ``1 <= d < q``.
+
+Each violation is a :class:`~brec_runner.model_source.ModelContractError`: one line naming the
+model and the rule. Permutation invariance is not required here; a model that is not invariant
+shows it in the report (reliability failures, separations beyond its declared bound).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .model_source import ModelContractError, ModelSource
+
+__all__ = ["check_model"]
+
+
+def check_model(source: ModelSource, graphs: Sequence, num_relabelings: int, device="cpu") -> int:
+    """Check ``source`` against the contract on ``graphs`` (PyG ``Data``, transform applied);
+    return the output width ``d``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from torch_geometric.data import Data
+    >>> from brec_runner.model_source import resolve_model
+    >>> class Mean(torch.nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.lin = torch.nn.Linear(1, 4)
+    ...     def forward(self, batch):
+    ...         return self.lin(torch.zeros(batch.num_graphs, 1))
+    >>> g = Data(x=torch.ones(3, 1), edge_index=torch.tensor([[0, 1], [1, 0]]), num_nodes=3)
+    >>> check_model(resolve_model(Mean), [g, g], num_relabelings=32)
+    4
+    """
+    import torch
+    from torch_geometric.data import Batch
+
+    name = source.name
+    model = source.build().to(device)
+    if not any(p.requires_grad for p in model.parameters()):
+        raise ModelContractError(f"model {name}: has no trainable parameters")
+    batch = Batch.from_data_list(list(graphs)).to(device)
+    model.eval()
+    try:
+        with torch.no_grad():
+            out = model(batch)
+    except Exception as exc:  # noqa: BLE001 - a user's model: any failure is one line
+        first = (str(exc).splitlines() or [""])[0][:300]
+        raise ModelContractError(f"model {name}: forward(batch) failed on a batch of {batch.num_graphs} BREC "
+                                 f"graphs: {type(exc).__name__}: {first}") from None
+    if not isinstance(out, torch.Tensor):
+        raise ModelContractError(f"model {name}: forward(batch) must return a tensor, got {type(out).__name__}")
+    if not out.is_floating_point():
+        raise ModelContractError(f"model {name}: forward(batch) must return a float tensor, got {out.dtype}")
+    if out.dim() != 2 or out.shape[0] != batch.num_graphs:
+        raise ModelContractError(f"model {name}: forward(batch) must return shape [num_graphs, d] = "
+                                 f"[{batch.num_graphs}, d], got {list(out.shape)}")
+    d = int(out.shape[1])
+    if not 1 <= d < num_relabelings:
+        raise ModelContractError(f"model {name}: output width d = {d}, but the T² test with q = "
+                                 f"{num_relabelings} relabelings needs 1 <= d < q: the largest allowed d is "
+                                 f"{num_relabelings - 1}")
+    if not torch.isfinite(out).all():
+        raise ModelContractError(f"model {name}: forward(batch) returned non-finite values (NaN or inf)")
+    return d

@@ -1,0 +1,261 @@
+"""``evaluate``: a model on BREC pairs with the RPC protocol, into a resumable run directory.
+
+The driver of a run: it resolves the model (:mod:`brec_runner.model_source`), checks the model
+contract (:mod:`brec_runner.contract`) before anything is written, plans the remaining units
+(:mod:`brec_runner.plan`), hands them to an executor (:mod:`brec_runner.execute`) and records every
+outcome as it arrives (:mod:`brec_runner.record`, the only writer of run files). ``wltools brec run``
+is a thin layer over it; the five built-in models and a researcher's own model take the same path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from wltools.errors import RunDirectoryError, WLToolsError
+
+from .model_source import ModelSource, resolve_model
+from .protocol import Protocol
+
+__all__ = ["evaluate", "run"]
+
+
+def _protocol(base: Protocol, protocol) -> Protocol:
+    """``protocol`` (a Protocol, used as given) or ``base`` with a dict of overrides applied."""
+    if protocol is None:
+        return base
+    if isinstance(protocol, Protocol):
+        return protocol
+    if isinstance(protocol, dict):
+        unknown = sorted(set(protocol) - set(Protocol.field_names()))
+        if unknown:
+            raise WLToolsError(f"unknown protocol field(s) {', '.join(unknown)}; "
+                               f"the fields are {', '.join(Protocol.field_names())}")
+        try:
+            return base.replace(**protocol)
+        except ValueError as exc:
+            raise WLToolsError(f"bad protocol: {exc}") from None
+    raise WLToolsError(f"protocol must be a brec_runner.protocol.Protocol or a dict, got {type(protocol).__name__}")
+
+
+def _sample_graphs(pair, protocol: Protocol, source: ModelSource) -> list:
+    """Two encoded graphs of ``pair`` (G and H as given) for the contract check."""
+    from .encoding_cache import encoded_graphs
+
+    return encoded_graphs([pair.g, pair.h], source.transform, source.transform_key)
+
+
+def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str) -> dict[str, Any]:
+    from wltools.provenance import environment
+
+    from .configs import model_info
+
+    import torch
+
+    built_in = source.kind == "built-in"
+    cfg = source.config_entries()
+    if built_in:
+        from wltools.models import registry
+
+        mcfg = registry.model_config(source.name, source.preset, **source.options)
+        cfg["model_config"] = dataclasses.asdict(mcfg) if dataclasses.is_dataclass(mcfg) else repr(mcfg)
+    return {**cfg, "protocol": protocol.to_dict(), "device_type": torch.device(device).type, "device": device,
+            "seeds": list(seeds), "pairs": sorted(ids),
+            "theory": model_info(source.name) if built_in else {"theory": {}, "published": None},
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "environment": environment(device)}
+
+
+def run(
+    model,
+    *,
+    bound=None,
+    transform=None,
+    categories: str | Iterable[str] | None = ("basic",),
+    pairs: str | Iterable[int] | None = None,
+    seeds: Sequence[int] = (0,),
+    protocol: Protocol | dict | None = None,
+    out=None,
+    device: str = "cpu",
+    workers: int = 1,
+    progress: bool = True,
+    options: dict[str, Any] | None = None,
+    preset: str | None = None,
+    shard: tuple[int, int] | None = None,
+    multi_pair: int | None = None,
+    threads: int | None = 1,
+    eval_batch_size: int | None = None,
+    stop_after: int | None = None,
+    on_outcome: Callable[[dict], None] | None = None,
+) -> Path:
+    """Run the units of :func:`evaluate` and return the run directory (no report).
+
+    ``stop_after`` stops after that many new units (an interruption, for tests and probes);
+    ``on_outcome`` is called with each record after it is written.
+    """
+    import torch
+    from tqdm.auto import tqdm
+
+    from . import dataset
+    from .execute import InProcess, LocalWorkers, RunSpec
+    from .plan import plan_units, shard_ids
+    from .record import RunDirectory
+
+    if workers > 1 and stop_after is not None:
+        raise ValueError("stop_after works in one process only (workers=1)")
+    source = model if isinstance(model, ModelSource) else resolve_model(
+        model, preset=preset, options=options, bound=bound, transform=transform)
+    protocol = _protocol(source.protocol, protocol)
+    if str(device).startswith("cuda") and not torch.cuda.is_available():
+        raise RunDirectoryError("device cuda requested but torch sees no CUDA device")
+    seeds = [int(s) for s in seeds]
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise WLToolsError(f"seeds must be distinct integers, got {seeds}")
+    selected = dataset.load_pairs(categories=categories, ids=pairs)
+    if not selected:
+        raise WLToolsError("no BREC pair selected")
+    if threads is not None:
+        torch.set_num_threads(int(threads))
+
+    from .contract import check_model
+
+    d = check_model(source, _sample_graphs(selected[0], protocol, source), protocol.num_relabelings, device)
+    if d != protocol.out_dim:
+        protocol = protocol.replace(out_dim=d)  # the T² threshold follows the real (q, d, alpha)
+
+    ids = [p.id for p in selected]
+    out = Path(out) if out is not None else Path("runs") / f"brec-{_slug(source.name)}-{source.preset or 'run'}"
+    rd = RunDirectory(out, _config(source, protocol, seeds, ids, device), shard)
+    todo = plan_units(shard_ids(ids, shard), seeds, rd.done, limit=stop_after)
+    if not todo:
+        return out
+    spec = RunSpec(source=source, protocol=protocol, device=device, eval_batch_size=eval_batch_size,
+                   multi_pair=multi_pair, threads=threads)
+    executor = LocalWorkers(workers) if workers > 1 else InProcess()
+    counts = {"distinguished": sum(r["distinguished"] for r in rd.records),
+              "reliability_failures": sum(not r["reliable"] for r in rd.records)}
+    desc = source.name if source.preset is None else f"{source.name}/{source.preset}"
+    bar = tqdm(total=len(todo), disable=not progress, unit="unit", desc=desc + (f" x{workers}" if workers > 1 else ""))
+    try:
+        for outcome in executor.run(spec, todo):
+            record = outcome.to_dict()
+            rd.append(record)
+            counts["distinguished"] += record["distinguished"]
+            counts["reliability_failures"] += not record["reliable"]
+            bar.set_postfix(counts)
+            bar.update(1)
+            if on_outcome is not None:
+                on_outcome(record)
+    finally:
+        bar.close()
+    return out
+
+
+def _slug(name: str) -> str:
+    import re
+
+    return re.sub(r"[^0-9A-Za-z_.-]+", "-", name).strip("-") or "model"
+
+
+def evaluate(
+    model,
+    bound=None,
+    transform=None,
+    categories: str | Iterable[str] | None = ("basic",),
+    pairs: str | Iterable[int] | None = None,
+    seeds: Sequence[int] = (0,),
+    protocol: Protocol | dict | None = None,
+    out=None,
+    device: str = "cpu",
+    workers: int = 1,
+    progress: bool = True,
+    options: dict[str, Any] | None = None,
+    *,
+    preset: str | None = None,
+    shard: tuple[int, int] | None = None,
+    multi_pair: int | None = None,
+    threads: int | None = 1,
+    eval_batch_size: int | None = None,
+    theory: bool = True,
+):
+    """Evaluate ``model`` on BREC pairs with the RPC protocol; return its :class:`~brec_runner.report.Report`.
+
+    Parameters
+    ----------
+    model : str, callable or nn.Module subclass
+        A registered name (``"ppgt"``; a plugin's name), ``"MODULE:ATTR"``, ``"PATH.py:ATTR"``, or
+        a factory: ``factory(**options)`` returns a ``torch.nn.Module`` whose ``forward(batch)``
+        maps a PyG ``Batch`` to a float tensor ``[batch.num_graphs, d]`` (``docs/your-model.md``).
+        Each (pair, seed) unit gets a fresh model from the factory under the unit's seed.
+    bound : str, (str, str) or None
+        The WL test bounding the model from above (``1wl``, ``spd``, ``rd``, ``rrwp``, ``3wl``;
+        ``rrwp:K`` with K channels) or a (lower, upper) pair. Default: the factory's ``wl_bound``
+        attribute, a built-in model's own bound, else unknown (the report compares with 3-WL only).
+    transform : callable, str or None
+        A PyG transform applied once per graph (cached on disk under its ``repr``); default: the
+        factory's ``transform`` attribute.
+    categories, pairs
+        BREC selection: category names and / or id ranges such as ``"0-59,160-169"`` (both given:
+        their intersection).
+    seeds : sequence of int
+        Training seeds; one unit per (pair, seed).
+    protocol : Protocol, dict or None
+        The RPC protocol (default BREC's published one, with a built-in model's cited changes);
+        a dict overrides single fields. ``out_dim`` always follows the model's real output width.
+    out : path-like
+        The run directory; running again into it resumes (finished units are skipped).
+    device : str
+        ``"cpu"`` or ``"cuda"``.
+    workers : int
+        Local processes sharing the run (same verdicts as one).
+    progress : bool
+        Show a progress bar.
+    options : dict
+        Keyword arguments of the factory (a built-in model's config overrides).
+    preset : str
+        A built-in model's preset (default ``"brec"``).
+    shard : (K, N)
+        Run only the K-th of N round-robin slices of the selected pairs.
+    multi_pair : int
+        Train up to G units of equal graph sizes at once (``torch.func.vmap``).
+    threads : int or None
+        torch CPU threads per process (one is fastest for BREC's small graphs).
+    eval_batch_size : int
+        Graphs per test batch (default: all of them at once).
+    theory : bool
+        Compute the theoretical verdicts for the report (cached).
+
+    Returns
+    -------
+    brec_runner.report.Report
+
+    Examples
+    --------
+    A GIN with constant inputs is bounded by 1-WL, and BREC's pairs are 1-WL-equivalent:
+
+    >>> import torch
+    >>> from torch_geometric.nn import GINConv, global_add_pool
+    >>> class GIN(torch.nn.Module):
+    ...     wl_bound = "1wl"
+    ...     def __init__(self, hidden=16, out_dim=4):
+    ...         super().__init__()
+    ...         self.conv = GINConv(torch.nn.Linear(1, hidden))
+    ...         self.head = torch.nn.Linear(hidden, out_dim)
+    ...     def forward(self, batch):
+    ...         x = torch.ones(batch.num_nodes, 1)
+    ...         return self.head(global_add_pool(self.conv(x, batch.edge_index), batch.batch))
+    >>> import tempfile
+    >>> report = evaluate(GIN, pairs="0-1", protocol={"epochs": 2}, out=tempfile.mkdtemp() + "/gin",
+    ...                   progress=False)
+    >>> report.realised("total"), report.reliability_failures("total")
+    (0, 0)
+    """
+    from .report import Report
+
+    out = run(model, bound=bound, transform=transform, categories=categories, pairs=pairs, seeds=seeds,
+              protocol=protocol, out=out, device=device, workers=workers, progress=progress, options=options,
+              preset=preset, shard=shard, multi_pair=multi_pair, threads=threads,
+              eval_batch_size=eval_batch_size)
+    return Report.from_run_dirs([out], theory=theory)

@@ -1,0 +1,218 @@
+"""Executing units: turning (pair, seed) units into :class:`~brec_runner.rpc.PairOutcome` s.
+
+An executor has one method, ``run(spec, units)``, an iterator of outcomes in completion order. It
+never writes files: the driver (:func:`brec_runner.evaluate`) records each outcome as it arrives
+(:mod:`brec_runner.record`), so an executor that dies loses no finished unit.
+
+- :class:`InProcess` runs the units in this process (the one-pair loop, or ``--multi-pair G``
+  windows of :func:`brec_runner.plan.multi_pair_windows` trained at once by
+  :mod:`brec_runner.multipair`);
+- :class:`LocalWorkers` runs slices of them (:func:`brec_runner.plan.split_units`) in W ``spawn``-ed
+  processes, each an :class:`InProcess`, which send their outcomes back through a queue.
+
+Each unit builds its model from the factory under the unit's seed (:func:`brec_runner.rpc.fresh_model`),
+so outcomes do not depend on the executor, the split or the order (tested).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue as queue_mod
+import traceback
+import warnings
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from wltools.errors import WLToolsError
+
+from .model_source import ModelSource
+from .plan import Unit, multi_pair_windows, split_units
+from .protocol import Protocol
+
+__all__ = ["RunSpec", "InProcess", "LocalWorkers", "prepare_pair"]
+
+_POLL_S = 0.5
+
+
+@dataclass
+class RunSpec:
+    """Everything a process needs to execute units of a run (picklable, sent to workers)."""
+
+    source: ModelSource
+    protocol: Protocol
+    device: str = "cpu"
+    eval_batch_size: int | None = None
+    multi_pair: int | None = None
+    threads: int | None = 1
+
+
+def prepare_pair(pair, protocol: Protocol, transform, transform_key) -> tuple[list, list]:
+    """Encoded interleaved relabelings and reliability set of one pair.
+
+    Encodings come from :func:`brec_runner.encoding_cache.encoded_graphs`, cached on disk per
+    graph under the setting ``transform_key``, so each graph and setting is encoded once across
+    pairs, seeds and runs.
+    """
+    from . import dataset
+    from .encoding_cache import encoded_graphs
+
+    graphs = dataset.relabelings(pair, protocol.relabel_seed, protocol.num_relabelings)
+    rel = dataset.reliability_set(pair, protocol.relabel_seed, protocol.reliability_size)
+    return (encoded_graphs(graphs, transform, transform_key),
+            encoded_graphs(rel, transform, transform_key))
+
+
+class InProcess:
+    """Run units in this process (module docstring).
+
+    Holds what it learned about the model across calls: whether it runs under ``torch.func.vmap``
+    (the multi-pair mode), so a model that cannot is tried once only.
+    """
+
+    def __init__(self) -> None:
+        self.vmap_failures: dict[str, str] = {}
+
+    def run(self, spec: RunSpec, units: Sequence[Unit]) -> Iterator:
+        import torch
+
+        from . import dataset
+
+        if spec.threads is not None:
+            torch.set_num_threads(int(spec.threads))
+        if not units:
+            return
+        by_id = {p.id: p for p in dataset.load_pairs(ids=sorted({int(pid) for pid, _ in units}))}
+        cache: dict[int, tuple] = {}
+
+        def data_of(pid: int) -> tuple:
+            # encodings of the pairs in hand only: a CFI pair with dense pair encodings is large
+            if pid not in cache:
+                cache[pid] = prepare_pair(by_id[pid], spec.protocol, spec.source.transform,
+                                          spec.source.transform_key)
+            return cache[pid]
+
+        def labelled(outcome):
+            pair = by_id[outcome.id]
+            outcome.category, outcome.subcategory = pair.category, pair.subcategory
+            return outcome
+
+        if spec.multi_pair and spec.multi_pair > 1:
+            groups = self._multi_pair(spec, units, by_id, data_of, cache)
+        else:
+            groups = self._one_pair(spec, units, data_of, cache)
+        for outcome in groups:
+            yield labelled(outcome)
+
+    @staticmethod
+    def _one_pair(spec: RunSpec, units, data_of, cache) -> Iterator:
+        from .rpc import evaluate_pair, fresh_model
+
+        src = spec.source
+        for pid, seed in units:
+            graphs, rel = data_of(pid)
+            net = fresh_model(src.factory, src.options, seed, pid, spec.device)
+            yield evaluate_pair(net, pid, graphs, rel, spec.protocol, seed, spec.device, spec.eval_batch_size)
+            while len(cache) > 1:
+                cache.pop(next(iter(cache)))
+
+    def _multi_pair(self, spec: RunSpec, units, by_id, data_of, cache) -> Iterator:
+        from .multipair import evaluate_units
+        from .rpc import fresh_model
+
+        first_pid, first_seed = units[0]
+        template = fresh_model(spec.source.factory, spec.source.options, first_seed, first_pid, spec.device)
+        if not callable(getattr(template, "reset_parameters", None)):
+            warnings.warn(f"multi-pair mode: model {spec.source.name} has no reset_parameters(); "
+                          "using the one-pair loop", RuntimeWarning, stacklevel=2)
+            yield from self._one_pair(spec, units, data_of, cache)
+            return
+
+        def size(pid: int):
+            return tuple(by_id[pid].meta.get("n", ())), tuple(by_id[pid].meta.get("m", ()))
+
+        windows = multi_pair_windows(units, spec.multi_pair, size)
+        for w, window in enumerate(windows):
+            batch = [(pid, s, *data_of(pid)) for pid, s in window]
+            yield from evaluate_units(template, batch, spec.protocol, spec.device, group_size=spec.multi_pair,
+                                      eval_batch_size=spec.eval_batch_size, failures=self.vmap_failures)
+            keep = {pid for pid, _ in windows[w + 1]} if w + 1 < len(windows) else set()
+            for pid in [p for p in cache if p not in keep]:
+                del cache[pid]
+
+
+def _worker_main(spec: RunSpec, units: Sequence[Unit], out_queue, index: int, parent: int) -> None:
+    """One worker process: send ``("outcome", dict)`` per unit, then ``("done", index)``; on a
+    failure ``("error", index, one line)``. Stops when its parent process is gone."""
+    from .rpc import PairOutcome  # noqa: F401 - torch import before the first unit, not during it
+
+    try:
+        for outcome in InProcess().run(spec, units):
+            if os.getppid() != parent:
+                raise SystemExit(0)  # orphaned: the driver that would record this is gone
+            out_queue.put(("outcome", outcome.to_dict()))
+        out_queue.put(("done", index))
+    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the driver reports it
+        raise SystemExit(130) from None
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - reported to the driver, which raises
+        if not isinstance(exc, WLToolsError):  # a person's error is one line; a bug keeps its trace
+            traceback.print_exc()
+        out_queue.put(("error", index, f"{type(exc).__name__}: {exc}".splitlines()[0][:500]))
+        raise SystemExit(1) from None
+
+
+class LocalWorkers:
+    """Run units in ``workers`` local ``spawn`` processes (module docstring).
+
+    A worker that fails makes :meth:`run` stop the others and raise :class:`WLToolsError` naming the
+    worker and its one-line error; outcomes received before that have been yielded (and recorded).
+    """
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be >= 1, got {workers}")
+        self.workers = workers
+
+    def run(self, spec: RunSpec, units: Sequence[Unit]) -> Iterator:
+        from .rpc import PairOutcome
+
+        slices = split_units(units, self.workers, spec.multi_pair or 1)
+        if not slices:
+            return
+        ctx = mp.get_context("spawn")
+        out_queue = ctx.Queue()
+        procs = [ctx.Process(target=_worker_main, name=f"brec-worker-{j + 1}-of-{len(slices)}",
+                             args=(spec, part, out_queue, j + 1, os.getpid()), daemon=True)
+                 for j, part in enumerate(slices)]
+        finished: set[int] = set()
+        try:
+            for proc in procs:
+                proc.start()
+            while len(finished) < len(procs):
+                try:
+                    msg = out_queue.get(timeout=_POLL_S)
+                except queue_mod.Empty:
+                    for j, proc in enumerate(procs, start=1):
+                        if j not in finished and proc.exitcode not in (None, 0):
+                            raise WLToolsError(self._failed(j, len(procs), f"exited with code {proc.exitcode}"))
+                    continue
+                if msg[0] == "outcome":
+                    yield PairOutcome(**msg[1])
+                elif msg[0] == "done":
+                    finished.add(msg[1])
+                else:
+                    raise WLToolsError(self._failed(msg[1], len(procs), msg[2]))
+        finally:
+            for proc in procs:
+                if proc.is_alive():
+                    proc.terminate()
+            for proc in procs:
+                proc.join()
+            out_queue.close()
+
+    @staticmethod
+    def _failed(j: int, w: int, why: str) -> str:
+        return (f"brec worker {j}/{w} failed: {why} "
+                "(finished units are kept; run the same command again to resume)")

@@ -1,0 +1,96 @@
+"""Executors (brec_runner.execute): local worker processes give the one-process verdicts, resume
+across worker counts, and a failing worker is one error line. Workers only return outcomes; the
+driver is the only writer of the run directory.
+
+Worker processes are spawned, so they see only models they can import or load again: these tests
+use Graphormer's ``small`` preset and a model in a user's .py file.
+"""
+
+import json
+
+import pytest
+
+from brec_runner.evaluate import run
+from brec_runner.plan import split_units
+from brec_runner.protocol import Protocol
+from brec_runner.record import finished_units, read_results, results_files
+from wltools.errors import WLToolsError
+
+_KW = dict(protocol=Protocol(epochs=2), pairs=[0, 1, 2, 3, 5], categories=None, seeds=[0, 1], progress=False)
+
+
+def _by_unit(run_dir):
+    return {(r["id"], r["seed"]): r for f in results_files(run_dir) for r in read_results(f)}
+
+
+def test_split_units_is_a_balanced_partition_in_blocks():
+    todo = [(pid, s) for pid in (7, 3, 9) for s in (0, 1, 2, 3)]
+    parts = split_units(todo, 2)
+    assert sorted(u for p in parts for u in p) == sorted(todo) and [len(p) for p in parts] == [6, 6]
+    parts = split_units(todo, 2, block=2)  # blocks of two seeds of one pair: (3,0),(3,1) | (3,2),(3,3) | ...
+    assert parts == [[(3, 0), (3, 1), (7, 0), (7, 1), (9, 0), (9, 1)], [(3, 2), (3, 3), (7, 2), (7, 3), (9, 2), (9, 3)]]
+    parts = split_units(todo, 2, block=4)  # 3 pairs of 4 seeds: whole pairs, 2 + 1
+    assert [sorted({u[0] for u in p}) for p in parts] == [[3, 9], [7]]
+    assert len(split_units(todo[:2], 8)) == 2  # no empty workers
+
+
+@pytest.fixture(scope="module")
+def one_process(tmp_path_factory):
+    out = tmp_path_factory.mktemp("one") / "run"
+    run("graphormer", preset="small", out=out, **_KW)
+    return _by_unit(out)
+
+
+def _same_verdicts(got, want, same_arithmetic=True):
+    """Same verdicts and epochs; the same T² and losses too when the same code path computed them
+    (the multi-pair mode reassociates float sums, which moves a T² near zero noticeably)."""
+    assert got.keys() == want.keys()
+    for key, w in want.items():
+        g = got[key]
+        assert (g["distinguished"], g["reliable"], g["epochs"]) == (w["distinguished"], w["reliable"], w["epochs"])
+        if same_arithmetic:
+            for field in ("t2_pair", "t2_reliability", "final_loss"):
+                assert g[field] == w[field], (key, field)
+
+
+def test_workers_match_one_process(one_process, tmp_path):
+    out = tmp_path / "run"
+    run("graphormer", preset="small", out=out, workers=2, **_KW)
+    assert [p.name for p in results_files(out)] == ["results.jsonl"]  # the driver is the only writer
+    got = _by_unit(out)
+    _same_verdicts(got, one_process)
+    assert len(read_results(out / "results.jsonl")) == len(got) == 10  # nothing duplicated
+    grouped = tmp_path / "grouped"
+    run("graphormer", preset="small", out=grouped, workers=2, multi_pair=2, **_KW)
+    _same_verdicts(_by_unit(grouped), one_process, same_arithmetic=False)
+    modes = {(r["id"], r["mode"]) for r in read_results(grouped / "results.jsonl")}
+    assert modes == {(p, "multipair:2") for p in (0, 1, 2, 3, 5)}  # both seeds of a pair, trained together
+    assert json.loads((out / "config.json").read_text())["pairs"] == [0, 1, 2, 3, 5]
+
+
+def test_resume_with_another_worker_count(one_process, tmp_path):
+    out = tmp_path / "run"
+    run("graphormer", preset="small", out=out, stop_after=3, **_KW)  # interrupted one-process run
+    assert len(read_results(out / "results.jsonl")) == 3
+    run("graphormer", preset="small", out=out, workers=3, **_KW)
+    assert len(read_results(out / "results.jsonl")) == 10  # only the 7 left were run
+    _same_verdicts(_by_unit(out), one_process)
+    run("graphormer", preset="small", out=out, workers=2, **_KW)  # finished: nothing new, nothing started
+    assert len(finished_units(out)) == 10 and len(read_results(out / "results.jsonl")) == 10
+
+
+def test_user_file_model_in_workers_matches_one_process(user_model_file, tmp_path):
+    kw = dict(protocol={"epochs": 2}, pairs=[0, 1, 2], categories=None, seeds=[0, 1], progress=False)
+    one = run(f"{user_model_file}:tiny", out=tmp_path / "one", **kw)
+    two = run(f"{user_model_file}:tiny", out=tmp_path / "two", workers=2, **kw)
+    _same_verdicts(_by_unit(two), _by_unit(one))
+
+
+def test_a_failing_worker_is_one_error_line(user_model_file, tmp_path):
+    # the contract check passes on pair 0 (10 nodes); a worker then meets a 35-node strongly regular pair (150)
+    with pytest.raises(WLToolsError, match=r"brec worker [12]/2 failed: ValueError: graph too large") as err:
+        run(f"{user_model_file}:Fragile", protocol={"epochs": 1}, pairs=[0, 1, 150], categories=None,
+            out=tmp_path / "run", workers=2, progress=False)
+    assert "\n" not in str(err.value)
+    done = finished_units(tmp_path / "run")
+    assert (150, 0) not in done and done <= {(0, 0), (1, 0)}  # what finished before is kept
