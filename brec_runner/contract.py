@@ -11,8 +11,13 @@ A model can be evaluated when
 5. ``d`` is small enough for the T² test with the protocol's q relabelings: ``1 <= d < q``.
 
 Each violation is a :class:`~brec_runner.model_source.ModelContractError`: one line naming the
-model and the rule. Permutation invariance is not required here; a model that is not invariant
-shows it in the report (reliability failures, separations beyond its declared bound).
+model and the rule.
+
+Permutation invariance is not required, but it is probed (:func:`probe_invariance`: the outputs of
+relabelled copies of one graph, in eval mode) and recorded in the run's config, and the report
+states it: the RPC test alone cannot always tell, since random relabelings average out. A model
+that is not invariant also shows it through reliability failures and separations beyond its
+declared bound.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Sequence
 
 from .model_source import ModelContractError, ModelSource
 
-__all__ = ["check_model"]
+__all__ = ["check_model", "probe_invariance"]
 
 
 def check_model(source: ModelSource, graphs: Sequence, num_relabelings: int, device="cpu") -> int:
@@ -74,3 +79,26 @@ def check_model(source: ModelSource, graphs: Sequence, num_relabelings: int, dev
     if not torch.isfinite(out).all():
         raise ModelContractError(f"model {name}: forward(batch) returned non-finite values (NaN or inf)")
     return d
+
+
+def probe_invariance(source: ModelSource, copies: Sequence, seed: int = 0, pair_id: int = 0,
+                     device="cpu", rtol: float = 1e-4, atol: float = 1e-5) -> dict:
+    """Outputs of relabelled ``copies`` of one graph (encoded, eval mode), compared with the first.
+
+    The model is built as a run's unit (``seed``, ``pair_id``) would build it. Returns
+    ``{"invariant", "max_abs_diff", "copies"}``; invariant means every output agrees with the
+    first within ``atol + rtol * max|output|`` (float summation order differs between labellings).
+    """
+    import torch
+    from torch_geometric.data import Batch
+
+    from .rpc import fresh_model, fresh_parameters
+
+    model = fresh_model(source.factory, source.options, seed, pair_id, device)
+    fresh_parameters(model, seed, pair_id)
+    model.eval()
+    with torch.no_grad():
+        out = model(Batch.from_data_list(list(copies)).to(device)).double()
+    diff = float((out - out[:1]).abs().max())
+    scale = float(out.abs().max())
+    return {"invariant": bool(diff <= atol + rtol * scale), "max_abs_diff": diff, "copies": len(copies)}

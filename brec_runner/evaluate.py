@@ -40,14 +40,18 @@ def _protocol(base: Protocol, protocol) -> Protocol:
     raise WLToolsError(f"protocol must be a brec_runner.protocol.Protocol or a dict, got {type(protocol).__name__}")
 
 
-def _sample_graphs(pair, protocol: Protocol, source: ModelSource) -> list:
-    """Two encoded graphs of ``pair`` (G and H as given) for the contract check."""
+def _sample_graphs(pair, protocol: Protocol, source: ModelSource) -> tuple[list, list]:
+    """Encoded graphs of ``pair`` for the contract check: G and H as given, and four copies of G
+    (as given, then three of the protocol's relabelings) for the invariance probe."""
+    from . import dataset
     from .encoding_cache import encoded_graphs
 
-    return encoded_graphs([pair.g, pair.h], source.transform, source.transform_key)
+    copies = dataset.relabelings(pair, protocol.relabel_seed, protocol.num_relabelings)[0:8:2]
+    return (encoded_graphs([pair.g, pair.h], source.transform, source.transform_key),
+            encoded_graphs(copies, source.transform, source.transform_key))
 
 
-def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str) -> dict[str, Any]:
+def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str, invariance: dict) -> dict[str, Any]:
     from wltools.provenance import environment
 
     from .configs import model_info
@@ -62,7 +66,7 @@ def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str) ->
         mcfg = registry.model_config(source.name, source.preset, **source.options)
         cfg["model_config"] = dataclasses.asdict(mcfg) if dataclasses.is_dataclass(mcfg) else repr(mcfg)
     return {**cfg, "protocol": protocol.to_dict(), "device_type": torch.device(device).type, "device": device,
-            "seeds": list(seeds), "pairs": sorted(ids),
+            "seeds": list(seeds), "pairs": sorted(ids), "invariance": invariance,
             "theory": model_info(source.name) if built_in else {"theory": {}, "published": None},
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "environment": environment(device)}
@@ -119,15 +123,17 @@ def run(
     if threads is not None:
         torch.set_num_threads(int(threads))
 
-    from .contract import check_model
+    from .contract import check_model, probe_invariance
 
-    d = check_model(source, _sample_graphs(selected[0], protocol, source), protocol.num_relabelings, device)
+    pair_graphs, copies = _sample_graphs(selected[0], protocol, source)
+    d = check_model(source, pair_graphs, protocol.num_relabelings, device)
     if d != protocol.out_dim:
         protocol = protocol.replace(out_dim=d)  # the T² threshold follows the real (q, d, alpha)
+    invariance = {**probe_invariance(source, copies, seeds[0], selected[0].id, device), "pair": selected[0].id}
 
     ids = [p.id for p in selected]
     out = Path(out) if out is not None else Path("runs") / f"brec-{_slug(source.name)}-{source.preset or 'run'}"
-    rd = RunDirectory(out, _config(source, protocol, seeds, ids, device), shard)
+    rd = RunDirectory(out, _config(source, protocol, seeds, ids, device, invariance), shard)
     todo = plan_units(shard_ids(ids, shard), seeds, rd.done, limit=stop_after)
     if not todo:
         return out

@@ -162,6 +162,7 @@ def build_report(run_dirs: Sequence, *, theory: bool = True) -> dict[str, Any]:
         "model": config["model"], "preset": config.get("preset"), "model_overrides": config.get("model_overrides", {}),
         "protocol": config["protocol"], "seeds": seeds, "pairs": len(ids), "records": len(records),
         "run_dirs": [str(d) for d in run_dirs], "device": config.get("device"),
+        "invariance": config.get("invariance"),
         "theory": {"lower": lower, "upper": upper, "rrwp_steps": k, "class": th.get("class"),
                    "note": th.get("note"), "computed": bool(verdicts), "source": th.get("source")},
         "published_source": published.get("source") if published else None,
@@ -215,6 +216,14 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
              f"results; device {rep['device']}; T² threshold {rep['protocol']['threshold']:.2f}.",
              f"Theoretical class: {th.get('class') or bound}" + (f". Note: {th['note']}" if th.get("note") else "."),
              ""]
+    inv = rep.get("invariance")
+    if inv and not inv["invariant"]:
+        lines += [f"**Not permutation invariant**: on {inv['copies']} relabelled copies of pair {inv.get('pair')}'s G "
+                  f"the outputs differ by up to {inv['max_abs_diff']:.3g} (eval mode, before training); separations "
+                  "beyond the declared bound are then no evidence of expressive power.", ""]
+    elif inv:
+        lines += [f"Permutation invariance probe: outputs of {inv['copies']} relabelled copies agree "
+                  f"(max difference {inv['max_abs_diff']:.2g}).", ""]
     if not th["computed"]:
         lines += ["(theoretical verdicts not computed)", ""]
     header = ["category", "pairs", "distinguished", "reliability failures", "real correct (BREC)",

@@ -133,21 +133,23 @@ class NoReset(TinyGNN):
 
 
 class NodeIndex(nn.Module):
-    """Not permutation invariant: the node's index within its graph is a feature."""
+    """Not permutation invariant: the node's index within its graph is an input feature."""
 
     wl_bound = "1wl"
 
     def __init__(self):
         super().__init__()
-        self.lin = nn.Linear(2, 16)
-        self.out = nn.Linear(16, 16)
+        self.lin = nn.Linear(2, 32)
+        self.mid = nn.Linear(32, 32)
+        self.out = nn.Linear(32, 16)
 
     def forward(self, batch):
-        ptr = batch.ptr
-        local = torch.arange(batch.num_nodes) - ptr[batch.batch]
-        x = torch.stack([torch.ones(batch.num_nodes), local.float() / 10], dim=1)
-        h = torch.tanh(self.lin(x)) * (1 + local.float()[:, None])
-        g = torch.zeros(batch.num_graphs, 16).index_add(0, batch.batch, h)
+        ei = batch.edge_index
+        local = (torch.arange(batch.num_nodes) - batch.ptr[batch.batch]).float()
+        h = torch.tanh(self.lin(torch.stack([torch.ones(batch.num_nodes), local / 10], dim=1)))
+        for _ in range(2):
+            h = torch.tanh(self.mid(h + torch.zeros_like(h).index_add(0, ei[1], h[ei[0]])))
+        g = torch.zeros(batch.num_graphs, 32).index_add(0, batch.batch, h)
         return self.out(g)
 
 

@@ -1,0 +1,216 @@
+"""A researcher's own model through the runner: ``evaluate``, ``--model PATH.py:ATTR`` and
+``MODULE:ATTR``, entry-point plugins, the contract, declared bounds, resume, and the built-in models
+unchanged (bit-identical to committed records)."""
+
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+import cli
+from brec_runner import Report, evaluate
+from brec_runner.evaluate import run
+from brec_runner.model_source import ModelContractError, parse_bound, resolve_model
+from brec_runner.protocol import t2_threshold
+from brec_runner.record import read_results, results_files
+
+_FAST = {"epochs": 2}
+
+
+def _cli(*args):
+    return CliRunner().invoke(cli.cli, list(args))
+
+
+def test_file_model_realises_nothing_beyond_1wl(user_model_file, tmp_path):
+    rep = evaluate(f"{user_model_file}:tiny", pairs="0-3", protocol=_FAST, out=tmp_path / "run", progress=False)
+    assert isinstance(rep, Report)
+    assert rep.realised("basic") == 0 and rep.reliability_failures("total") == 0
+    assert rep.theory("basic") == 0  # its declared bound, 1-WL, separates no BREC pair
+    cfg = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert cfg["model"] == f"{user_model_file}:tiny" and cfg["model_kind"] == "external"
+    assert cfg["bound"]["upper"] == "1wl" and cfg["bound"]["source"].endswith("tiny.wl_bound")
+    md = rep.to_markdown()
+    assert "theory (1wl)" in md and "| basic | 4 |" in md
+    assert cfg["invariance"]["invariant"] is True and "Permutation invariance probe: outputs of 4" in md
+    assert json.loads(rep.to_json())["model"] == cfg["model"]
+    assert rep.plot(tmp_path / "p.png").exists()
+
+
+def test_module_model_and_class_factory(user_model_file, tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(user_model_file.parent))
+    monkeypatch.delitem(sys.modules, "user_models", raising=False)
+    a = run("user_models:TinyGNN", pairs=[0, 1], categories=None, protocol=_FAST, options={"hidden": 4},
+            out=tmp_path / "module", progress=False)
+    b = run(f"{user_model_file}:TinyGNN", pairs=[0, 1], categories=None, protocol=_FAST, options={"hidden": 4},
+            out=tmp_path / "file", progress=False)
+    strip = ("wall_s",)
+    ra = [{k: v for k, v in r.items() if k not in strip} for r in read_results(a / "results.jsonl")]
+    rb = [{k: v for k, v in r.items() if k not in strip} for r in read_results(b / "results.jsonl")]
+    assert ra == rb and len(ra) == 2  # the same factory, however it is named
+
+
+def test_results_do_not_depend_on_unit_order(user_model_file, tmp_path):
+    """Each unit builds its model from the factory under its own seed: running units alone or after
+    others gives the same numbers, with or without reset_parameters()."""
+    for attr in ("tiny", "NoReset"):
+        together = run(f"{user_model_file}:{attr}", pairs=[0, 1, 2], categories=None, protocol=_FAST,
+                       out=tmp_path / attr / "all", progress=False)
+        alone = run(f"{user_model_file}:{attr}", pairs=[2], categories=None, protocol=_FAST,
+                    out=tmp_path / attr / "one", progress=False)
+        want = {r["id"]: r["t2_pair"] for r in read_results(together / "results.jsonl")}
+        assert read_results(alone / "results.jsonl")[0]["t2_pair"] == want[2]
+
+
+def test_resume_of_an_external_run_skips_finished_units(user_model_file, tmp_path):
+    out = tmp_path / "run"
+    kw = dict(pairs=[0, 1, 2], categories=None, seeds=[0, 1], protocol=_FAST, progress=False)
+    run(f"{user_model_file}:tiny", out=out, stop_after=2, **kw)
+    seen = []
+    run(f"{user_model_file}:tiny", out=out, on_outcome=seen.append, **kw)
+    assert len(seen) == 4 and len(read_results(out / "results.jsonl")) == 6
+    run(f"{user_model_file}:tiny", out=out, on_outcome=seen.append, **kw)
+    assert len(seen) == 4  # finished: nothing run again
+    with pytest.raises(Exception, match="model_overrides"):
+        run(f"{user_model_file}:tiny", out=out, options={"hidden": 3}, **kw)
+
+
+def test_threshold_follows_the_real_output_width(user_model_file, tmp_path):
+    out = run(f"{user_model_file}:tiny", options={"out_dim": 5}, pairs=[0], categories=None, protocol=_FAST,
+              out=tmp_path / "d5", progress=False)
+    proto = json.loads((out / "config.json").read_text())["protocol"]
+    assert proto["out_dim"] == 5 and proto["threshold"] == t2_threshold(32, 5, 0.95)
+    assert read_results(out / "results.jsonl")[0]["threshold"] == proto["threshold"]
+
+
+def test_non_invariant_model_is_visible_in_the_report(user_model_file, tmp_path):
+    rep = evaluate(f"{user_model_file}:NodeIndex", pairs="0-5", protocol={"epochs": 3}, out=tmp_path / "run",
+                   progress=False)
+    assert rep.data["invariance"]["invariant"] is False and rep.data["invariance"]["max_abs_diff"] > 1e-3
+    md = rep.to_markdown()
+    assert "**Not permutation invariant**" in md  # the model cannot hide it, whatever RPC says
+    assert "either the model is not permutation invariant or its declared bound is wrong" in md
+    assert "| basic | 6 |" in md and "reliability failures" in md
+
+
+@pytest.mark.parametrize("attr,needle", [
+    ("wrong_shape", "must return shape [num_graphs, d] = [2, d], got [2]"),
+    ("returns_int", "must return a float tensor"),
+    ("nan_out", "non-finite"),
+    ("too_wide", "largest allowed d is 31"),
+    ("no_params", "no trainable parameters"),
+    ("not_module", "returned str, not a torch.nn.Module"),
+    ("raises_in_init", "calling the factory failed: RuntimeError: cannot build"),
+    ("not_callable", "int object is not callable"),
+    ("missing", "has no attribute 'missing'"),
+])
+def test_contract_violations_are_one_line_and_write_nothing(user_model_file, tmp_path, attr, needle):
+    out = tmp_path / "run"
+    res = _cli("brec", "run", "--model", f"{user_model_file}:{attr}", "--pairs", "0", "--out", str(out), "--quiet")
+    assert res.exit_code == 2, res.output
+    assert needle in res.output and "Traceback" not in res.output
+    assert [line for line in res.output.splitlines() if line.strip()] == [res.output.strip()]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--model", "no/such/file.py:f"], "no such file"),
+    (["--model", "no_such_module_xyz:f"], "cannot import module 'no_such_module_xyz'"),
+    (["--model", "MODEL:tiny", "--bound", "4wl"], "unknown bound '4wl'"),
+    (["--model", "MODEL:tiny", "--bound", "rrwp"], "RRWP-WL bound needs its K"),
+    (["--model", "MODEL:tiny", "--preset", "small"], "--preset applies to built-in models only"),
+    (["--model", "MODEL:tiny", "--set", "nope=1"], "unexpected keyword argument 'nope'"),
+    (["--model", "MODEL:tiny", "--transform", "MODEL:nope"], "has no attribute 'nope'"),
+    (["--model", "ppgt", "--transform", "MODEL:tiny"], "built-in models bring their own transform"),
+])
+def test_bad_model_arguments(user_model_file, tmp_path, args, needle):
+    args = [a.replace("MODEL", str(user_model_file)) for a in args]
+    res = _cli("brec", "run", *args, "--pairs", "0", "--out", str(tmp_path / "run"), "--quiet")
+    assert res.exit_code == 2 and needle in res.output and "Traceback" not in res.output, res.output
+    assert not (tmp_path / "run").exists()
+
+
+def test_bound_from_the_command_line_overrides_the_attribute(user_model_file, tmp_path):
+    out = tmp_path / "run"
+    res = _cli("brec", "run", "--model", f"{user_model_file}:tiny", "--bound", "1wl,rrwp:4", "--pairs", "0",
+               "--epochs", "1", "--out", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    bound = json.loads((out / "config.json").read_text())["bound"]
+    assert (bound["lower"], bound["upper"], bound["rrwp_steps"]) == ("1wl", "rrwp", 4)
+    res = _cli("brec", "report", str(out))
+    assert res.exit_code == 0 and "theory (1wl .. rrwp (RRWP K=4))" in res.output, res.output
+
+
+def test_unknown_bound_compares_with_3wl_only(user_model_file, tmp_path):
+    out = tmp_path / "run"
+    run(f"{user_model_file}:NoReset", bound=None, pairs=[0], categories=None, protocol={"epochs": 1}, out=out,
+        progress=False)
+    cfg = json.loads((out / "config.json").read_text())
+    assert cfg["bound"]["upper"] == "1wl"  # inherited from TinyGNN.wl_bound
+    (out / "config.json").write_text(json.dumps({**cfg, "bound": None}))
+    rep = Report.from_run_dirs([out])
+    assert rep.theory("basic") is None and "no bound declared" in rep.to_markdown()
+    assert rep.data["categories"][0]["3wl"] == 1
+
+
+def test_parse_bound():
+    assert parse_bound(("spd", "3wl"))["lower"] == "spd"
+    assert parse_bound("rrwp", rrwp_steps=7)["rrwp_steps"] == 7
+    with pytest.raises(ModelContractError):
+        parse_bound(("1wl", "2wl"))
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch, user_model_file):
+    """A tiny installed distribution registering ``demo-gin`` under the entry-point group
+    ``wltools.models`` (a .dist-info folder on sys.path, as pip would leave it)."""
+    site = tmp_path / "site"
+    (site / "demo_plugin").mkdir(parents=True)
+    (site / "demo_plugin" / "__init__.py").write_text(user_model_file.read_text())
+    info = site / "demo_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: demo-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[wltools.models]\ndemo-gin = demo_plugin:tiny\n"
+                                           "demo-broken = demo_plugin:missing\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.delitem(sys.modules, "demo_plugin", raising=False)
+    return "demo-gin"
+
+
+def test_entry_point_plugin_is_listed_and_runs(plugin, tmp_path):
+    res = _cli("models", "list")
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.output.splitlines() if x.startswith("demo-gin"))
+    assert "plugin" in line and "1wl" in line and "demo_plugin:tiny" in line
+    assert "cannot load" in next(x for x in res.output.splitlines() if x.startswith("demo-broken"))
+    for name in ("ppgt", "grit", "graphormer", "graph_transformer", "sgformer"):
+        assert any(x.startswith(name + " ") and "built-in" in x for x in res.output.splitlines()), name
+    out = tmp_path / "run"
+    res = _cli("brec", "run", "--model", plugin, "--pairs", "0", "--epochs", "1", "--out", str(out), "--quiet")
+    assert res.exit_code == 0, res.output
+    cfg = json.loads((out / "config.json").read_text())
+    assert cfg["model"] == "demo-gin" and cfg["model_kind"] == "plugin"
+
+
+def test_builtin_models_go_through_the_same_path():
+    src = resolve_model("graphormer", preset="small")
+    assert src.kind == "built-in" and src.bound["upper"] == "spd" and src.protocol.epochs == 100
+    assert type(src.build()).__name__ == "Graphormer"
+
+
+@pytest.mark.parametrize("run_dir,pairs", [("sgformer-brec-cpu", "0,1,60"), ("graphormer-brec-cpu", "0,160")])
+def test_builtin_models_reproduce_committed_records_bit_for_bit(run_dir, pairs, tmp_path, monkeypatch):
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
+    from pathlib import Path
+
+    base = Path(__file__).resolve().parents[2] / "reports" / "brec-runs" / run_dir
+    cfg = json.loads((base / "config.json").read_text())
+    committed = {(r["id"], r["seed"]): r for f in results_files(base) for r in read_results(f)}
+    out = run(cfg["model"], preset=cfg["preset"], options=cfg["model_overrides"], pairs=pairs, categories=None,
+              out=tmp_path / "run", progress=False)
+    fresh = read_results(out / "results.jsonl")
+    assert len(fresh) == len(pairs.split(","))
+    for r in fresh:
+        old = committed[(r["id"], r["seed"])]
+        for key in ("t2_pair", "t2_reliability", "threshold", "distinguished", "reliable", "epochs", "final_loss"):
+            assert r[key] == old[key], (r["id"], key)
