@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from wltools.errors import WLToolsError
+from wltools.wl_tests import DEFAULT_RRWP_STEPS, TESTS
 
 
 class ReportedError(click.ClickException):
@@ -48,9 +49,6 @@ def claims() -> None:
 
 # === section: check / iso (owner: graphs & refinement) ===
 
-# One definition of the test names lives in wltools.refine.TESTS; the choices here are checked
-# against it in tests/cli/test_check.py (kept literal so `wltools --help` need not import refine).
-_CHECK_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl")
 
 
 def _graph_summary(spec: str, G) -> dict:
@@ -69,7 +67,7 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 @click.option(
     "--test",
     "test",
-    type=click.Choice(_CHECK_TESTS + ("all",)),
+    type=click.Choice(TESTS + ("all",)),
     default="all",
     show_default=True,
     help="Refinement test: 1-WL, GD-WL with SPD / resistance distance / RRWP, 3-WL (2-FWL).",
@@ -102,7 +100,7 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     from wltools.refine import refine_pair
 
     G, H = load_graph(g), load_graph(h)
-    tests = _CHECK_TESTS if test == "all" else (test,)
+    tests = TESTS if test == "all" else (test,)
     results = [refine_pair(G, H, t, rrwp_steps=rrwp_steps, fast=not exact) for t in tests]
     isomorphic = is_isomorphic(G, H)
     digests = {"G": certificate_digest(G), "H": certificate_digest(H)}
@@ -225,9 +223,8 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
 
 
 @brec.command("theory")
-@click.option("--tests", default=",".join(("1wl", "spd", "rd", "rrwp", "3wl")), show_default=True,
-              help="Comma-separated tests.")
-@click.option("--rrwp-steps", type=click.IntRange(min=1), default=32, show_default=True,
+@click.option("--tests", default=",".join(TESTS), show_default=True, help="Comma-separated tests.")
+@click.option("--rrwp-steps", type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS, show_default=True,
               help="RRWP steps K for the rrwp test.")
 @click.option("--category", multiple=True, help=_CATEGORY_HELP)
 @click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
@@ -242,7 +239,8 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
     Writes per-pair verdicts (iterations, witness) as JSON and CSV and a Markdown table of counts
     and runtimes per category; verdicts are cached and recomputed only when settings change.
     """
-    from brec_runner.theory import markdown_summary, parse_tests, run_theory, write_report
+    from brec_runner.theory import parse_tests
+    from brec_runner.theory_report import markdown_summary, run_theory, write_report
 
     test_names = parse_tests(tests)
     ids = _brec_selection(category, pairs)

@@ -144,8 +144,6 @@ class InProcess:
 def _worker_main(spec: RunSpec, units: Sequence[Unit], out_queue, index: int, parent: int) -> None:
     """One worker process: send ``("outcome", dict)`` per unit, then ``("done", index)``; on a
     failure ``("error", index, one line)``. Stops when its parent process is gone."""
-    from .rpc import PairOutcome  # noqa: F401 - torch import before the first unit, not during it
-
     try:
         for outcome in InProcess().run(spec, units):
             if os.getppid() != parent:

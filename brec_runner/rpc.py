@@ -41,7 +41,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .protocol import Protocol, t2_threshold
+from .protocol import Protocol
 
 __all__ = [
     "PairOutcome",

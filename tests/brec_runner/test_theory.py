@@ -10,6 +10,7 @@ import pytest
 
 from brec_runner import dataset as ds
 from brec_runner import theory as th
+from brec_runner import theory_report as tr
 from wltools.errors import UnknownNameError
 
 
@@ -92,7 +93,7 @@ def test_parse_tests():
 
 
 def test_counts_containment_and_report(fake_refine, tmp_path):
-    rep = th.run_theory(["1wl", "spd", "rrwp", "3wl"], 3, ids="0-11")
+    rep = tr.run_theory(["1wl", "spd", "rrwp", "3wl"], 3, ids="0-11")
     v = rep.verdicts
     assert th.distinguished_ids(v, "spd") == {0, 3, 6, 9}
     assert th.category_counts(v, "rrwp") == {"basic": (6, 12), "all": (6, 12)}
@@ -101,7 +102,7 @@ def test_counts_containment_and_report(fake_refine, tmp_path):
     v[5]["1wl"] = dict(v[5]["1wl"], distinguished=True)
     assert th.containment_violations(v) == {"1wl": [5]}
     v[5]["1wl"] = dict(v[5]["1wl"], distinguished=False)
-    paths = th.write_report(rep, tmp_path / "out")
+    paths = tr.write_report(rep, tmp_path / "out")
     doc = json.loads(paths["json"].read_text())
     assert doc["settings"]["rrwp_steps"] == 3 and doc["settings"]["pairs"] == 12
     assert doc["counts"]["spd"]["basic"] == [4, 12]
