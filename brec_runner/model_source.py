@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wltools.errors import UnknownNameError, WLToolsError
-from wltools.wl_tests import TESTS
+from wltools.wl_tests import TEST_LABELS, TESTS
 
 from .protocol import Protocol
 
@@ -246,7 +246,9 @@ def parse_bound(value, rrwp_steps: int | None = None) -> dict[str, Any] | None:
     if "rrwp" in names and k is None:
         raise ModelContractError("an RRWP-WL bound needs its K: write rrwp:K, or give the model a transform "
                                  "with walk_length")
-    return {"lower": names[0], "upper": names[1], "class": None, "note": "",
+    labels = [TEST_LABELS[n] + (f" (K = {k})" if n == "rrwp" else "") if n else None for n in names]
+    text = labels[1] if names[0] in (None, names[1]) else f"between {labels[0]} and {labels[1]}"
+    return {"lower": names[0], "upper": names[1], "class": f"{text}, as declared", "note": "",
             "rrwp_steps": k if "rrwp" in names else None, "source": "declared"}
 
 
