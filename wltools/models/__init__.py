@@ -1,18 +1,10 @@
-"""Trainable graph transformers.
+"""Trainable graph transformers (one model per file) and their registry.
 
-Importing this package imports every model module in it (each registers itself with
-``@register_model``), so a new model file needs no edit here.
+Importing this package imports the five model modules below; each registers its model with
+``@register_model`` on import. A new model file is added to these imports.
 """
 
-import importlib
-import pkgutil
-
+from . import graph_transformer, graphormer, grit, ppgt, sgformer  # noqa: F401 - registration
 from .registry import create_model, create_transform, list_models, register_model, transform_key
 
 __all__ = ["create_model", "create_transform", "list_models", "register_model", "transform_key"]
-
-_INFRASTRUCTURE = {"registry", "layers", "encodings"}
-
-for _info in pkgutil.iter_modules(__path__):
-    if _info.name not in _INFRASTRUCTURE and not _info.name.startswith("_"):
-        importlib.import_module(f"{__name__}.{_info.name}")

@@ -44,7 +44,8 @@ from torch_geometric.data import Data
 from torch_geometric.transforms import BaseTransform
 from torch_geometric.utils import scatter, softmax
 
-from .layers import GraphEmbedder, ReadoutMLP, graph_index
+from .embedder import GraphEmbedder
+from .layers import ReadoutMLP, graph_index
 from .registry import register_model
 
 __all__ = [

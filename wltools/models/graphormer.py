@@ -28,8 +28,9 @@ from torch import Tensor, nn
 from torch_geometric.data import Data
 from torch_geometric.transforms import BaseTransform, Compose
 
+from .embedder import GraphEmbedder
 from .encodings import AddSPD, to_dense_pair
-from .layers import GraphEmbedder, degree, dense_attention, dense_batch, graph_index
+from .layers import degree, dense_attention, dense_batch, graph_index
 from .registry import register_model
 
 __all__ = ["GraphormerConfig", "PRESETS", "AddShortestPathEdges", "graphormer_transform", "GraphormerLayer",

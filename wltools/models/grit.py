@@ -28,8 +28,9 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 from torch_geometric.utils import scatter
 
+from .embedder import GraphEmbedder
 from .encodings import AddRRWP, dense_pair_mask, to_dense_pair
-from .layers import GraphEmbedder, ReadoutMLP, TokenBatchNorm, degree, dense_batch, graph_index
+from .layers import ReadoutMLP, TokenBatchNorm, degree, dense_batch, graph_index
 from .registry import register_model
 
 __all__ = ["GRITConfig", "PRESETS", "grit_transform", "signed_sqrt", "GRITAttention", "GRITLayer", "GRIT"]

@@ -1,5 +1,6 @@
-"""Shared building blocks: graph batching helpers, norms (incl. AdaRMSN), feed-forward blocks,
-MLPs, attention, and :class:`GraphEmbedder`, the base class of every registered model.
+"""Shared building blocks of the models: graph batching helpers, norms (incl. AdaRMSN),
+feed-forward blocks, MLPs and attention. (The models' base class is
+:class:`~wltools.models.embedder.GraphEmbedder`.)
 
 Every block works on a token *list* ``[..., D]`` (nodes ``[num_nodes, D]`` or pairs
 ``[num_pairs, D]``, no padding), so norms need no masks; only attention goes dense (padded with
@@ -19,7 +20,6 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 __all__ = [
-    "GraphEmbedder",
     "graph_index",
     "dense_batch",
     "degree",
@@ -43,27 +43,6 @@ __all__ = [
 
 NORMS = ("layernorm", "rmsnorm", "adarmsnorm", "batchnorm")
 ACTIVATIONS = ("gelu", "relu", "silu")
-
-
-class GraphEmbedder(nn.Module):
-    """Base class of the registered models: a PyG ``Data``/``Batch`` in, ``[num_graphs, out_dim]``
-    out. Subclasses set ``invariant_encodings`` and define ``reset_parameters`` and ``forward``."""
-
-    invariant_encodings: bool
-
-    def num_parameters(self) -> int:
-        """Number of trainable parameters."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
-
-    def prepare_batch(self, batch):
-        """Attach data-only inputs to a collated ``batch`` that will be fed many times (a training
-        batch, once per epoch), so ``forward`` reads them instead of recomputing them.
-
-        The default does nothing. An override must leave every output unchanged (it computes the
-        same tensors with the same code) and may skip a batch whose extra tensors would be too
-        large; ``forward`` must work on unprepared batches.
-        """
-        return batch
 
 
 def graph_index(data) -> tuple[Tensor, int]:

@@ -31,12 +31,12 @@ import torch
 from torch import Tensor, nn
 from torch_geometric.nn import global_add_pool, global_mean_pool
 
+from .embedder import GraphEmbedder
 from .encodings import AddRRWP, to_dense_pair
 from .layers import (
     NORMS,
     FeedForward,
     MLP,
-    GraphEmbedder,
     degree,
     dense_attention,
     dense_batch,

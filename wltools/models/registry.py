@@ -6,7 +6,7 @@ architecture) and a function building the PyG transform that attaches the encodi
 It registers the model class, whose ``__init__`` takes the config::
 
     @register_model("ppgt", config_cls=PPGTConfig, presets=PRESETS, make_transform=ppgt_transform)
-    class PPGT(nn.Module):
+    class PPGT(GraphEmbedder):
         def __init__(self, config: PPGTConfig): ...
 
 Encodings are computed once per graph by that transform (and cached on disk by the BREC runner
@@ -16,7 +16,6 @@ under :func:`transform_key`), never per forward pass.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -82,8 +81,16 @@ def register_model(
     return wrap
 
 
+def _registered() -> dict[str, ModelSpec]:
+    """The registry after every built-in model file has registered itself (importing the package
+    imports them)."""
+    from wltools import models  # noqa: F401
+
+    return _MODELS
+
+
 def _spec(name: str) -> ModelSpec:
-    importlib.import_module("wltools.models")  # importing the package registers every model file
+    _registered()
     if name not in _MODELS:
         raise UnknownNameError(
             f"unknown model {name!r}; choose from {', '.join(sorted(_MODELS)) or '(none)'}"
@@ -93,8 +100,7 @@ def _spec(name: str) -> ModelSpec:
 
 def list_models() -> list[str]:
     """Names of all registered models, sorted."""
-    importlib.import_module("wltools.models")
-    return sorted(_MODELS)
+    return sorted(_registered())
 
 
 def list_presets(name: str) -> list[str]:

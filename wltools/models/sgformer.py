@@ -37,7 +37,8 @@ from torch_geometric.nn import GCNConv
 from torch_geometric.transforms import BaseTransform
 from torch_geometric.utils import scatter
 
-from .layers import GraphEmbedder, ReadoutMLP, graph_index
+from .embedder import GraphEmbedder
+from .layers import ReadoutMLP, graph_index
 from .registry import register_model
 
 __all__ = ["SGFormerConfig", "PRESETS", "NoEncoding", "sgformer_transform", "simple_global_attention",

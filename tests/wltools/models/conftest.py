@@ -1,6 +1,5 @@
-"""Helpers shared by the model tests: graph -> PyG data -> model batch, seeded relabelling, the
-RPC-style train-to-separate loop and the reset-determinism check; plus one intra-op thread for
-every test in this folder.
+"""Helpers shared by the model tests: graph -> PyG data -> model batch, seeded relabelling, and
+the RPC-style train-to-separate loop; plus one intra-op thread for every test in this folder.
 
 Tests get them through the ``helpers`` fixture (pytest runs with ``--import-mode=importlib``, so a
 helper module beside the tests would not be importable by name)::

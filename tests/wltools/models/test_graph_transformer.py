@@ -1,6 +1,7 @@
 """Tests of wltools.models.graph_transformer: the LapPE transform (Eq. 1), what is and is not
-invariant (sign / eigenbasis), neighbour vs full attention, edge features, reset determinism,
-learning to separate a 1-WL-equivalent pair through the PE, CUDA."""
+invariant (sign / eigenbasis), neighbour vs full attention, edge features, the published parameter
+count, learning to separate a 1-WL-equivalent pair through the PE. (Reset determinism and CUDA:
+test_all_models.py.)"""
 
 import networkx as nx
 import pytest

@@ -1,6 +1,7 @@
 """Tests of wltools.models.graphormer: the spatial bias really uses SPD (Eq. 6) and [VNode] has its
-own bias, the attention equals an explicit softmax, relabelling invariance, reset determinism,
-learning to separate C6 from two triangles, CUDA."""
+own bias, the attention equals an explicit softmax, the edge encoding (Eq. 7) over shortest paths,
+learning to separate C6 from two triangles. (Relabelling invariance, reset determinism and CUDA:
+test_all_models.py.)"""
 
 import math
 

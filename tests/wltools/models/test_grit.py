@@ -1,5 +1,6 @@
-"""Tests of wltools.models.grit: signed sqrt and degree scaler as written (GRIT Eq. 2, 5),
-relabelling invariance, reset determinism, learning to separate a 1-WL-equivalent pair, CUDA."""
+"""Tests of wltools.models.grit: signed sqrt, attention and degree scaler as written (GRIT Eq. 2-3,
+5), the published parameter count, learning to separate a 1-WL-equivalent pair. (Relabelling
+invariance, reset determinism and CUDA: test_all_models.py.)"""
 
 import networkx as nx
 import pytest

@@ -1,6 +1,7 @@
 """Tests of the PPGT model (wltools.models.ppgt), PPGT paper Sec. 3, App. A.2, C."""
 
 import math
+import re
 
 import networkx as nx
 import pytest
@@ -55,16 +56,36 @@ ABLATIONS = [("sl2", "adarmsnorm", True), ("sl2", "adarmsnorm", False),
 ]
 
 
+# Parameters with a zero gradient whatever the data: theta's bias adds one constant per head to
+# every attention logit (the softmax ignores it); the head's last bias comes right before the output
+# batch norm, which subtracts the batch mean.
+NO_GRADIENT = [r"blocks\.\d+\.attn\.theta\.bias", r"head\.linears\.2\.bias"]
+# With norm="batchnorm" every norm removes the batch mean, so biases that shift every token of a
+# stream alike (before a norm, or along a residual stream that ends in a norm) get none either.
+NO_GRADIENT_BATCHNORM = [r"(node_fc|diag_fc|norm_in)\.bias", r"pe_stem\.mlp\.linears\.1\.bias",
+                         r"pe_stem\.ffns\.\d+\.mlp\.linears\.1\.bias",
+                         r"blocks\.\d+\.(attn\.out|ffn\.mlp\.linears\.1)\.bias"]
+
+
 @pytest.mark.parametrize("attention,norm,urpe", ABLATIONS)
-def test_ablation_switches_run(attention, norm, urpe, helpers):
+def test_ablation_switches_run_and_train_every_parameter(attention, norm, urpe, helpers):
     kw = dict(attention=attention, norm=norm, urpe=urpe, num_layers=1, pe_ffn=1, spe_bases=2)
     torch.manual_seed(0)
-    m = create_model("ppgt", "small", **kw)
-    b = helpers.batch("ppgt", [nx.cycle_graph(5), nx.path_graph(3), nx.empty_graph(2)], **kw)
+    m = create_model("ppgt", "small", **kw).double().train()
+    b = helpers.batch("ppgt", [nx.cycle_graph(5), nx.path_graph(3), nx.empty_graph(2)], dtype=torch.float64, **kw)
     out = m(b)
     assert out.shape == (3, 16) and torch.isfinite(out).all()
-    out.sum().backward()
-    assert all(torch.isfinite(p.grad).all() for p in m.parameters() if p.grad is not None)
+    # a random direction (out.sum() would vanish through the output batch norm)
+    out.mul(torch.randn(out.shape, generator=torch.Generator().manual_seed(1), dtype=out.dtype)).sum().backward()
+    exempt = NO_GRADIENT + (NO_GRADIENT_BATCHNORM if norm == "batchnorm" else [])
+    names = [name for name, _ in m.named_parameters()]
+    assert all(any(re.fullmatch(pattern, name) for name in names) for pattern in exempt)  # none stale
+    for name, p in m.named_parameters():
+        if any(re.fullmatch(pattern, name) for pattern in exempt):
+            assert p.grad is None or p.grad.abs().max() < 1e-10, f"{name}: exempt but has a gradient"
+        else:
+            assert p.grad is not None and torch.isfinite(p.grad).all(), name
+            assert p.grad.abs().max() > 1e-8, f"{name}: zero gradient"
 
 
 @pytest.mark.parametrize("urpe", [True, False])

@@ -1,7 +1,7 @@
 """Tests of wltools.models.sgformer: the linear-cost global attention equals Eq. 23-24 computed
-quadratically, per graph (independent of batch neighbours), relabelling invariance, reset
-determinism, and the 1-WL bound: equal outputs on 1-WL-equivalent pairs, before and after
-training to separate them. CUDA."""
+quadratically, per graph (independent of batch neighbours), and the 1-WL bound: equal outputs on
+1-WL-equivalent pairs, before and after training to separate them. (Relabelling invariance, reset
+determinism and CUDA: test_all_models.py.)"""
 
 import networkx as nx
 import pytest
