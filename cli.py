@@ -381,6 +381,14 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory):
 _CLAIM_FORMATS = click.Choice(["text", "md", "json"])
 
 
+def _claims_registry():
+    """``wltools.claims`` with every claim registered: its own, and brec-run from brec_runner."""
+    import brec_runner.claims  # noqa: F401 - registers brec-run
+    import wltools.claims
+
+    return wltools.claims
+
+
 @claims.command("list")
 @click.option("--format", "fmt", type=_CLAIM_FORMATS, default="text", show_default=True,
               help="Output format.")
@@ -388,9 +396,7 @@ def claims_list(fmt: str) -> None:
     """List the registered claims: id, method, source and statement."""
     import json as _json
 
-    from wltools.claims import list_claims
-
-    items = list_claims()
+    items = _claims_registry().list_claims()
     if fmt == "json":
         click.echo(_json.dumps([c.to_dict() for c in items], indent=2))
     elif fmt == "md":
@@ -428,30 +434,43 @@ def _brec_ids_option(ctx, param, value):
 @click.option("--out", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Also write the output to this file.")
 def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
-    """Verify claims (IDs, or --all) and print each verdict with its evidence.
+    """Verify claims (IDs, or --all) and print each verdict with its evidence, then the count of
+    each status (e.g. "9 claims: 8 PASS, 0 FAIL, 0 ERROR, 1 SKIP"; on stderr too with --format md
+    or json).
 
-    Exit status: 0 when every verified claim PASSed or was SKIPped, 1 when any FAILed (a finding,
-    printed with its counterexample) or its check crashed (ERROR), 2 for bad usage (unknown id,
-    bad option value, unusable run directory).
+    \b
+    Statuses:
+      PASS   the evidence, all of it, supports the claim
+      FAIL   the evidence contradicts the claim (the counterexample is printed)
+      ERROR  no verdict: a missing dependency or input, incomplete evidence, a crash (why is printed)
+      SKIP   brec-run without --run-dir only: nothing was checked
+
+    \b
+    Exit status:
+      0  no claim FAILed or ERRORed (every one PASSed or was SKIPped)
+      1  some claim FAILed or ERRORed
+      2  bad usage: unknown id, bad option value, unusable run directory
     """
     import os
     import platform
     import time as _time
 
-    from wltools.claims import exit_code, format_results, get_claim, list_claims
-    from wltools.claims.registry import run_claim
+    from brec_runner.claims import claim_inputs
 
+    reg = _claims_registry()
     if all_ and ids:
         raise click.UsageError("give claim ids or --all, not both")
     if not all_ and not ids:
         raise click.UsageError("give claim ids (see `wltools claims list`) or --all")
-    chosen = list_claims() if all_ else [get_claim(i) for i in ids]
-    params = {"run_dir": run_dir, "brec_ids": brec_ids, "seed": seed}
+    chosen = reg.list_claims() if all_ else [reg.get_claim(i) for i in ids]
+    # BREC pairs and verdicts, built once for the claims that take them
+    params = {"run_dir": run_dir, "brec_ids": brec_ids, "seed": seed,
+              **claim_inputs({name for c in chosen for name in c.inputs} | {"theory_verdicts"})}
     results = []
     t0 = _time.time()
     for c in chosen:
         click.echo(f"verifying {c.id} ...", err=True)
-        r = run_claim(c, **params)
+        r = reg.run_claim(c, **params)
         click.echo(f"  {r.status} ({r.seconds:.1f}s)", err=True)
         results.append((c, r))
     import torch
@@ -465,12 +484,14 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
             "python": platform.python_version(), "torch": torch.__version__,
             "platform": platform.platform(),
             "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"}
-    text = format_results(results, fmt, meta=meta)
+    text = reg.format_results(results, fmt, meta=meta)
     click.echo(text)
     if out:
         with open(out, "w", encoding="utf-8") as fh:
             fh.write(text + "\n")
-    raise SystemExit(exit_code(results))
+    if fmt != "text":  # the text format ends with this line already
+        click.echo(reg.tally(results), err=True)
+    raise SystemExit(reg.exit_code(results))
 
 # === end section: claims ===
 

@@ -1,6 +1,7 @@
 """`wltools claims list / verify` through click's CliRunner."""
 
 import json
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -28,8 +29,26 @@ def test_verify_numeric_claim_json(runner):
     res = runner.invoke(cli.cli, ["claims", "verify", "ppgt-e3", "brec-run", "--format", "json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
-    assert [c["status"] for c in out["claims"]] == ["PASS", "SKIP"]
+    assert [c["status"] for c in out["claims"]] == ["PASS", "SKIP"]  # SKIP: no --run-dir
     assert out["meta"]["command"].startswith("wltools claims verify ppgt-e3")
+    assert "2 claims: 1 PASS, 0 FAIL, 0 ERROR, 1 SKIP" in res.stderr
+
+
+def test_verify_gives_the_brec_claims_their_pairs(runner):
+    """ppgt-e1 receives the BREC pairs from the CLI (its default examples include four)."""
+    res = runner.invoke(cli.cli, ["claims", "verify", "ppgt-e1", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    (claim,) = json.loads(res.stdout)["claims"]
+    assert claim["status"] == "PASS" and claim["evidence"]["comparisons"] == 24
+    assert res.stdout.count("BREC 110 (regular)") >= 3
+
+
+def test_a_missing_dependency_is_error_and_exits_1(runner, monkeypatch):
+    monkeypatch.setitem(sys.modules, "wltools.models.layers", None)
+    res = runner.invoke(cli.cli, ["claims", "verify", "ppgt-e3", "brec-run"])
+    assert res.exit_code == 1, res.output
+    assert "[ERROR] ppgt-e3" in res.stdout and "ModuleNotFoundError" in res.stdout
+    assert res.stdout.splitlines()[-1] == "2 claims: 0 PASS, 0 FAIL, 1 ERROR, 1 SKIP"
 
 
 @pytest.mark.parametrize("args, message", [
@@ -57,6 +76,25 @@ def test_a_fail_is_printed_with_its_witness_and_exits_1(runner, monkeypatch):
     assert res.exit_code == 1
     assert "[FAIL] test-broken" in res.output and "witness: G vs H" in res.output
     assert "violations: 1" in res.output
+    assert "1 claims: 0 PASS, 1 FAIL, 0 ERROR, 0 SKIP" in res.stdout
+
+
+def test_an_unfinished_run_dir_is_error_and_exits_1(runner, tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps(
+        {"model": "graphormer", "pairs": [0, 1], "seeds": [0]}))
+    (tmp_path / "results.jsonl").write_text(json.dumps(
+        {"id": 0, "seed": 0, "distinguished": False, "reliable": True}) + "\n")
+    res = runner.invoke(cli.cli, ["claims", "verify", "brec-run", "--run-dir", str(tmp_path)])
+    assert res.exit_code == 1, res.output
+    assert "[ERROR] brec-run" in res.stdout and "unfinished" in res.stdout
+
+
+def test_help_documents_the_exit_codes(runner):
+    res = runner.invoke(cli.cli, ["claims", "verify", "--help"])
+    assert res.exit_code == 0
+    for line in ("0  no claim FAILed or ERRORed", "1  some claim FAILed or ERRORed",
+                 "2  bad usage"):
+        assert line in res.output
 
 
 def test_md_report_written_to_out(runner, tmp_path):
@@ -69,10 +107,12 @@ def test_md_report_written_to_out(runner, tmp_path):
 
 @pytest.mark.slow
 def test_verify_all_passes_end_to_end(runner):
-    """The committed report's command (about 4 minutes on 2 shared cores)."""
+    """Every claim, no run directory: 7 PASS and brec-run SKIPped (about 100 s on 2 shared cores
+    with the theory cache warm)."""
     res = runner.invoke(cli.cli, ["claims", "verify", "--all", "--format", "json"])
     out = json.loads(res.stdout)
     statuses = {c["id"]: c["status"] for c in out["claims"]}
     assert res.exit_code == 0, statuses
     assert statuses["brec-run"] == "SKIP"
     assert all(s == "PASS" for cid, s in statuses.items() if cid != "brec-run"), statuses
+    assert "8 claims: 7 PASS, 0 FAIL, 0 ERROR, 1 SKIP" in res.stderr

@@ -1,11 +1,21 @@
 """Verification of the papers' theoretical claims (``wltools claims``).
 
-One module per source paper (``grit``, ``ppgt``, ``zhang_gdwl``, ``sgformer``, ``brec_run``)
-registers its claims in :mod:`wltools.claims.registry`; the modules import the project's
-heavier parts (refinement, distances, models, BREC data) only inside the checks.
+One module per source paper registers its claims in :mod:`wltools.claims.registry` when imported
+below: :mod:`~wltools.claims.grit` (GRIT Prop. 3.1 (a), 3.2, 3.3),
+:mod:`~wltools.claims.zhang_gdwl` (the GD-WL hierarchy), :mod:`~wltools.claims.ppgt` (PPGT
+Prop. E.1, E.3) and :mod:`~wltools.claims.sgformer`. The modules import the project's heavier
+parts (refinement, distances, models) inside the checks, so listing claims stays fast. BREC pairs
+and verdicts come in as arguments (:mod:`wltools.claims.inputs`); the claim about a BREC run
+directory lives with the runs, in :mod:`brec_runner.claims`.
 """
 
+# Importing a claim module registers its claims; this order is the order of `wltools claims list`.
+from . import grit  # noqa: F401, I001
+from . import zhang_gdwl  # noqa: F401
+from . import ppgt  # noqa: F401
+from . import sgformer  # noqa: F401
 from .registry import (
+    STATUSES,
     Claim,
     ClaimResult,
     exit_code,
@@ -13,10 +23,14 @@ from .registry import (
     get_claim,
     list_claims,
     register_claim,
+    run_claim,
+    status_counts,
+    tally,
     verify,
 )
 
 __all__ = [
+    "STATUSES",
     "Claim",
     "ClaimResult",
     "exit_code",
@@ -24,5 +38,8 @@ __all__ = [
     "get_claim",
     "list_claims",
     "register_claim",
+    "run_claim",
+    "status_counts",
+    "tally",
     "verify",
 ]

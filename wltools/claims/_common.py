@@ -1,21 +1,18 @@
-"""Helpers shared by the claim modules: graph descriptions, BREC and atlas graph sources, and the
-inclusion engine for "test A distinguishes nothing that test B does not" claims."""
+"""Helpers shared by the claim modules: graph descriptions, atlas graphs, and the inclusion engine
+for "test A distinguishes nothing that test B does not" claims. (BREC graphs come from the
+caller: :mod:`wltools.claims.inputs`.)"""
 
 from __future__ import annotations
 
 import functools
 import itertools
 from collections import defaultdict
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 import networkx as nx
 
-from .registry import require
-
 __all__ = [
     "describe",
-    "brec_pairs",
-    "brec_graphs",
     "atlas_graphs",
     "grouped_pairs",
     "refine_verdict",
@@ -28,19 +25,6 @@ def describe(G: nx.Graph, name: str | None = None) -> str:
     g6 = nx.to_graph6_bytes(nx.convert_node_labels_to_integers(G), header=False).strip().decode()
     head = f"{name} " if name else ""
     return f"{head}(n={G.number_of_nodes()}, m={G.number_of_edges()}, graph6 {g6})"
-
-
-def brec_pairs(ids=None) -> list:
-    """BREC pairs (``brec_runner.dataset.load_pairs``), optionally restricted to ``ids``."""
-    load_pairs = require("brec_runner.dataset", "load_pairs")
-    return load_pairs(ids=ids)
-
-
-def brec_graphs(ids=None) -> Iterator[tuple[str, nx.Graph]]:
-    """``(label, graph)`` for both graphs of every selected BREC pair."""
-    for p in brec_pairs(ids):
-        yield f"BREC {p.id} G", p.g
-        yield f"BREC {p.id} H", p.h
 
 
 @functools.lru_cache(maxsize=None)
@@ -92,7 +76,7 @@ def refine_verdict(refine: Callable | None = None, **kwargs) -> Callable[[nx.Gra
     """``verdict(G, H, test) -> RefinementResult`` from ``wltools.refine.refine_pair`` (or the
     injected ``refine``)."""
     if refine is None:
-        refine = require("wltools.refine", "refine_pair")
+        from wltools.refine import refine_pair as refine
 
     def verdict(G, H, test):
         return refine(G, H, test, **kwargs)

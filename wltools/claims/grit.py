@@ -10,22 +10,26 @@
   RRWP vectors fits it.
 * ``grit-3.3``: Prop. 3.3 (proof in App. C.3, Eq. 14-15): after a LayerNorm over node features,
   sum-aggregated, degree-scaled and mean-aggregated node representations coincide.
+
+The BREC pairs and their cached theory verdicts come in as arguments (``pairs``,
+``theory_verdicts``: see :mod:`wltools.claims.inputs`).
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Sequence
 
 import networkx as nx
 
-from ._common import InclusionTally, as_bool, atlas_graphs, brec_graphs, brec_pairs, describe, \
-    grouped_pairs
-from .registry import ClaimResult, register_claim, require
+from ..wl_tests import DEFAULT_RRWP_STEPS
+from ._common import InclusionTally, as_bool, atlas_graphs, describe, grouped_pairs, refine_verdict
+from .inputs import brec_graphs, ids_text, select_pairs
+from .registry import ClaimResult, register_claim
 
 __all__ = ["check_rrwp_refines_spd", "check_truncated_spd", "check_layernorm_degree",
-           "first_nonzero_spd", "gdwl_first_histogram"]
+           "first_nonzero_spd", "gdwl_first_histogram", "brec_table", "proof_mlp"]
 
 _GRIT = "GRIT (Ma et al. 2023, Graph Inductive Biases in Transformers without Message Passing)"
 
@@ -52,12 +56,14 @@ def first_nonzero_spd(G: nx.Graph, K: int, *, exact: bool, rrwp_exact=None, rrwp
     """
     n = G.number_of_nodes()
     if exact:
-        rrwp_exact = rrwp_exact or require("wltools.distances", "rrwp_exact")
+        if rrwp_exact is None:
+            from wltools.distances import rrwp_exact
         P = rrwp_exact(G, K)
         return [[next((k for k, x in enumerate(P[i][j]) if x != 0), -1) for j in range(n)]
                 for i in range(n)]
     import torch
-    rrwp_float = rrwp_float or require("wltools.distances", "rrwp_float")
+    if rrwp_float is None:
+        from wltools.distances import rrwp_float
     maxdeg = max((d for _, d in G.degree()), default=1) or 1
     if (K - 1) * math.log10(maxdeg) > 300:
         raise ValueError(f"float64 RRWP may underflow (max degree {maxdeg}, K={K}); use exact")
@@ -76,7 +82,8 @@ def gdwl_first_histogram(G: nx.Graph, test: str, *, rrwp_steps: int | None = Non
     n = G.number_of_nodes()
     if test in ("1wl", "3wl"):
         return (n, tuple(sorted(d for _, d in G.degree())))
-    dist = require("wltools.distances")
+    from wltools import distances as dist
+
     if test == "spd":
         rows = dist.spd_matrix(G).tolist()
     elif test == "rd":
@@ -97,34 +104,41 @@ def gdwl_first_histogram(G: nx.Graph, test: str, *, rrwp_steps: int | None = Non
     source=f"{_GRIT}, Prop. 3.2 (Sec. 3.2; proof App. C.1, Eq. 6)",
     method="brec+exhaustive",
     params=("brec_ids",),
+    inputs=("pairs",),
 )
-def check_rrwp_refines_spd(*, brec_ids=None, max_nodes: int = 7, exact_max_nodes: int = 40,
+def check_rrwp_refines_spd(*, pairs=None, brec_ids=None, theory_verdicts: Callable | None = None,
+                           max_nodes: int = 7, exact_max_nodes: int = 40,
                            spd_matrix: Callable | None = None, rrwp_exact: Callable | None = None,
                            rrwp_float: Callable | None = None, refine: Callable | None = None,
-                           brec_verdicts: Callable | None = None,
                            witness_pair=None) -> ClaimResult:
     """Three parts, all must hold for PASS.
+
+    ``pairs`` are the BREC pairs (those of ``brec_ids`` are used, all by default).
 
     1. Identity (6) on every selected BREC graph with K = n: the first nonzero RRWP channel equals
        ``spd_matrix`` (-1 = unreachable = all channels zero). Exact RRWP (``rrwp_exact``) for
        graphs with ``n <= exact_max_nodes``; above, the float64 zero pattern (exact, see
        :func:`first_nonzero_spd`), cross-checked against the exact one on the small graphs.
     2. Inclusion: every pair SPD-WL distinguishes, RRWP-WL distinguishes, over the BREC pairs
-       (``brec_verdicts``, default ``brec_runner.theory.theory_verdicts`` or ``refine_pair``) and
-       over all pairs of atlas graphs with ``n <= max_nodes`` grouped by RRWP-WL's first-iteration
-       histogram (:func:`gdwl_first_histogram`; pairs in different groups are RRWP-distinguished).
+       and over all pairs of atlas graphs with ``n <= max_nodes`` grouped by RRWP-WL's
+       first-iteration histogram (:func:`gdwl_first_histogram`; pairs in different groups are
+       RRWP-distinguished). BREC verdicts: RRWP-WL with K = n by ``refine_pair`` for pairs with
+       ``n <= 32``; the rest from ``theory_verdicts`` (RRWP with K = 32, which K = n refines), or
+       all by ``refine_pair`` when ``theory_verdicts`` is not given.
     3. Strictness witness: Dodecahedron vs Desargues (or ``witness_pair``) is distinguished by
        RRWP-WL and not by SPD-WL.
     """
-    spd_matrix = spd_matrix or require("wltools.distances", "spd_matrix")
-    verdict = _verdict_fn(refine)
+    if spd_matrix is None:
+        from wltools.distances import spd_matrix
+    verdict = refine_verdict(refine)
+    selected = select_pairs(pairs, brec_ids)
     ev: dict = {}
     problems: list[str] = []
     witness = None
 
     # 1. identity (6)
     checked = exact_n = float_n = cross = entries = 0
-    for label, G in brec_graphs(brec_ids):
+    for label, G in brec_graphs(selected):
         n = G.number_of_nodes()
         S = spd_matrix(G).tolist()
         ex = n <= exact_max_nodes
@@ -149,11 +163,12 @@ def check_rrwp_refines_spd(*, brec_ids=None, max_nodes: int = 7, exact_max_nodes
                           "float/exact cross-checked graphs": cross, "K": "n"}
 
     # 2. inclusion SPD-WL -> RRWP-WL (K = n)
-    brec, direct = _brec_inclusion_rrwp_n(brec_ids, brec_verdicts, verdict)
+    brec, direct = _brec_inclusion_rrwp_n(selected, theory_verdicts, verdict)
     ev["inclusion on BREC"] = {**brec.to_dict(), "rrwp verdicts": (
         f"K = n by refine_pair for {direct} pairs with n <= {_THEORY_K}; for larger pairs the "
         f"cached theory verdict with K = {_THEORY_K}, which implies K = n (RRWP_n contains RRWP_"
-        f"{_THEORY_K} as a prefix, so its GD-WL is finer)")}
+        f"{_THEORY_K} as a prefix, so its GD-WL is finer)" if theory_verdicts is not None else
+        f"K = n by refine_pair for all {direct} pairs (no theory verdicts given)")}
     small, info = _atlas_inclusion("spd", "rrwp", max_nodes, verdict)
     ev[f"inclusion on atlas graphs n <= {max_nodes}"] = {**small.to_dict(), **info}
     for name, t in (("BREC", brec), ("atlas", small)):
@@ -190,51 +205,49 @@ def check_rrwp_refines_spd(*, brec_ids=None, max_nodes: int = 7, exact_max_nodes
         ev, witness=f"Dodecahedron vs Desargues: {getattr(r_rrwp, 'witness', 'RRWP-WL distinguishes')}")
 
 
-def _verdict_fn(refine):
-    refine = refine or require("wltools.refine", "refine_pair")
-    return lambda G, H, test: refine(G, H, test)
+_THEORY_K = DEFAULT_RRWP_STEPS  # K of the RRWP-WL verdicts asked of ``theory_verdicts``
 
 
-_THEORY_K = 32  # brec_runner.theory.DEFAULT_RRWP_STEPS: K of the cached RRWP-WL verdicts
-
-
-def _brec_inclusion_rrwp_n(brec_ids, brec_verdicts, verdict) -> tuple[InclusionTally, int]:
-    """SPD-WL vs RRWP-WL with K = n on the BREC pairs (see ``check_rrwp_refines_spd``)."""
-    pairs = brec_pairs(brec_ids)
-    table = _brec_table(["spd", "rrwp"], [p.id for p in pairs], brec_verdicts, verdict, pairs)
+def _brec_inclusion_rrwp_n(pairs, theory_verdicts, verdict) -> tuple[InclusionTally, int]:
+    """SPD-WL vs RRWP-WL with K = n on the BREC ``pairs`` (see ``check_rrwp_refines_spd``);
+    returns the tally and the number of pairs whose RRWP verdict ``refine_pair`` gave."""
     t = InclusionTally("spd", "rrwp")
+    if theory_verdicts is None:
+        for p in pairs:  # refine_pair's default K = n
+            t.add(f"BREC {p.id} ({p.category})", as_bool(verdict(p.g, p.h, "spd")),
+                  as_bool(verdict(p.g, p.h, "rrwp")))
+        return t, len(pairs)
+    table = brec_table(["spd", "rrwp"], pairs, theory_verdicts)
     direct = 0
     for p in pairs:
         up = table[p.id]["rrwp"]
-        if brec_verdicts is None and p.g.number_of_nodes() <= _THEORY_K:
+        if p.g.number_of_nodes() <= _THEORY_K:
             up = as_bool(verdict(p.g, p.h, "rrwp"))  # refine_pair's default K = n
             direct += 1
         t.add(f"BREC {p.id} ({p.category})", table[p.id]["spd"], up)
     return t, direct
 
 
-def _brec_table(tests, ids, brec_verdicts, verdict, pairs) -> dict[int, dict[str, bool]]:
-    if brec_verdicts is not None:
-        return brec_verdicts(tests, ids)
-    try:
-        theory_verdicts = require("brec_runner.theory", "theory_verdicts")
-    except Exception:  # noqa: BLE001 - fall back to refining directly
-        theory_verdicts = None
-    if theory_verdicts is not None:
-        raw = theory_verdicts(list(tests), ids=list(ids))
-        return {pid: {t: as_bool(_lookup(raw, pid, t)) for t in tests} for pid in ids}
-    return {p.id: {t: as_bool(verdict(p.g, p.h, t)) for t in tests} for p in pairs}
-
-
-def _lookup(raw, pid, test):
-    """One verdict from ``theory_verdicts``' result (dict by id then test, or by test then id)."""
-    if pid in raw and isinstance(raw[pid], dict) and test in raw[pid]:
-        return raw[pid][test]
-    if test in raw:
-        return raw[test][pid]
-    if str(pid) in raw:
-        return raw[str(pid)][test]
-    raise KeyError(f"no theory verdict for pair {pid}, test {test}")
+def brec_table(tests: Sequence[str], pairs, theory_verdicts: Callable | None = None,
+               verdict: Callable | None = None) -> dict[int, dict[str, bool]]:
+    """``{pair id: {test: distinguished}}`` for the BREC ``pairs``: from ``theory_verdicts(test,
+    ids, rrwp_steps)`` (RRWP-WL with K = 32) when given, else ``verdict(G, H, test)`` (default
+    ``refine_pair``, RRWP-WL with K = n). Verdicts missing from ``theory_verdicts``' answer are
+    an error: the check would rest on fewer pairs than it reports."""
+    ids = [p.id for p in pairs]
+    if theory_verdicts is None:
+        verdict = verdict or refine_verdict()
+        return {p.id: {t: as_bool(verdict(p.g, p.h, t)) for t in tests} for p in pairs}
+    table: dict[int, dict[str, bool]] = {pid: {} for pid in ids}
+    for test in tests:
+        got = theory_verdicts(test, ids, _THEORY_K if test == "rrwp" else None)
+        missing = [pid for pid in ids if pid not in got]
+        if missing:
+            raise ValueError(f"theory_verdicts gave no {test} verdict for BREC pairs "
+                             f"{ids_text(missing)}")
+        for pid in ids:
+            table[pid][test] = as_bool(got[pid])
+    return table
 
 
 def _atlas_inclusion(lower: str, upper: str, max_nodes: int, verdict, *, sample: int = 200,
@@ -289,12 +302,14 @@ def _positive_channels(G: nx.Graph, K: int, exact: bool, rrwp_exact=None, rrwp_f
 
     n = G.number_of_nodes()
     if exact:
-        rrwp_exact = rrwp_exact or require("wltools.distances", "rrwp_exact")
+        if rrwp_exact is None:
+            from wltools.distances import rrwp_exact
         P = rrwp_exact(G, K)
         pos = np.array([[[v > 0 for v in P[i][j]] for j in range(n)] for i in range(n)], dtype=bool)
         low = min((v for row in P for t in row for v in t if v > 0), default=None)
         return pos.reshape(n, n, K), low
-    rrwp_float = rrwp_float or require("wltools.distances", "rrwp_float")
+    if rrwp_float is None:
+        from wltools.distances import rrwp_float
     maxdeg = max((d for _, d in G.degree()), default=1) or 1
     if (K - 1) * math.log10(maxdeg) > 300:
         raise ValueError(f"float64 RRWP may underflow (max degree {maxdeg}, K={K})")
@@ -345,13 +360,15 @@ def proof_mlp(K: int, L: float):
     source=f"{_GRIT}, Prop. 3.1 (a) (Sec. 3.1.1; proof App. C.2, Eq. 7-10)",
     method="brec+numeric",
     params=("brec_ids", "seed"),
+    inputs=("pairs",),
 )
-def check_truncated_spd(*, brec_ids=None, K: int = 4, exact_max_nodes: int = 40,
+def check_truncated_spd(*, pairs=None, brec_ids=None, K: int = 4, exact_max_nodes: int = 40,
                         spd_matrix: Callable | None = None, rrwp_exact: Callable | None = None,
                         rrwp_float: Callable | None = None, train: bool = True, seed: int = 0,
-                        train_ids="0-109", test_ids="160-189", steps: int = 600,
+                        train_ids=range(0, 110), test_ids=range(160, 190), steps: int = 600,
                         hidden: int = 64, max_train_mae: float = 0.05) -> ClaimResult:
-    """Three parts.
+    """Three parts, on the BREC ``pairs`` (parts 1 and 2 on those of ``brec_ids``, all by
+    default; part 3 on those of ``train_ids`` and ``test_ids``, whatever ``brec_ids`` says).
 
     1. Exact: on every selected BREC graph the proof's composition ``f3 o f2 o f1`` of the RRWP
        vector (``f1_t = [P_t > 0]``, ``f2`` = running max, ``f3 = K - sum_{t<K} x_t``) equals
@@ -371,8 +388,9 @@ def check_truncated_spd(*, brec_ids=None, K: int = 4, exact_max_nodes: int = 40,
     import numpy as np
     import torch
 
-    spd_matrix = spd_matrix or require("wltools.distances", "spd_matrix")
-    graphs = list(brec_graphs(brec_ids))
+    if spd_matrix is None:
+        from wltools.distances import spd_matrix
+    graphs = list(brec_graphs(pairs, brec_ids))
     entries = bad = printed_ok = n_exact = 0
     min_pos = None
     witness = None
@@ -417,7 +435,9 @@ def check_truncated_spd(*, brec_ids=None, K: int = 4, exact_max_nodes: int = 40,
                f"graphs (K={K}, L={_fmt(min_pos)}); the proof's ReLU MLP reproduces it within "
                f"{worst:.1e}")
     if train:
-        fit = _fit_mlp(K, train_ids, test_ids, seed, steps, hidden, spd_matrix, rrwp_float)
+        fit = _fit_mlp(K, (ids_text(train_ids), list(brec_graphs(pairs, train_ids))),
+                       (ids_text(test_ids), list(brec_graphs(pairs, test_ids))),
+                       seed, steps, hidden, spd_matrix, rrwp_float)
         ev["trained mlp"] = fit
         summary += (f"; a trained MLP reaches training MAE {fit['train MAE']:.4f} (max "
                     f"{fit['train max abs error']:.2f}) on {fit['train rows']} distinct vectors, "
@@ -437,7 +457,8 @@ def _fmt(x) -> str:
 
 def _rrwp_rows_graph(G, K, spd_matrix, rrwp_float, dtype):
     import torch
-    rrwp_float = rrwp_float or require("wltools.distances", "rrwp_float")
+    if rrwp_float is None:
+        from wltools.distances import rrwp_float
     n = G.number_of_nodes()
     P = rrwp_float(_edge_index(G), n, K, dtype=dtype).reshape(n * n, K)
     S = torch.as_tensor(spd_matrix(G)).reshape(-1)
@@ -445,21 +466,22 @@ def _rrwp_rows_graph(G, K, spd_matrix, rrwp_float, dtype):
     return P, y
 
 
-def _rrwp_rows(ids, K, spd_matrix, rrwp_float):
+def _rrwp_rows(graphs, K, spd_matrix, rrwp_float):
     import torch
-    rows = [_rrwp_rows_graph(G, K, spd_matrix, rrwp_float, torch.float32)
-            for _label, G in brec_graphs(ids)]
+    rows = [_rrwp_rows_graph(G, K, spd_matrix, rrwp_float, torch.float32) for _label, G in graphs]
     return torch.cat([r[0] for r in rows]), torch.cat([r[1] for r in rows])
 
 
-def _fit_mlp(K, train_ids, test_ids, seed, steps, hidden, spd_matrix, rrwp_float) -> dict:
+def _fit_mlp(K, train, test, seed, steps, hidden, spd_matrix, rrwp_float) -> dict:
+    """Part 3 of :func:`check_truncated_spd`; ``train`` and ``test`` are ``(ids text, graphs)``."""
     import torch
     from torch import nn
 
-    X, y = _rrwp_rows(train_ids, K, spd_matrix, rrwp_float)
+    (train_ids, train_graphs), (test_ids, test_graphs) = train, test
+    X, y = _rrwp_rows(train_graphs, K, spd_matrix, rrwp_float)
     Xy = torch.unique(torch.cat([X, y[:, None]], dim=1), dim=0)
     X, y = Xy[:, :K], Xy[:, K]
-    Xt, yt = _rrwp_rows(test_ids, K, spd_matrix, rrwp_float)
+    Xt, yt = _rrwp_rows(test_graphs, K, spd_matrix, rrwp_float)
     mu, sd = X.mean(0), X.std(0).clamp_min(1e-6)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny matrices: threads only contend
@@ -481,8 +503,8 @@ def _fit_mlp(K, train_ids, test_ids, seed, steps, hidden, spd_matrix, rrwp_float
             et = (pt - yt).abs()
     finally:
         torch.set_num_threads(threads)
-    return {"seed": seed, "steps": steps, "hidden": hidden, "train ids": str(train_ids),
-            "test ids": str(test_ids), "train rows": int(X.shape[0]),
+    return {"seed": seed, "steps": steps, "hidden": hidden, "train ids": train_ids,
+            "test ids": test_ids, "train rows": int(X.shape[0]),
             "train MAE": float(e.mean()), "train max abs error": float(e.max()),
             "train rounded accuracy": float((e < 0.5).float().mean()),
             "test rows": int(Xt.shape[0]), "test MAE": float(et.mean()),
@@ -528,11 +550,11 @@ def check_layernorm_degree(*, layernorm: Callable | None = None, batchnorm: Call
     import torch
     from torch_geometric.utils import scatter
 
+    if layernorm is None or batchnorm is None:
+        from wltools.models.layers import make_norm
     if layernorm is None:
-        make_norm = require("wltools.models.layers", "make_norm")
         layernorm = lambda d: make_norm("layernorm", d)  # noqa: E731
     if batchnorm is None:
-        make_norm = require("wltools.models.layers", "make_norm")
         batchnorm = lambda d: make_norm("batchnorm", d)  # noqa: E731
     graphs = graphs if graphs is not None else _default_graphs(seed)
     gen = torch.Generator().manual_seed(seed)

@@ -13,7 +13,8 @@ For ``ppgt-e1`` the weights are built explicitly on top of the model's attention
 (``wltools.models.layers.dense_attention``, PPGT Eq. 4-5) rather than by loading them into the
 registered ``PPGT`` model: the proof needs phi^h to be the indicator of one distance value, which is
 linear only on a one-hot distance stem, while the model's stem is an MLP on RRWP. The colour update
-that the proof assigns to the FFN (Lemma E.2) is an exact injective relabelling.
+that the proof assigns to the FFN (Lemma E.2) is an exact injective relabelling. Its default
+examples include four BREC pairs, taken from the ``pairs`` input (:mod:`wltools.claims.inputs`).
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from typing import Callable, Sequence
 import networkx as nx
 
 from ._common import describe
-from .registry import ClaimResult, MissingDependency, register_claim, require
+from .inputs import select_pairs
+from .registry import ClaimResult, register_claim
 
-__all__ = ["check_norm_magnitude", "check_attention_gdwl", "gdwl_attention_colours"]
+__all__ = ["check_norm_magnitude", "check_attention_gdwl", "gdwl_attention_colours",
+           "default_examples", "DEFAULT_BREC_IDS"]
 
 _PPGT = "PPGT (Plain Transformers Can be Powerful Graph Learners)"
 
@@ -37,7 +40,8 @@ _PPGT = "PPGT (Plain Transformers Can be Powerful Graph Learners)"
 
 
 def _default_norm(kind: str) -> Callable[[int], object]:
-    make_norm = require("wltools.models.layers", "make_norm")
+    from wltools.models.layers import make_norm
+
     return lambda dim: make_norm(kind, dim)
 
 
@@ -104,7 +108,8 @@ def check_norm_magnitude(*, layernorm: Callable | None = None, rmsnorm: Callable
                 worst[name] = max(worst[name], err)
             ada = _prepare(adarmsnorm(dim), dtype, eps)
             if not (hasattr(ada, "alpha") and hasattr(ada, "beta")):
-                raise MissingDependency("the AdaRMSN module has no alpha / beta parameters")
+                raise TypeError(f"the AdaRMSN module {type(ada).__name__} has no alpha / beta "
+                                "parameters (PPGT Eq. 3)")
             # random alpha, beta: magnitude must matter
             ada.alpha.copy_(torch.randn(dim, generator=gen, dtype=dtype))
             ada.beta.copy_(torch.randn(dim, generator=gen, dtype=dtype))
@@ -148,7 +153,8 @@ def check_norm_magnitude(*, layernorm: Callable | None = None, rmsnorm: Callable
 
 def _exact_distances(G: nx.Graph, test: str, K: int):
     """n x n nested list of exact, hashable distance values for ``test`` (wltools.distances)."""
-    dist = require("wltools.distances")
+    from wltools import distances as dist
+
     if test == "spd":
         M = dist.spd_matrix(G)
         return [[int(v) for v in row] for row in M]
@@ -184,7 +190,7 @@ def gdwl_attention_colours(graphs: Sequence[nx.Graph], test: str, *, rrwp_steps:
     import torch
 
     if attention is None:
-        attention = require("wltools.models.layers", "dense_attention")
+        from wltools.models.layers import dense_attention as attention
     n_max = max(G.number_of_nodes() for G in graphs)
     K = rrwp_steps or n_max
     dists = [_exact_distances(G, test, K) for G in graphs]
@@ -235,17 +241,20 @@ def _histogram(col: list[int]) -> dict:
     return dict(Counter(col))
 
 
-def _default_examples():
+#: BREC pairs among the default examples of ``ppgt-e1``: two Basic, two Regular.
+DEFAULT_BREC_IDS = (0, 7, 60, 110)
+
+
+def default_examples(pairs) -> list[tuple[str, nx.Graph, nx.Graph]]:
+    """``(name, G, H)``: four classic pairs and the BREC pairs :data:`DEFAULT_BREC_IDS` of
+    ``pairs``; without ``pairs`` (or with one of those ids missing) a ``ValueError``, never a
+    shorter list."""
     ex = [("Dodecahedron vs Desargues", nx.dodecahedral_graph(), nx.desargues_graph()),
           ("C6 vs 2 x C3", nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))),
           ("C8 vs 2 x C4", nx.cycle_graph(8), nx.disjoint_union(nx.cycle_graph(4), nx.cycle_graph(4))),
           ("Petersen vs 5-prism", nx.petersen_graph(), nx.circular_ladder_graph(5))]
-    try:
-        load_pairs = require("brec_runner.dataset", "load_pairs")
-        for p in load_pairs(ids=[0, 7, 60, 110]):
-            ex.append((f"BREC {p.id} ({p.category})", p.g, p.h))
-    except MissingDependency:
-        pass
+    for p in select_pairs(pairs, DEFAULT_BREC_IDS):
+        ex.append((f"BREC {p.id} ({p.category})", p.g, p.h))
     return ex
 
 
@@ -257,20 +266,25 @@ def _default_examples():
                "and the same verdict as GD-WL (SPD, RD, RRWP) on example pairs."),
     source=f"{_PPGT}, Prop. E.1 and its proof (App. E.1, Eq. 13-17)",
     method="numeric",
+    inputs=("pairs",),
 )
-def check_attention_gdwl(*, tests: Sequence[str] = ("spd", "rd", "rrwp"), examples=None,
-                         distance_key: Callable = lambda d: d, attention: Callable | None = None,
+def check_attention_gdwl(*, pairs=None, tests: Sequence[str] = ("spd", "rd", "rrwp"),
+                         examples=None, distance_key: Callable = lambda d: d,
+                         attention: Callable | None = None,
                          refine: Callable | None = None) -> ClaimResult:
     """Exact comparison of the Prop. E.1 construction (:func:`gdwl_attention_colours`) with
-    ``wltools.refine.refine_pair`` on example pairs: per pair and test, the verdict
+    ``wltools.refine.refine_pair`` on example pairs (``examples``, ``(name, G, H)``; default
+    :func:`default_examples` of the BREC ``pairs``): per pair and test, the verdict
     (distinguished or not), the first iteration whose colour histograms differ, and the stable
     partition's sorted class sizes of each graph and the number of rounds that split a class must
     all agree (for pairs of equal order and size; otherwise only the verdict). ``distance_key`` (default: the
     exact distance itself) and ``attention`` are injectable so that tests can break them.
     """
     if refine is None:
-        refine = require("wltools.refine", "refine_pair")
-    examples = examples if examples is not None else _default_examples()
+        from wltools.refine import refine_pair as refine
+    examples = examples if examples is not None else default_examples(pairs)
+    if not examples:
+        raise ValueError("no example pairs: nothing to compare")
     rows, mismatches = [], []
     for name, G, H in examples:
         for test in tests:

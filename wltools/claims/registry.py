@@ -4,18 +4,22 @@ A :class:`Claim` is one statement from a paper (its ``id``, the ``statement``, i
 and section / proposition, and the ``method`` of verification) with a ``check`` callable returning a
 :class:`ClaimResult`. Checks take their ingredients (distance functions, refinement functions, norm
 layers, model factories, ...) as keyword parameters with the project's real definitions as defaults,
-so that tests can inject deliberately broken ingredients and see the check FAIL.
+so that tests can inject deliberately broken ingredients and see the check FAIL. Data that lives in
+the layer above (BREC pairs and verdicts) comes in as declared ``inputs``
+(:mod:`wltools.claims.inputs`).
 
 Statuses
 --------
-``PASS``  the evidence supports the claim.
+``PASS``  the evidence supports the claim, and all of it was gathered.
 ``FAIL``  a finding: the evidence contradicts the claim; the result carries the counterexample.
-``SKIP``  the check could not run (a dependency of the project is missing, or a required input such
-          as a BREC run directory was not given); never counted as a pass.
-``ERROR`` the check itself crashed (a bug, not a finding about the paper); the message says where.
+``ERROR`` no verdict: the check could not gather its evidence (a dependency or declared input is
+          missing, an import failed, the evidence is incomplete, or the check crashed); the summary
+          says why.
+``SKIP``  an optional user input the claim is about was not given (``brec-run`` without a run
+          directory); nothing was checked, and it is never counted as a pass.
 
 :func:`verify` runs claims; :func:`exit_code` maps results to a process exit status (0 when nothing
-FAILed or ERRORed, else 1; SKIP does not fail the run).
+FAILed or ERRORed, else 1); :func:`status_counts` and :func:`tally` count them.
 
 Examples
 --------
@@ -26,7 +30,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import time
@@ -34,29 +37,27 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..errors import UnknownNameError, WLToolsError
+from ..errors import RunDirectoryError, UnknownNameError
+from .inputs import INPUTS
 
 __all__ = [
     "METHODS",
     "STATUSES",
     "Claim",
     "ClaimResult",
-    "MissingDependency",
     "register_claim",
     "get_claim",
     "list_claims",
     "verify",
     "exit_code",
-    "require",
+    "run_claim",
+    "status_counts",
+    "tally",
     "format_results",
 ]
 
 METHODS = ("exhaustive", "brec", "numeric", "run")
-STATUSES = ("PASS", "FAIL", "SKIP", "ERROR")
-
-
-class MissingDependency(Exception):
-    """Raised inside a check when a project module it builds on is not available (-> SKIP)."""
+STATUSES = ("PASS", "FAIL", "ERROR", "SKIP")
 
 
 @dataclass
@@ -65,7 +66,7 @@ class ClaimResult:
 
     Attributes
     ----------
-    status : {"PASS", "FAIL", "SKIP", "ERROR"}
+    status : {"PASS", "FAIL", "ERROR", "SKIP"}
     summary : str
         One readable sentence: what was checked and what was found.
     evidence : dict
@@ -115,6 +116,9 @@ class Claim:
         ``check(**params) -> ClaimResult``.
     params : tuple of str
         Names of run-time parameters the check accepts from the command line (e.g. ``run_dir``).
+    inputs : tuple of str
+        Inputs the caller must supply (names of :data:`wltools.claims.inputs.INPUTS`, e.g.
+        ``pairs``); without one the claim is an ERROR.
     """
 
     id: str
@@ -123,78 +127,54 @@ class Claim:
     method: str
     check: Callable[..., ClaimResult]
     params: tuple[str, ...] = ()
+    inputs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for m in self.method.split("+"):
             if m not in METHODS:
                 raise ValueError(f"unknown method {m!r} for claim {self.id!r}; choose from {METHODS}")
+        for name in self.inputs:
+            if name not in INPUTS:
+                raise ValueError(f"unknown input {name!r} for claim {self.id!r}; choose from "
+                                 f"{tuple(INPUTS)}")
 
     def to_dict(self) -> dict:
         return {"id": self.id, "statement": self.statement, "source": self.source,
-                "method": self.method, "params": list(self.params)}
+                "method": self.method, "params": list(self.params), "inputs": list(self.inputs)}
 
 
+# Filled by the claim modules' decorators: wltools.claims imports its own modules, and the layer
+# above adds its claims by importing modules that register here (brec_runner.claims).
 _CLAIMS: dict[str, Claim] = {}
-# Modules defining claims, imported on first use (one per source paper).
-_CLAIM_MODULES = ("grit", "zhang_gdwl", "ppgt", "sgformer", "brec_run")
-_loaded = False
 
 
 def register_claim(id: str, *, statement: str, source: str, method: str,
-                   params: Iterable[str] = ()) -> Callable:
+                   params: Iterable[str] = (), inputs: Iterable[str] = ()) -> Callable:
     """Decorator registering ``check`` as the check of a new claim ``id``."""
 
     def deco(check: Callable[..., ClaimResult]) -> Callable[..., ClaimResult]:
         if id in _CLAIMS and _CLAIMS[id].check is not check:
             raise ValueError(f"claim {id!r} registered twice")
         _CLAIMS[id] = Claim(id=id, statement=statement, source=source, method=method,
-                            check=check, params=tuple(params))
+                            check=check, params=tuple(params), inputs=tuple(inputs))
         return check
 
     return deco
 
 
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        for name in _CLAIM_MODULES:
-            importlib.import_module(f"{__package__}.{name}")
-        _loaded = True
-
-
 def list_claims() -> list[Claim]:
     """All registered claims, in registration order."""
-    _load()
     return list(_CLAIMS.values())
 
 
 def get_claim(claim_id: str) -> Claim:
     """The claim ``claim_id``; :class:`~wltools.errors.UnknownNameError` when there is none."""
-    _load()
     try:
         return _CLAIMS[claim_id]
     except KeyError:
         raise UnknownNameError(
             f"unknown claim {claim_id!r}; known claims: {', '.join(_CLAIMS)}"
         ) from None
-
-
-def require(module: str, *names: str):
-    """Import ``module`` (and check it defines ``names``) or raise :class:`MissingDependency`.
-
-    Returns the module, or a tuple ``(module attr, ...)`` when names are given.
-    """
-    try:
-        mod = importlib.import_module(module)
-    except ImportError as exc:
-        raise MissingDependency(f"{module} is not available ({exc})") from exc
-    missing = [n for n in names if not hasattr(mod, n)]
-    if missing:
-        raise MissingDependency(f"{module} does not define {', '.join(missing)} yet")
-    if not names:
-        return mod
-    attrs = tuple(getattr(mod, n) for n in names)
-    return attrs[0] if len(attrs) == 1 else attrs
 
 
 def _accepted(check: Callable, params: dict[str, Any]) -> dict[str, Any]:
@@ -205,24 +185,33 @@ def _accepted(check: Callable, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_claim(claim: Claim, **params: Any) -> ClaimResult:
-    """Run one claim's check; dependency gaps become SKIP and crashes ERROR (never PASS).
+    """Run one claim's check, passing it the ``params`` it accepts (``None`` values dropped).
 
-    Errors of our own types (:class:`~wltools.errors.WLToolsError`, e.g. an unusable run
-    directory) are bad input, not results: they propagate.
+    A declared input missing from ``params``, and any exception of the check (an ImportError of
+    a dependency included), give ERROR with the reason: never PASS, never SKIP.
+    :class:`~wltools.errors.RunDirectoryError` (the user's run directory is unusable) is bad input,
+    not a result: it propagates, and the CLI reports it in one line.
     """
     t0 = time.perf_counter()
+    given = {k: v for k, v in params.items() if v is not None}
+    missing = [name for name in claim.inputs if name not in given]
+    if missing:
+        result = ClaimResult(
+            "ERROR", "not checked: the caller gave no " + "; no ".join(
+                f"`{m}` ({INPUTS[m]})" for m in missing), {"missing inputs": missing})
+        result.seconds = time.perf_counter() - t0
+        return result
     threads = _torch_threads(1)  # checks use small matrices: extra threads only contend
     try:
-        result = claim.check(**_accepted(claim.check, {k: v for k, v in params.items()
-                                                        if v is not None}))
-    except MissingDependency as exc:
-        result = ClaimResult("SKIP", f"cannot run yet: {exc}", {"missing": str(exc)})
-    except WLToolsError:
-        raise  # bad input (an unusable run directory, ...): the CLI reports it in one line
-    except Exception as exc:  # noqa: BLE001 - a crashing check is reported, not hidden
+        result = claim.check(**_accepted(claim.check, given))
+        if not isinstance(result, ClaimResult):
+            raise TypeError(f"the check returned {type(result).__name__}, not a ClaimResult")
+    except RunDirectoryError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a check that cannot finish is reported, not hidden
         tb = traceback.extract_tb(exc.__traceback__)[-1]
         result = ClaimResult(
-            "ERROR", f"the check crashed: {type(exc).__name__}: {exc}",
+            "ERROR", f"no verdict: {type(exc).__name__}: {exc}",
             {"exception": type(exc).__name__, "where": f"{tb.filename}:{tb.lineno}"})
     finally:
         _torch_threads(threads)
@@ -231,13 +220,11 @@ def run_claim(claim: Claim, **params: Any) -> ClaimResult:
 
 
 def _torch_threads(n: int | None) -> int | None:
-    """Set torch's intra-op threads to ``n`` (if torch is importable); return the old value."""
+    """Set torch's intra-op threads to ``n``; return the old value."""
     if n is None:
         return None
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is a dependency
-        return None
+    import torch
+
     old = torch.get_num_threads()
     torch.set_num_threads(n)
     return old
@@ -253,8 +240,27 @@ def verify(ids: Iterable[str] | None = None, **params: Any) -> list[tuple[Claim,
 
 
 def exit_code(results: Iterable[tuple[Claim, ClaimResult]]) -> int:
-    """0 when no claim FAILed or ERRORed (SKIPs allowed), else 1."""
+    """0 when no claim FAILed or ERRORed (PASS and SKIP only), else 1."""
     return 1 if any(r.status in ("FAIL", "ERROR") for _, r in results) else 0
+
+
+def status_counts(results: Iterable[tuple[Claim, ClaimResult]]) -> dict[str, int]:
+    """``{status: number of results}`` for every status of :data:`STATUSES`, in that order."""
+    statuses = [r.status for _, r in results]
+    return {s: statuses.count(s) for s in STATUSES}
+
+
+def tally(results: Iterable[tuple[Claim, ClaimResult]]) -> str:
+    """The one-line summary, every status counted.
+
+    Examples
+    --------
+    >>> c = Claim("x", "s", "src", "numeric", lambda: None)
+    >>> tally([(c, ClaimResult("PASS", "ok")), (c, ClaimResult("SKIP", "no input"))])
+    '2 claims: 1 PASS, 0 FAIL, 0 ERROR, 1 SKIP'
+    """
+    counts = status_counts(results)
+    return f"{sum(counts.values())} claims: " + ", ".join(f"{n} {s}" for s, n in counts.items())
 
 
 def _jsonable(obj: Any) -> Any:
@@ -286,8 +292,6 @@ def format_results(results: list[tuple[Claim, ClaimResult]], fmt: str = "text",
     if fmt == "json":
         body = [{**c.to_dict(), **r.to_dict()} for c, r in results]
         return json.dumps({"meta": meta, "claims": body} if meta else body, indent=2)
-    counts = {s: sum(r.status == s for _, r in results) for s in STATUSES}
-    tally = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
     if fmt == "text":
         lines = []
         for c, r in results:
@@ -298,7 +302,7 @@ def format_results(results: list[tuple[Claim, ClaimResult]], fmt: str = "text",
                 lines.append(f"    witness: {r.witness}")
             if r.status in ("FAIL", "ERROR"):
                 lines.extend(f"    {line}" for line in _evidence_lines(r.evidence))
-        lines.append(f"{len(results)} claims: {tally}")
+        lines.append(tally(results))
         return "\n".join(lines)
     if fmt == "md":
         lines = [f"# {header or 'Claims verified by wltools'}", ""]
@@ -307,7 +311,7 @@ def format_results(results: list[tuple[Claim, ClaimResult]], fmt: str = "text",
         lines += ["| id | status | source | method | seconds |", "|---|---|---|---|---|"]
         for c, r in results:
             lines.append(f"| `{c.id}` | **{r.status}** | {c.source} | {c.method} | {r.seconds:.1f} |")
-        lines += ["", f"{len(results)} claims: {tally}.", ""]
+        lines += ["", f"{tally(results)}.", ""]
         for c, r in results:
             lines += [f"## `{c.id}`: {r.status}", "", f"**Statement.** {c.statement}", "",
                       f"**Source.** {c.source}. **Method.** {c.method}.", "",

@@ -5,14 +5,17 @@ biconnectivity", Sec. 4 and App. E.3) as used by PPGT App. E.1:
 ``gdwl-hierarchy`` checks each inclusion "every pair the weaker test distinguishes, the stronger
 distinguishes too" on the BREC pairs and exhaustively on all graphs of the networkx atlas, and
 reports a strictness witness (a pair only the stronger test separates) where the data has one.
+The BREC pairs and their cached theory verdicts are inputs (``pairs``, ``theory_verdicts``: see
+:mod:`wltools.claims.inputs`).
 """
 
 from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ._common import InclusionTally, brec_pairs, memoised
-from .grit import _atlas_inclusion, _brec_table, _verdict_fn
+from ._common import InclusionTally, memoised, refine_verdict
+from .grit import _THEORY_K, _atlas_inclusion, brec_table
+from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
 
 __all__ = ["HIERARCHY", "check_hierarchy"]
@@ -35,22 +38,24 @@ _SOURCE = ("PPGT App. E.1 (1-WL ⊏ GD-WL ⊏ 3-WL), after Zhang et al. 2023b Se
     source=_SOURCE,
     method="brec+exhaustive",
     params=("brec_ids",),
+    inputs=("pairs",),
 )
-def check_hierarchy(*, brec_ids=None, chains: Sequence[tuple[str, str]] = HIERARCHY,
-                    max_nodes: int = 7, max_nodes_3wl: int = 7, refine: Callable | None = None,
-                    brec_verdicts: Callable | None = None) -> ClaimResult:
-    """Per ``(lower, upper)`` in ``chains``: an :class:`InclusionTally` over the BREC pairs
-    (cached theory verdicts, or ``refine_pair``) and over all pairs of atlas graphs with at most
+def check_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Callable | None = None,
+                    chains: Sequence[tuple[str, str]] = HIERARCHY, max_nodes: int = 7,
+                    max_nodes_3wl: int = 7, refine: Callable | None = None) -> ClaimResult:
+    """Per ``(lower, upper)`` in ``chains``: an :class:`InclusionTally` over the BREC ``pairs``
+    of ``brec_ids`` (all by default; verdicts from ``theory_verdicts``, RRWP with K = 32, or by
+    ``refine_pair``, RRWP with K = n, without it) and over all pairs of atlas graphs with at most
     ``max_nodes`` nodes (``max_nodes_3wl`` when ``upper`` is 3-WL) whose ``upper``-first-iteration
     invariant agrees (:func:`wltools.claims.grit.gdwl_first_histogram`: graphs where it differs
     are distinguished by ``upper``, so the inclusion holds there; a seeded sample of such
     cross-group pairs is refined to confirm it). Verdicts are memoised per pair and test. PASS
     iff no chain has a violation and every grouping is confirmed sound.
     """
-    verdict = memoised(_verdict_fn(refine))
-    pairs = brec_pairs(brec_ids)
+    verdict = memoised(refine_verdict(refine))
+    pairs = select_pairs(pairs, brec_ids)
     tests = sorted({t for c in chains for t in c})
-    table = _brec_table(tests, [p.id for p in pairs], brec_verdicts, verdict, pairs)
+    table = brec_table(tests, pairs, theory_verdicts, verdict)
     ev: dict = {}
     problems, witnesses, strict = [], [], []
     groups_cache: dict = {}
@@ -63,8 +68,8 @@ def check_hierarchy(*, brec_ids=None, chains: Sequence[tuple[str, str]] = HIERAR
         name = f"{lower} ⊑ {upper}"
         ev[name] = {"BREC": tb.to_dict(), f"atlas n <= {nmax}": {**ta.to_dict(), **info}}
         if "rrwp" in (lower, upper):
-            ev[name]["BREC"]["rrwp K"] = ("theory default (32)" if brec_verdicts is None
-                                          else "as given")
+            ev[name]["BREC"]["rrwp K"] = (f"{_THEORY_K} (theory verdicts)" if theory_verdicts
+                                          is not None else "n (refine_pair)")
         for where, t in (("BREC", tb), ("atlas", ta)):
             if not t.ok:
                 problems.append(f"{name} violated on {t.violations} {where} pairs")

@@ -1,8 +1,11 @@
 """Refinement-based claims (GRIT Prop. 3.1 (a) and 3.2, the GD-WL hierarchy, PPGT Prop. E.1) on
-small inputs: each PASSes with the project's definitions and FAILs with a broken ingredient."""
+small inputs: each PASSes with the project's definitions and FAILs with a broken ingredient. The
+BREC pairs and verdicts come from the fixtures ``brec`` and ``refine_theory`` (conftest.py)."""
 
 import networkx as nx
 import numpy as np
+import pytest
+import torch
 
 from wltools.claims.grit import (
     check_rrwp_refines_spd,
@@ -11,21 +14,10 @@ from wltools.claims.grit import (
     gdwl_first_histogram,
     proof_mlp,
 )
-from wltools.claims.ppgt import check_attention_gdwl, gdwl_attention_colours
+from wltools.claims.ppgt import DEFAULT_BREC_IDS, check_attention_gdwl, gdwl_attention_colours
 from wltools.claims.zhang_gdwl import check_hierarchy
-from wltools.distances import spd_matrix
+from wltools.distances import rrwp_float, spd_matrix
 from wltools.refine import refine_pair
-
-
-def _brec_verdicts(refine=refine_pair):
-    """Verdicts straight from refine (no disk cache), in theory_verdicts' shape."""
-    from brec_runner.dataset import load_pairs
-
-    def table(tests, ids):
-        return {p.id: {t: refine(p.g, p.h, t).distinguished for t in tests}
-                for p in load_pairs(ids=ids)}
-
-    return table
 
 
 def _swap(test_from, test_to):
@@ -58,43 +50,88 @@ def test_first_histogram_is_relabeling_invariant():
         assert gdwl_first_histogram(G, test) == gdwl_first_histogram(H, test)
 
 
-def test_grit_32_passes_on_small_inputs():
-    r = check_rrwp_refines_spd(brec_ids=[0, 14, 60], max_nodes=5, brec_verdicts=_brec_verdicts())
+def test_grit_32_passes_on_small_inputs(brec, refine_theory):
+    theory = refine_theory()
+    r = check_rrwp_refines_spd(pairs=brec, brec_ids=[0, 14, 60], max_nodes=5,
+                               theory_verdicts=theory)
     assert r.status == "PASS", r.summary
     assert r.evidence["strictness witness"]["rrwp distinguished"] is True
     assert r.evidence["inclusion on BREC"]["spd distinguished"] >= 1  # pair 14: not vacuous
+    # the verdicts were asked of the input, RRWP-WL with the theory tables' K = 32
+    assert ("spd", [0, 14, 60], None) in theory.calls and ("rrwp", [0, 14, 60], 32) in theory.calls
 
 
-def test_grit_32_fails_with_a_wrong_distance():
-    r = check_rrwp_refines_spd(brec_ids=[0], max_nodes=4, spd_matrix=_spd_off_by_one,
-                               brec_verdicts=_brec_verdicts())
+def test_grit_32_without_theory_verdicts_refines_itself(brec):
+    r = check_rrwp_refines_spd(pairs=brec, brec_ids=[0, 14], max_nodes=4)
+    assert r.status == "PASS", r.summary
+    how = r.evidence["inclusion on BREC"]["rrwp verdicts"]
+    assert how == "K = n by refine_pair for all 2 pairs (no theory verdicts given)"
+
+
+def test_grit_32_fails_with_a_wrong_distance(brec, refine_theory):
+    r = check_rrwp_refines_spd(pairs=brec, brec_ids=[0], max_nodes=4, spd_matrix=_spd_off_by_one,
+                               theory_verdicts=refine_theory())
     assert r.status == "FAIL" and "identity (6) fails" in r.summary and r.witness
 
 
-def test_grit_32_fails_when_rrwp_wl_is_too_weak():
+def test_grit_32_fails_when_rrwp_wl_is_too_weak(brec, refine_theory):
     weak = _swap("rrwp", "1wl")
-    r = check_rrwp_refines_spd(brec_ids=[14], max_nodes=4, refine=weak,
-                               brec_verdicts=_brec_verdicts(weak))
+    r = check_rrwp_refines_spd(pairs=brec, brec_ids=[14], max_nodes=4, refine=weak,
+                               theory_verdicts=refine_theory(weak))
     assert r.status == "FAIL"
     assert "SPD-WL distinguishes but RRWP-WL not" in r.summary
     assert "strictness witness fails" in r.summary
 
 
+def test_brec_checks_refuse_to_run_on_fewer_pairs_than_asked(brec, refine_theory):
+    """An id the input lacks, or a verdict the input does not give, is an error, not a smaller
+    check."""
+    with pytest.raises(ValueError, match="lacks BREC pairs 14"):
+        check_rrwp_refines_spd(pairs=brec[:10], brec_ids=[0, 14], max_nodes=4)
+    with pytest.raises(ValueError, match="needs `pairs`"):
+        check_hierarchy(max_nodes=4, max_nodes_3wl=4)
+    full = refine_theory()
+
+    def partial(test, ids, rrwp_steps=None):
+        return {i: v for i, v in full(test, ids, rrwp_steps).items() if i != 14}
+
+    with pytest.raises(ValueError, match="gave no 1wl verdict for BREC pairs 14"):
+        check_hierarchy(pairs=brec, brec_ids=[0, 14], max_nodes=4, max_nodes_3wl=4,
+                        theory_verdicts=partial)
+
+
 # ------------------------------------------------------------------ GRIT Prop. 3.1 (a)
 
-def test_grit_31a_passes_and_fails_with_a_wrong_spd():
-    ok = check_truncated_spd(brec_ids=[0, 1, 60], train=False)
+def test_grit_31a_passes_and_fails_with_a_wrong_spd(brec):
+    ok = check_truncated_spd(pairs=brec, brec_ids=[0, 1, 60], train=False)
     assert ok.status == "PASS", ok.summary
     assert ok.evidence["constructed MLP max |error|"] <= 1e-6
-    bad = check_truncated_spd(brec_ids=[0], train=False, spd_matrix=_spd_off_by_one)
+    bad = check_truncated_spd(pairs=brec, brec_ids=[0], train=False, spd_matrix=_spd_off_by_one)
     assert bad.status == "FAIL" and "SPD_3" in bad.witness
 
 
-def test_grit_31a_trained_mlp_is_reported():
-    r = check_truncated_spd(brec_ids=[0], train_ids="0-9", test_ids="10-12", steps=150,
-                            max_train_mae=10.0)
+def test_grit_31a_trained_mlp_is_reported_seeded_and_its_bar_enforced(brec):
+    kw = dict(pairs=brec, brec_ids=[0], train_ids=range(10), test_ids=range(10, 13), steps=150)
+    r = check_truncated_spd(**kw, max_train_mae=10.0)
     fit = r.evidence["trained mlp"]
-    assert r.status == "PASS" and fit["seed"] == 0 and 0 <= fit["train MAE"] < 10
+    assert (fit["train ids"], fit["test ids"], fit["seed"]) == ("0-9", "10-12", 0)
+    # row counts computed here, independently: every node pair of the test graphs, and the
+    # distinct (RRWP_4 vector, SPD_3) rows of the training graphs
+    graphs = [G for p in brec[:10] for G in (p.g, p.h)]
+    test_graphs = [G for p in brec[10:13] for G in (p.g, p.h)]
+    assert fit["test rows"] == sum(G.number_of_nodes() ** 2 for G in test_graphs)
+    rows = set()
+    for G in graphs:
+        n = G.number_of_nodes()
+        ei = torch.tensor([[u, v] for u, v in G.edges()] + [[v, u] for u, v in G.edges()]).t()
+        P = rrwp_float(ei, n, 4, dtype=torch.float32).reshape(n * n, 4).tolist()
+        S = np.asarray(spd_matrix(G)).reshape(-1)
+        rows |= {(*P[i], float(S[i] if 0 <= S[i] <= 3 else 4)) for i in range(n * n)}
+    assert fit["train rows"] == len(rows)
+    # seeded: the same fit again; and the bar is enforced (half the reached MAE fails)
+    assert check_truncated_spd(**kw, max_train_mae=10.0).evidence["trained mlp"] == fit
+    strict = check_truncated_spd(**kw, max_train_mae=fit["train MAE"] / 2)
+    assert strict.status == "FAIL" and "trained MLP" in strict.summary
 
 
 def test_proof_mlp_is_exact_on_a_graph_with_unreachable_pairs():
@@ -111,17 +148,18 @@ def test_proof_mlp_is_exact_on_a_graph_with_unreachable_pairs():
 
 # ------------------------------------------------------------------ hierarchy
 
-def test_hierarchy_passes_on_small_inputs():
-    r = check_hierarchy(brec_ids=[0, 14], max_nodes=5, max_nodes_3wl=5,
-                        brec_verdicts=_brec_verdicts())
+def test_hierarchy_passes_on_small_inputs(brec, refine_theory):
+    r = check_hierarchy(pairs=brec, brec_ids=[0, 14], max_nodes=5, max_nodes_3wl=5,
+                        theory_verdicts=refine_theory())
     assert r.status == "PASS", r.summary
     assert "1wl ⊑ spd: strict" in r.witness
+    assert r.evidence["1wl ⊑ rrwp"]["BREC"]["rrwp K"] == "32 (theory verdicts)"
 
 
-def test_hierarchy_fails_when_3wl_is_replaced_by_1wl():
+def test_hierarchy_fails_when_3wl_is_replaced_by_1wl(brec, refine_theory):
     weak = _swap("3wl", "1wl")
-    r = check_hierarchy(brec_ids=[14], chains=(("spd", "3wl"),), max_nodes=4, max_nodes_3wl=4,
-                        refine=weak, brec_verdicts=_brec_verdicts(weak))
+    r = check_hierarchy(pairs=brec, brec_ids=[14], chains=(("spd", "3wl"),), max_nodes=4,
+                        max_nodes_3wl=4, refine=weak, theory_verdicts=refine_theory(weak))
     assert r.status == "FAIL" and "BREC 14" in r.witness
 
 
@@ -135,6 +173,20 @@ def test_attention_construction_matches_gdwl():
     r = check_attention_gdwl(examples=[C6_2C3, DOD_DES])
     assert r.status == "PASS", r.summary
     assert r.evidence["comparisons"] == 6
+
+
+def test_attention_default_examples_include_the_brec_pairs(brec):
+    """Prop. E.1 on its default examples checks the four BREC pairs too; without them it does not
+    run on the remaining half (it used to PASS on it)."""
+    r = check_attention_gdwl(pairs=brec, tests=("spd",))
+    assert r.status == "PASS", r.summary
+    assert r.evidence["comparisons"] == 8
+    assert sum(f"BREC {i} " in line for i in DEFAULT_BREC_IDS
+               for line in r.evidence["per pair"]) == 4
+    with pytest.raises(ValueError, match="needs `pairs`"):
+        check_attention_gdwl(tests=("spd",))
+    with pytest.raises(ValueError, match="lacks BREC pairs 60,110"):
+        check_attention_gdwl(pairs=brec[:60], tests=("spd",))
 
 
 def test_attention_construction_with_adjacency_only_heads_fails():

@@ -1,0 +1,184 @@
+"""The BREC side of ``wltools claims``: the inputs the claims take, and the claim about a run.
+
+:func:`claim_inputs` builds what :mod:`wltools.claims.inputs` describes (the BREC pairs, their
+cached theory verdicts, the models' input graphs) from this package, for ``wltools claims
+verify``. Importing this module registers ``brec-run`` with the :mod:`wltools.claims` registry.
+
+``brec-run``: a model is never *reliably* beyond its theoretical class: every BREC pair the model
+distinguishes with a passing reliability check is distinguished by the WL-family test that bounds
+the model (its ``upper`` bound from :func:`brec_runner.configs.theory_bound`, the definition the
+BREC report uses too). A violation means the model (or the run) is not what the theory says: a
+non-invariant component, a leak of node identities, or a bug.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from wltools.claims import ClaimResult, register_claim
+from wltools.claims.inputs import ids_text
+from wltools.errors import RunDirectoryError, UnknownNameError
+
+from .configs import theory_bound
+from .record import read_results
+
+__all__ = ["claim_inputs", "theory_distinguished", "read_run", "check_brec_run"]
+
+
+def theory_distinguished(test: str, ids: Sequence[int], rrwp_steps: int | None = None
+                         ) -> dict[int, bool]:
+    """``{id: distinguished}``: the cached theory verdicts of ``test`` on the BREC pairs ``ids``
+    (:func:`brec_runner.theory.theory_verdicts`; ``rrwp_steps`` None: its default K). The
+    ``theory_verdicts`` input of :mod:`wltools.claims.inputs`."""
+    from .theory import theory_verdicts
+
+    ids = [int(i) for i in ids]
+    raw = theory_verdicts([test], rrwp_steps=rrwp_steps, ids=ids)
+    return {pid: bool(raw[pid][test]["distinguished"]) for pid in ids}
+
+
+def claim_inputs(names: Iterable[str]) -> dict:
+    """The inputs ``names`` (of :data:`wltools.claims.inputs.INPUTS`) built from BREC: ``pairs``
+    (every pair, :func:`brec_runner.dataset.load_pairs`), ``theory_verdicts``
+    (:func:`theory_distinguished`), ``to_data`` (:func:`brec_runner.dataset.to_pyg`)."""
+    names = set(names)
+    out: dict = {}
+    if "pairs" in names or "to_data" in names:
+        from .dataset import load_pairs, to_pyg
+
+        if "pairs" in names:
+            out["pairs"] = load_pairs()
+        if "to_data" in names:
+            out["to_data"] = to_pyg
+    if "theory_verdicts" in names:
+        out["theory_verdicts"] = theory_distinguished
+    unknown = names - {"pairs", "theory_verdicts", "to_data"}
+    if unknown:
+        raise ValueError(f"no BREC input named {', '.join(sorted(unknown))}")
+    return out
+
+
+def read_run(run_dir) -> tuple[dict, list[dict]]:
+    """``(config, records)`` of a run directory: ``config.json`` and every ``results*.jsonl``
+    (:func:`brec_runner.record.read_results`). Raises :class:`RunDirectoryError` when unusable."""
+    path = Path(run_dir)
+    if not path.is_dir():
+        raise RunDirectoryError(f"{path} is not a directory")
+    cfg_path = path / "config.json"
+    if not cfg_path.is_file():
+        raise RunDirectoryError(f"{path} has no config.json (not a BREC run directory)")
+    try:
+        config = json.loads(cfg_path.read_text())
+    except json.JSONDecodeError as exc:
+        raise RunDirectoryError(f"{cfg_path} is not valid JSON ({exc})") from None
+    files = sorted(path.glob("results*.jsonl"))
+    if not files:
+        raise RunDirectoryError(f"{path} has no results*.jsonl")
+    for key in ("pairs", "seeds"):
+        if not isinstance(config.get(key), list):
+            raise RunDirectoryError(f"{cfg_path} lists no {key} (not written by a BREC run)")
+    records = [r for f in files for r in read_results(f)]
+    for i, r in enumerate(records):
+        missing = [k for k in ("id", "seed", "distinguished", "reliable") if k not in r]
+        if missing:
+            raise RunDirectoryError(f"{path}: result record {i + 1} lacks {', '.join(missing)}")
+    return config, records
+
+
+def _unfinished(config: dict, records: list[dict]) -> tuple[int, list[tuple[int, int]]]:
+    """``(number of planned (pair, seed) units, those without a record)``."""
+    planned = {(int(p), int(s)) for p in config["pairs"] for s in config["seeds"]}
+    done = {(int(r["id"]), int(r["seed"])) for r in records}
+    return len(planned), sorted(planned - done)
+
+
+@register_claim(
+    "brec-run",
+    statement=("A model run on BREC is never reliably beyond its theoretical class: every pair it "
+               "distinguishes with a passing reliability check, its bounding WL test distinguishes."),
+    source="BREC RPC protocol (data/brec/README.md) with the bounds of PPGT App. E.1, GRIT Sec. 3.2, "
+           "Zhang et al. 2023b Sec. 4",
+    method="run",
+    params=("run_dir",),
+)
+def check_brec_run(*, run_dir=None, test: str | None = None,
+                   theory_verdicts: Callable | None = None) -> ClaimResult:
+    """Compare a run's results with theory.
+
+    Parameters
+    ----------
+    run_dir : path, optional
+        A ``wltools brec run`` output directory. Without one the claim is SKIPped (the only SKIP:
+        the claim is about a run the user chose not to name). An unusable directory raises
+        :class:`RunDirectoryError`.
+    test : str, optional
+        The bounding test; default: the model's upper bound from
+        :func:`brec_runner.configs.theory_bound` (with the RRWP step count of the model's own
+        encoding).
+    theory_verdicts : callable, optional
+        ``theory_verdicts(test, ids, rrwp_steps) -> {id: bool}``; default
+        :func:`theory_distinguished`.
+
+    ERROR (no verdict) when the model has no known bound, the bound needs an RRWP step count the
+    model does not have, the run is unfinished (a planned (pair, seed) unit of ``config.json``'s
+    ``pairs`` x ``seeds`` has no record), or a theory verdict is missing.
+    """
+    if run_dir is None:
+        return ClaimResult("SKIP", "no run directory given (use --run-dir DIR)")
+    config, records = read_run(run_dir)
+    model = config.get("model")
+    try:
+        bound = theory_bound(config)
+    except UnknownNameError as exc:
+        return ClaimResult("ERROR", f"no theoretical bound for model {model!r}: {exc}",
+                           {"model": model})
+    reason = "given"
+    if test is None:
+        if not bound or not bound.get("upper"):
+            return ClaimResult("ERROR", f"no theoretical class known for model {model!r}, so the "
+                               "run cannot be compared with theory", {"model": model})
+        test = bound["upper"]
+        reason = bound.get("class") or bound.get("source") or f"brec_runner/configs/{model}.json"
+    rrwp_steps = (bound or {}).get("rrwp_steps") if test == "rrwp" else None
+    if test == "rrwp" and rrwp_steps is None:
+        return ClaimResult("ERROR", f"model {model!r} has no RRWP encoding to take K from",
+                           {"model": model})
+    planned, unfinished = _unfinished(config, records)
+    if unfinished:
+        return ClaimResult(
+            "ERROR", f"the run is unfinished: {len(unfinished)} of {planned} planned (pair, seed) "
+            f"units have no result, so a PASS would rest on part of the run",
+            {"run_dir": str(run_dir), "model": model,
+             "unfinished units (first 10)": [list(u) for u in unfinished[:10]]})
+    ids = sorted({int(r["id"]) for r in records})
+    verdicts = (theory_verdicts or theory_distinguished)(test, ids, rrwp_steps)
+    lacking = [i for i in ids if i not in verdicts]
+    if lacking:
+        return ClaimResult("ERROR", f"no {test} verdict for BREC pairs {ids_text(lacking)}",
+                           {"run_dir": str(run_dir), "model": model, "bounding test": test})
+    verdicts = {i: bool(verdicts[i]) for i in ids}
+    reliable_hits = [r for r in records if r["distinguished"] and r["reliable"]]
+    beyond = sorted({int(r["id"]) for r in reliable_hits if not verdicts[int(r["id"])]})
+    unreliable = sum(1 for r in records if not r["reliable"])
+    ev = {"run_dir": str(run_dir), "model": model, "bounding test": test, "why": reason,
+          "rrwp steps K of the bound": rrwp_steps,
+          "records": len(records), "pairs": len(ids),
+          "planned (pair, seed) units": planned,
+          "reliably distinguished records": len(reliable_hits),
+          "reliability failures": unreliable,
+          f"pairs {test} distinguishes": sum(verdicts[i] for i in ids),
+          "pairs reliably beyond the class": beyond}
+    if beyond:
+        rec = next(r for r in reliable_hits if int(r["id"]) == beyond[0])
+        return ClaimResult(
+            "FAIL", f"{model} reliably distinguishes {len(beyond)} pairs that {test} does not",
+            ev, witness=f"BREC pair {beyond[0]}: run record {json.dumps(rec, sort_keys=True)}; "
+                        f"{test} verdict: not distinguished")
+    return ClaimResult(
+        "PASS",
+        f"{model}: {len({int(r['id']) for r in reliable_hits})} pairs reliably distinguished, all "
+        f"within {test} ({sum(verdicts[i] for i in ids)} of {len(ids)} run pairs); "
+        f"{unreliable} records failed the reliability check.",
+        ev)
