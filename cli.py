@@ -47,7 +47,7 @@ def claims() -> None:
     """Verify the papers' theoretical claims, with witnesses."""
 
 
-# === section: check / iso (owner: graphs & refinement) ===
+# --- check / iso ---
 
 
 
@@ -180,9 +180,8 @@ def iso(g: str, h: str, fmt: str) -> None:
     click.echo(f"{verdict} (certificates {dg} {'=' if isomorphic else '!='} {dh})")
 
 
-# === end section: check / iso ===
 
-# === section: brec verify-data / theory (owner: BREC dataset & theory) ===
+# --- brec verify-data / theory ---
 
 
 def _brec_selection(category: tuple[str, ...], pairs: str | None) -> list[int]:
@@ -251,9 +250,8 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
     click.echo(summary.split("## Settings")[0].rstrip())
     click.echo(f"\nwrote {paths['markdown']}, {paths['json']}, {paths['csv']}")
 
-# === end section: brec verify-data / theory ===
 
-# === section: brec run / report (owner: BREC runner) ===
+# --- brec run / report ---
 
 def _parse_set(values) -> dict:
     """``--set key=value`` pairs; values are read as JSON when they parse, else kept as text."""
@@ -374,9 +372,8 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory):
         plot_report(rep, plot_path)
         click.echo(f"plot: {plot_path}")
 
-# === end section: brec run / report ===
 
-# === section: claims (owner: claims) ===
+# --- claims ---
 
 _CLAIM_FORMATS = click.Choice(["text", "md", "json"])
 
@@ -493,7 +490,6 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
         click.echo(reg.tally(results), err=True)
     raise SystemExit(reg.exit_code(results))
 
-# === end section: claims ===
 
 
 @cli.group(cls=_Group)
