@@ -18,6 +18,7 @@ from pathlib import Path
 
 from brec_runner.dataset import load_pairs
 from wltools.refine import refine_pair
+from wltools.wl_tests import DEFAULT_RRWP_STEPS
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "exact_crosscheck.jsonl"
 
@@ -38,7 +39,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--category", default="cfi", help="BREC categories, comma-separated")
     ap.add_argument("--tests", default="rrwp,3wl")
-    ap.add_argument("--rrwp-steps", type=int, default=32)
+    ap.add_argument("--rrwp-steps", type=int, default=DEFAULT_RRWP_STEPS)
     ap.add_argument("--out", default=str(DEFAULT_OUT))
     args = ap.parse_args()
     out = Path(args.out)

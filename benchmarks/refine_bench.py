@@ -31,8 +31,12 @@ import torch
 
 from brec_runner.dataset import load_pairs, parse_id_ranges
 from wltools.refine import refine_pair
+from wltools.wl_tests import DEFAULT_RRWP_STEPS, TESTS
 
-TABLE = [("1wl", "1wl", None), ("spd", "spd", None), ("rd", "rd", None), ("rrwp32", "rrwp", 32), ("3wl", "3wl", None)]
+#: (result key, test, RRWP steps): every test, RRWP at the theory tables' K.
+TABLE = [
+    (f"rrwp{DEFAULT_RRWP_STEPS}", t, DEFAULT_RRWP_STEPS) if t == "rrwp" else (t, t, None) for t in TESTS
+]
 
 
 def naive_3wl(G: nx.Graph, H: nx.Graph) -> bool:

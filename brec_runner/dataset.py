@@ -43,6 +43,7 @@ import numpy as np
 import torch
 
 from wltools.errors import DataIntegrityError, UnknownNameError
+from wltools.graphs import check_simple, permute_graph
 
 from .protocol import Protocol
 
@@ -65,9 +66,7 @@ __all__ = [
     "relabelings",
     "reliability_plan",
     "reliability_set",
-    "permute_graph",
     "to_pyg",
-    "check_simple",
     "verify_data",
 ]
 
@@ -310,15 +309,6 @@ def _rng(seed: int, pair_id: int, stream: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([int(seed), int(pair_id), int(stream)]))
 
 
-def permute_graph(G: nx.Graph, perm: Sequence[int]) -> nx.Graph:
-    """The graph with node ``v`` renamed ``perm[v]`` (nodes inserted 0..n-1, edges sorted)."""
-    n = G.number_of_nodes()
-    out = nx.Graph()
-    out.add_nodes_from(range(n))
-    out.add_edges_from(sorted(tuple(sorted((int(perm[u]), int(perm[v])))) for u, v in G.edges()))
-    return out
-
-
 def relabeling_plan(pair: BrecPair, seed: int = _PUBLISHED.relabel_seed,
                     num: int = _PUBLISHED.num_relabelings) -> list[tuple[str, np.ndarray | None]]:
     """The permutations behind :func:`relabelings`: ``[("g", p), ("h", p), ...]``, ``2 * num`` long.
@@ -404,19 +394,6 @@ def to_pyg(G: nx.Graph):
 
 # --------------------------------------------------------------------------------------------
 # integrity
-
-
-def check_simple(G: nx.Graph, what: str = "graph") -> None:
-    """Raise :class:`~wltools.errors.DataIntegrityError` unless ``G`` is a simple undirected graph
-    on nodes 0..n-1 (not directed, no multi-edges, no self-loops)."""
-    if G.is_directed() or G.is_multigraph():
-        raise DataIntegrityError(f"{what} is {'directed' if G.is_directed() else 'a multigraph'}")
-    if nx.number_of_selfloops(G):
-        raise DataIntegrityError(f"{what} has {nx.number_of_selfloops(G)} self-loop(s)")
-    if set(G.nodes()) != set(range(G.number_of_nodes())):
-        raise DataIntegrityError(f"{what} does not have nodes 0..n-1")
-    if G.number_of_nodes() == 0:
-        raise DataIntegrityError(f"{what} is empty")
 
 
 def verify_data(

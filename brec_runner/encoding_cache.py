@@ -38,13 +38,15 @@ import networkx as nx
 import numpy as np
 import torch
 
+from wltools.graphs import permute_graph
+from wltools.iso import canonical_order
+
 __all__ = [
     "EQUIVARIANT_TRANSFORMS",
     "cache_root",
     "setting_dir",
     "is_equivariant",
     "graph_digest",
-    "canonical_order",
     "encoded_graphs",
 ]
 
@@ -82,16 +84,6 @@ def graph_digest(G: nx.Graph) -> str:
     n = G.number_of_nodes()
     edges = sorted(tuple(sorted((int(u), int(v)))) for u, v in G.edges())
     return hashlib.sha256(repr((n, edges)).encode()).hexdigest()[:32]
-
-
-def canonical_order(G: nx.Graph) -> np.ndarray:
-    """``inv`` with node ``v`` of ``G`` at position ``inv[v]`` of its pynauty canonical form."""
-    import pynauty
-
-    n = G.number_of_nodes()
-    pg = pynauty.Graph(n, adjacency_dict={int(v): [int(u) for u in G[v]] for v in G})
-    lab = np.asarray(pynauty.canon_label(pg), dtype=np.int64)  # lab[i] = vertex at canonical i
-    return np.argsort(lab)
 
 
 # ----------------------------------------------------------------------------- storage
@@ -216,7 +208,7 @@ def encoded_graphs(
         One per graph, in order; equal to ``transform(to_pyg(G))`` (up to float rounding and the
         lexicographic order of index columns for equivariant transforms).
     """
-    from .dataset import permute_graph, to_pyg
+    from .dataset import to_pyg
 
     graphs = list(graphs)
     counts = {"computed": 0, "disk_hits": 0, "memory_hits": 0}

@@ -2,7 +2,9 @@
 
 Every graph wltools works on is an undirected simple :class:`networkx.Graph` with nodes
 ``0..n-1`` and ``n >= 1``. This module is the one place where outside input becomes such a graph;
-everything downstream (distances, refinement, isomorphism, models) assumes it.
+everything downstream (distances, refinement, isomorphism, models) assumes it. It also holds the
+one check of that invariant (:func:`check_simple`) and the one relabelling of a graph
+(:func:`permute_graph`; :func:`relabel_consecutive` onto ``0..n-1``).
 
 How a graph specification (``load_graph(spec)``) is resolved, first match wins:
 
@@ -25,11 +27,11 @@ name (lower case letters, digits, ``_``/``-``, optional ``:ARG``), :class:`Graph
 otherwise (a missing file, malformed graph6). Readable graphs outside the supported class
 (directed, self-loops, multi-edges, no nodes) raise :class:`UnsupportedGraphError`.
 
-Nodes are relabelled ``0..n-1`` deterministically: integers in increasing order, strings in
-natural order (``n2`` before ``n10``), so the same file always gives the same graph. Parsing is
-done by networkx readers (``from_graph6_bytes``, ``from_sparse6_bytes``, ``read_graphml``,
-``node_link_graph``, ``parse_edgelist``) whose exceptions are wrapped into one-line messages that
-name the input.
+Nodes are relabelled ``0..n-1`` deterministically (:func:`relabel_consecutive`): integers in
+increasing order, strings in natural order (``n2`` before ``n10``), so the same file always gives
+the same graph. Parsing is done by networkx readers (``from_graph6_bytes``, ``from_sparse6_bytes``,
+``read_graphml``, ``node_link_graph``, ``parse_edgelist``) whose exceptions are wrapped into
+one-line messages that name the input.
 
 Examples
 --------
@@ -48,11 +50,17 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping, Sequence
 
 import networkx as nx
 
-from wltools.errors import GraphFormatError, UnknownNameError, UnsupportedGraphError
+from wltools.errors import (
+    DataIntegrityError,
+    GraphFormatError,
+    UnknownNameError,
+    UnsupportedGraphError,
+    WLToolsError,
+)
 
 __all__ = [
     "NamedGraph",
@@ -62,6 +70,9 @@ __all__ = [
     "load_graph",
     "load_graphs",
     "validate_graph",
+    "check_simple",
+    "permute_graph",
+    "relabel_consecutive",
     "named_graph",
 ]
 
@@ -131,17 +142,105 @@ def _node_key(x: object) -> tuple:
     return (2, type(x).__name__, _natural(repr(x)))
 
 
-def _relabel(G: nx.Graph) -> nx.Graph:
-    """Plain ``nx.Graph`` on ``0..n-1`` (nodes in :func:`_node_key` order, edges sorted)."""
-    order = sorted(G.nodes, key=_node_key)
-    index = {v: i for i, v in enumerate(order)}
-    H = nx.Graph()
-    H.add_nodes_from(range(len(order)))
-    H.add_edges_from(sorted(tuple(sorted((index[u], index[v]))) for u, v in G.edges()))
-    return H
+# ----------------------------------------------------------------------------- relabelling
+
+
+def permute_graph(G: nx.Graph, perm: Sequence[int] | Mapping) -> nx.Graph:
+    """The graph with node ``v`` renamed ``perm[v]``.
+
+    The result is a plain ``nx.Graph`` without attributes; its nodes are inserted ``0..n-1`` and
+    its edges ``(a, b)``, ``a < b``, in sorted order, so its node and edge order (and everything
+    built from them, such as a PyG ``edge_index``) depend only on the relabelled graph.
+
+    Parameters
+    ----------
+    G : nx.Graph
+        An undirected graph with ``n`` nodes.
+    perm : sequence or mapping
+        ``perm[v]`` is the new name of node ``v``; the new names are ``0..n-1``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> H = permute_graph(nx.path_graph(3), [2, 0, 1])
+    >>> list(H.nodes), list(H.edges)
+    ([0, 1, 2], [(0, 1), (0, 2)])
+    """
+    n = G.number_of_nodes()
+    out = nx.Graph()
+    out.add_nodes_from(range(n))
+    out.add_edges_from(sorted(tuple(sorted((int(perm[u]), int(perm[v])))) for u, v in G.edges()))
+    return out
+
+
+def relabel_consecutive(G: nx.Graph) -> nx.Graph:
+    """:func:`permute_graph` onto ``0..n-1`` in a deterministic node order: integers in
+    increasing order, then strings in natural order (``n2`` before ``n10``), then the rest.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> H = relabel_consecutive(nx.Graph([("n10", "n2"), ("n2", 7)]))
+    >>> sorted(H.edges)  # 7 -> 0, n2 -> 1, n10 -> 2
+    [(0, 1), (1, 2)]
+    """
+    return permute_graph(G, {v: i for i, v in enumerate(sorted(G.nodes, key=_node_key))})
 
 
 # ----------------------------------------------------------------------------- validation
+
+
+def check_simple(
+    G: nx.Graph,
+    what: str = "graph",
+    *,
+    error: type[WLToolsError] = DataIntegrityError,
+    allow_empty: bool = False,
+) -> None:
+    """Raise unless ``G`` is a simple undirected graph on nodes ``0..n-1`` with ``n >= 1``.
+
+    The invariant every graph inside wltools satisfies (:func:`validate_graph` establishes it for
+    outside input). The first failing condition is reported, in this order: directed or a
+    multigraph, self-loops, other nodes than ``0..n-1``, no nodes.
+
+    Parameters
+    ----------
+    G : networkx graph
+    what : str
+        How ``G`` is named in the message, e.g. ``"pair 7 G"``.
+    error : exception type
+        Raised on failure; :class:`~wltools.errors.DataIntegrityError` by default (committed data).
+    allow_empty : bool
+        Accept the graph without nodes.
+
+    Raises
+    ------
+    DataIntegrityError
+        Or ``error``, with the message ``"<what> is directed"``, ``"<what> is a multigraph"``,
+        ``"<what> has <k> self-loop(s)"``, ``"<what> does not have nodes 0..n-1"`` or
+        ``"<what> is empty"``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> check_simple(nx.path_graph(3))
+    >>> check_simple(nx.Graph([(1, 2)]), "pair 7 G")
+    Traceback (most recent call last):
+    ...
+    wltools.errors.DataIntegrityError: pair 7 G does not have nodes 0..n-1
+    >>> check_simple(nx.DiGraph([(0, 1)]), error=UnsupportedGraphError)
+    Traceback (most recent call last):
+    ...
+    wltools.errors.UnsupportedGraphError: graph is directed
+    """
+    if G.is_directed() or G.is_multigraph():
+        raise error(f"{what} is {'directed' if G.is_directed() else 'a multigraph'}")
+    if nx.number_of_selfloops(G):
+        raise error(f"{what} has {nx.number_of_selfloops(G)} self-loop(s)")
+    if set(G.nodes()) != set(range(G.number_of_nodes())):
+        raise error(f"{what} does not have nodes 0..n-1")
+    if G.number_of_nodes() == 0 and not allow_empty:
+        raise error(f"{what} is empty")
 
 
 def validate_graph(G: nx.Graph, name: str | None = None) -> nx.Graph:
@@ -166,6 +265,16 @@ def validate_graph(G: nx.Graph, name: str | None = None) -> nx.Graph:
         Directed graph, self-loop, parallel edges, or no nodes.
     GraphFormatError
         ``G`` is not a networkx graph.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> sorted(validate_graph(nx.Graph([("b", "a"), ("a", "c")])).edges())
+    [(0, 1), (0, 2)]
+    >>> validate_graph(nx.Graph([(0, 0)]), name="loop")
+    Traceback (most recent call last):
+    ...
+    wltools.errors.UnsupportedGraphError: graph loop has a self-loop at node 0; only simple graphs are supported
     """
     what = f"graph {name}" if name else "graph"
     if not isinstance(G, nx.Graph):
@@ -187,7 +296,7 @@ def validate_graph(G: nx.Graph, name: str | None = None) -> nx.Graph:
                     f"{what} has {k} parallel edges between {u!r} and {v!r}; only simple graphs "
                     "are supported (list each undirected edge once)"
                 )
-    H = _relabel(G)
+    H = relabel_consecutive(G)
     if name:
         H.graph["name"] = name
     return H
@@ -292,6 +401,12 @@ class NamedGraph:
         Allowed range of ``N`` for sized families.
     description : str
         One line: what the graph is and where it comes from.
+
+    Examples
+    --------
+    >>> family = NAMED_GRAPHS["cycle"]
+    >>> family.sized, family.min_size, family.build(5).number_of_edges()
+    (True, 3, 5)
     """
 
     build: Callable[..., nx.Graph]
@@ -542,6 +657,15 @@ def load_graphs(path: str | os.PathLike, fmt: str | None = None) -> list[nx.Grap
         Missing / unreadable / empty file, malformed content, unknown ``fmt``.
     UnsupportedGraphError
         A directed graph, self-loop, multi-edge or zero-node graph in the file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "two.g6"
+    ...     _ = path.write_text(">>graph6<<Bw\\nA_\\n")
+    ...     [(G.number_of_edges(), G.graph["name"].endswith("line 2")) for G in load_graphs(path)]
+    [(3, False), (1, True)]
     """
     path = Path(path)
     where = str(path)

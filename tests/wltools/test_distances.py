@@ -166,3 +166,20 @@ def test_bad_input():
         distance_keys([nx.path_graph(2)], "hops")
     with pytest.raises(ValueError):
         rrwp_float(_ei(nx.path_graph(2)), 2, 0)
+
+
+def test_package_exports_every_name_and_imports_torch_lazily():
+    import subprocess
+    import sys
+
+    import wltools.distances as dist
+
+    for name in dist.__all__:
+        assert getattr(dist, name) is not None
+    assert set(dist.__all__) <= set(dir(dist))
+    code = (
+        "import sys, wltools.refine, wltools.distances, wltools.graphs, wltools.iso, wltools.wl_tests; "
+        "assert 'torch' not in sys.modules, 'torch imported'; "
+        "from wltools.distances import spd_float; assert 'torch' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

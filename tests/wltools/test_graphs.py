@@ -8,13 +8,22 @@ import random
 import networkx as nx
 import pytest
 
-from wltools.errors import GraphFormatError, UnknownNameError, UnsupportedGraphError, WLToolsError
+from wltools.errors import (
+    DataIntegrityError,
+    GraphFormatError,
+    UnknownNameError,
+    UnsupportedGraphError,
+    WLToolsError,
+)
 from wltools.graphs import (
     NAMED_GRAPHS,
+    check_simple,
     load_graph,
     load_graphs,
     named_graph,
     parse_graph6,
+    permute_graph,
+    relabel_consecutive,
     validate_graph,
 )
 
@@ -401,3 +410,73 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(wltools.graphs)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ----------------------------------------------------------------------------- check_simple
+
+
+def _looped() -> nx.Graph:
+    G = nx.path_graph(3)
+    G.add_edge(1, 1)
+    G.add_edge(2, 2)
+    return G
+
+
+@pytest.mark.parametrize(
+    "G, message",
+    [
+        (nx.DiGraph([(0, 1)]), "pair 3 G is directed"),
+        (nx.MultiDiGraph([(0, 1)]), "pair 3 G is directed"),
+        (nx.MultiGraph([(0, 1)]), "pair 3 G is a multigraph"),
+        (_looped(), "pair 3 G has 2 self-loop(s)"),
+        (nx.relabel_nodes(_looped(), {0: 5}), "pair 3 G has 2 self-loop(s)"),  # loops before labels
+        (nx.Graph([(1, 2)]), "pair 3 G does not have nodes 0..n-1"),
+        (nx.Graph(), "pair 3 G is empty"),
+    ],
+)
+def test_check_simple_reports_the_first_failing_condition(G, message):
+    with pytest.raises(DataIntegrityError) as info:
+        check_simple(G, "pair 3 G")
+    assert str(info.value) == message
+
+
+def test_check_simple_accepts_simple_graphs_and_takes_an_error_type():
+    for G in (nx.path_graph(1), nx.petersen_graph(), nx.empty_graph(4)):
+        check_simple(G)
+    with pytest.raises(UnsupportedGraphError, match="^graph is a multigraph$"):
+        check_simple(nx.MultiGraph([(0, 1)]), error=UnsupportedGraphError)
+    check_simple(nx.Graph(), allow_empty=True)
+    with pytest.raises(DataIntegrityError, match="^graph is empty$"):
+        check_simple(nx.Graph())
+
+
+# ----------------------------------------------------------------------------- relabelling
+
+
+def test_permute_graph_orders_nodes_and_edges():
+    G = nx.Graph()
+    G.add_nodes_from([3, 0, 2, 1], colour="red")
+    G.add_edges_from([(3, 1), (0, 2), (2, 1)], weight=2)
+    H = permute_graph(G, [3, 2, 1, 0])
+    assert list(H.nodes) == [0, 1, 2, 3]
+    assert [tuple(sorted(e)) for e in H.edges] == [(0, 2), (1, 2), (1, 3)]
+    assert list(H.edges(data=True)) == [(0, 2, {}), (1, 2, {}), (1, 3, {})]
+    assert H.nodes[0] == {} and type(H) is nx.Graph
+    assert nx.utils.graphs_equal(H, nx.relabel_nodes(nx.Graph(G.edges), {0: 3, 1: 2, 2: 1, 3: 0}))
+    # a mapping works like a sequence; numpy integers become ints
+    M = permute_graph(G, {0: 3, 1: 2, 2: 1, 3: 0})
+    assert list(M.edges) == list(H.edges)
+    import numpy as np
+
+    assert all(type(v) is int for e in permute_graph(G, np.array([3, 2, 1, 0])).edges for v in e)
+
+
+def test_relabel_consecutive_is_validate_graphs_relabelling():
+    G = nx.Graph([("n10", "n2"), ("n2", 7), ("a", "n10")])
+    H = relabel_consecutive(G)
+    # 7 first (integers), then strings in natural order: a, n2, n10
+    assert list(H.nodes) == [0, 1, 2, 3]
+    assert sorted(H.edges) == [(0, 2), (1, 3), (2, 3)]
+    assert list(validate_graph(G).edges) == list(H.edges)
+    P = nx.path_graph(4)
+    assert list(relabel_consecutive(P).edges) == list(P.edges)

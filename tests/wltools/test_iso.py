@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from wltools.errors import UnsupportedGraphError
-from wltools.graphs import load_graph, parse_graph6
+from wltools.graphs import load_graph, parse_graph6, permute_graph
 from wltools.iso import (
     canonical_graph6,
     canonical_labeling,
+    canonical_order,
     certificate,
     certificate_digest,
     is_isomorphic,
@@ -134,3 +135,18 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(wltools.iso)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_canonical_order_inverts_canonical_labeling_and_gives_the_canonical_form():
+    rng = random.Random(7)
+    for _ in range(30):
+        G = nx.gnp_random_graph(rng.randint(1, 12), rng.random(), seed=rng.randrange(2**32))
+        inv = canonical_order(G)
+        lab = canonical_labeling(G)
+        assert inv.dtype == np.int64 and inv.shape == (G.number_of_nodes(),)
+        assert [int(inv[v]) for v in lab] == list(range(G.number_of_nodes()))
+        C = permute_graph(G, inv)
+        n = C.number_of_nodes()
+        assert nx.to_graph6_bytes(C, nodes=range(n), header=False).decode().strip() == canonical_graph6(G)
+        H = _relabel(G, rng)
+        assert list(permute_graph(H, canonical_order(H)).edges) == list(C.edges)

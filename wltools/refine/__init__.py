@@ -18,24 +18,23 @@ from __future__ import annotations
 import networkx as nx
 
 from ..errors import UnknownNameError
+from ..graphs import relabel_consecutive
+from ..wl_tests import TESTS
 from .engine import RefinementResult
 from .fwl import refine_fwl2, refine_fwl2_reference
 from .gdwl import refine_gdwl, refine_gdwl_reference
 from .wl1 import refine_wl1, refine_wl1_reference
 
-__all__ = ["TESTS", "TEST_NAMES", "refine_pair", "RefinementResult"]
-
-#: Test names accepted by :func:`refine_pair`.
-TESTS = ("1wl", "spd", "rd", "rrwp", "3wl")
-
-#: Readable names of the tests.
-TEST_NAMES = {"1wl": "1-WL", "spd": "SPD-WL", "rd": "RD-WL", "rrwp": "RRWP-WL", "3wl": "3-WL (2-FWL)"}
+__all__ = ["TESTS", "refine_pair", "RefinementResult"]
 
 
-def _relabel(G: nx.Graph) -> nx.Graph:
-    if set(G.nodes) == set(range(G.number_of_nodes())):
+def _on_nodes_0_to_n(G: nx.Graph) -> nx.Graph:
+    """``G`` itself when its nodes are ``0..n-1`` or it is directed or a multigraph (refused later
+    by :func:`~wltools.distances.adjacency_matrix`, not merged by relabelling), else
+    :func:`~wltools.graphs.relabel_consecutive` of it."""
+    if G.is_directed() or G.is_multigraph() or set(G.nodes) == set(range(G.number_of_nodes())):
         return G
-    return nx.convert_node_labels_to_integers(G, ordering="sorted")
+    return relabel_consecutive(G)
 
 
 def refine_pair(
@@ -46,7 +45,8 @@ def refine_pair(
     Parameters
     ----------
     G, H : nx.Graph
-        Simple undirected graphs (nodes are relabelled ``0..n-1`` in sorted order if needed).
+        Simple undirected graphs; other nodes than ``0..n-1`` are relabelled by
+        :func:`wltools.graphs.relabel_consecutive`.
     test : {"1wl", "spd", "rd", "rrwp", "3wl"}
         1-WL; GD-WL with shortest-path, resistance or RRWP distance (PPGT App. E Eq. 13,
         GRIT Eq. 4); 3-WL as 2-FWL.
@@ -62,12 +62,30 @@ def refine_pair(
     RefinementResult
         ``reason`` is ``'order'`` or ``'edges'`` when the graphs differ in node or edge count
         (no refinement run; ``iterations = 0``), else ``'histogram'`` or ``'none'``.
+
+    Raises
+    ------
+    UnknownNameError
+        ``test`` is none of :data:`TESTS`.
+    UnsupportedGraphError
+        A directed graph, a multigraph or a self-loop.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> r = refine_pair(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), "spd")
+    >>> r.distinguished, r.reason, r.iteration
+    (True, 'histogram', 1)
+    >>> r.witness.split("; ")[1]
+    'nodes whose SPD multiset is {0:1, 1:2, inf:3}: 0 in G, 6 in H'
+    >>> refine_pair(nx.path_graph(3), nx.path_graph(4), "1wl").witness
+    'G has 3 nodes, H has 4'
     """
     if test not in TESTS:
         raise UnknownNameError(f"unknown test {test!r}; choose from {', '.join(TESTS)}")
     if rrwp_steps is not None and rrwp_steps < 1:
         raise ValueError("rrwp_steps must be >= 1")
-    G, H = _relabel(G), _relabel(H)
+    G, H = _on_nodes_0_to_n(G), _on_nodes_0_to_n(H)
     ng, nh = G.number_of_nodes(), H.number_of_nodes()
     if ng != nh:
         return RefinementResult(test, True, "order", 0, 0, ((), ()), f"G has {ng} nodes, H has {nh}")

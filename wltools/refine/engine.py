@@ -5,8 +5,8 @@ once, builds per element an integer row ``[old colour, sorted multiset items...]
 distinct rows with :func:`unique_rows` over the rows of G and H stacked together. Equal rows <=> equal
 (old colour, multiset), so the colouring is exactly the one defined by the injective ``hash`` of the
 update rules (PPGT App. E Eq. 13; GRIT Eq. 4), and colour ids mean the same thing in both graphs.
-(:func:`wltools.distances.unique_rows` groups rows by a 64-bit hash only to be fast: every group is
-verified entry by entry and a collision falls back to ``np.unique(axis=0)``, so it is exact.)
+(:func:`~wltools.distances.modular.unique_rows` groups rows by a 64-bit hash only to be fast: every
+group is verified entry by entry and a collision falls back to ``np.unique(axis=0)``, so it is exact.)
 
 The refinement stops at the first round that does not increase the number of colour classes of
 the joint colouring (each new colour includes the old one, so partitions only get finer: an equal
@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..distances import unique_rows
+from ..distances.modular import unique_rows
 
 __all__ = [
     "RefinementResult",
@@ -32,9 +32,10 @@ __all__ = [
     "run_refinement",
     "run_reference",
     "Step",
+    "Describe",
+    "multiset_rows",
     "multiset_text",
 ]
-
 
 
 @dataclass
@@ -57,6 +58,12 @@ class RefinementResult:
         Sorted (descending) sizes of the stable colour classes of G and of H.
     witness : str
         A readable sentence explaining the verdict.
+
+    Examples
+    --------
+    >>> r = RefinementResult("1wl", True, "order", 0, 0, witness="G has 3 nodes, H has 4")
+    >>> r.to_dict()["class_sizes"], r.to_dict()["reason"]
+    ([[], []], 'order')
     """
 
     test: str
@@ -67,22 +74,73 @@ class RefinementResult:
     class_sizes: tuple = field(default_factory=lambda: ((), ()))
     witness: str = ""
 
+    @classmethod
+    def from_histograms(cls, test: str, first_t: int | None, rounds: int, class_sizes: tuple, witness: str):
+        """The result of a refinement whose histograms first differ at iteration ``first_t``
+        (``None``: never) and whose colouring is stable after ``rounds`` rounds.
+
+        Examples
+        --------
+        >>> r = RefinementResult.from_histograms("1wl", None, 2, ((3,), (3,)), "no difference")
+        >>> r.distinguished, r.reason, r.iterations
+        (False, 'none', 2)
+        """
+        return cls(
+            test=test,
+            distinguished=first_t is not None,
+            reason="histogram" if first_t is not None else "none",
+            iteration=first_t,
+            iterations=rounds,
+            class_sizes=class_sizes,
+            witness=witness,
+        )
+
     def to_dict(self) -> dict:
+        """The fields as a JSON-ready dict (``class_sizes`` as lists)."""
         d = asdict(self)
         d["class_sizes"] = [list(self.class_sizes[0]), list(self.class_sizes[1])]
         return d
 
 
 def histograms_differ(c_g: np.ndarray, c_h: np.ndarray, k: int) -> np.ndarray:
-    """Colour ids (``0..k-1``) whose counts differ between the two colourings (empty if none)."""
+    """Colour ids (``0..k-1``) whose counts differ between the two colourings (empty if none).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> histograms_differ(np.array([0, 0, 1]), np.array([0, 1, 1]), 2).tolist()
+    [0, 1]
+    >>> histograms_differ(np.array([0, 1]), np.array([1, 0]), 2).tolist()
+    []
+    """
     hg = np.bincount(c_g.reshape(-1), minlength=k)
     hh = np.bincount(c_h.reshape(-1), minlength=k)
     return np.flatnonzero(hg != hh)
 
 
-# A step maps (colours of G, colours of H, number of colours) to (rows of G, rows of H):
-# int64 matrices whose distinct rows define the new colours.
+#: A round of refinement: ``step(colours of G, colours of H, number of colours)`` returns the rows
+#: of G and of H, int64 matrices whose distinct rows define the new colours.
 Step = Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarray]]
+
+#: ``describe(t, colour, row, k)`` renders colour class ``colour`` of iteration ``t`` for a witness:
+#: ``row`` is the row ``[old colour, items...]`` that defines it (``None`` at ``t = 0``), and ``k``
+#: the number of colours before that round (the bound of the colour ids inside the items).
+Describe = Callable[[int, int, "np.ndarray | None", int], str]
+
+
+def multiset_rows(colours: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """Rows ``[colour, sorted items...]``, one per element: the key of one refinement round.
+
+    ``items[i]`` holds the multiset of element ``i`` as integers; it is sorted in place.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> multiset_rows(np.array([0, 1]), np.array([[3, 1, 2], [2, 2, 0]])).tolist()
+    [[0, 1, 2, 3], [1, 0, 2, 2]]
+    """
+    items.sort(axis=1)
+    return np.concatenate([colours[:, None], items], axis=1)
 
 
 def run_refinement(
@@ -90,7 +148,7 @@ def run_refinement(
     init_g: np.ndarray,
     init_h: np.ndarray,
     step: Step,
-    describe: Callable[[int, int, np.ndarray, np.ndarray, np.ndarray, int], str],
+    describe: Describe,
     max_rounds: int | None = None,
 ) -> RefinementResult:
     """Refine the joint colouring of a pair to stability.
@@ -101,9 +159,25 @@ def run_refinement(
         Initial colours (any shape: nodes ``[n]`` or pairs ``[n, n]``) from one shared table.
     step : Step
         Builds the rows ``[old colour, sorted items...]`` of both graphs from the current colours.
-    describe : callable
-        ``describe(t, colour, rows, counts_g, counts_h, k)`` renders a class of iteration ``t`` for
-        the witness; ``rows`` are the stacked rows of that round (``None`` at ``t = 0``).
+    describe : Describe
+        Renders a colour class that differs, for the witness.
+    max_rounds : int, optional
+        Stop after this many rounds even if the colouring is not yet stable.
+
+    Examples
+    --------
+    Refining by degree alone: G has degrees ``1, 1, 0`` and H ``0, 0, 0``.
+
+    >>> import numpy as np
+    >>> deg_g, deg_h = np.array([1, 1, 0]), np.array([0, 0, 0])
+    >>> def step(cg, ch, k):
+    ...     return np.stack([cg, deg_g], axis=1), np.stack([ch, deg_h], axis=1)
+    >>> zeros = np.zeros(3, dtype=np.int64)
+    >>> r = run_refinement("degree", zeros, zeros, step, lambda t, c, *_: f"colour {c}")
+    >>> r.distinguished, r.iteration, r.class_sizes
+    (True, 1, ((2, 1), (3,)))
+    >>> r.witness
+    'iteration 1: colour 0: 2 in G, 0 in H; colour 1: 1 in G, 3 in H'
     """
     shape_g, shape_h = init_g.shape, init_h.shape
     ng = init_g.size
@@ -112,7 +186,7 @@ def run_refinement(
     k = int(joint.max()) + 1 if joint.size else 0
     first_t, witness = None, ""
 
-    def check(t, rows):
+    def check(t, rows, k_before):
         nonlocal first_t, witness
         if first_t is not None:
             return
@@ -121,12 +195,17 @@ def run_refinement(
             first_t = t
             hg = np.bincount(cg, minlength=k)
             hh = np.bincount(ch, minlength=k)
-            order = sorted(diff.tolist(), key=lambda c: (-abs(int(hg[c]) - int(hh[c])), c))
-            parts = [describe(t, c, rows, cg, ch, k) + f": {hg[c]} in G, {hh[c]} in H" for c in order[:3]]
-            more = f" (and {len(order) - 3} more classes)" if len(order) > 3 else ""
-            witness = f"iteration {t}: " + "; ".join(parts) + more
+            joint = np.concatenate([cg, ch])
 
-    check(0, None)
+            def text(c):
+                row = None if rows is None else rows[int(np.flatnonzero(joint == c)[0])]
+                return describe(t, c, row, k_before) + f": {hg[c]} in G, {hh[c]} in H"
+
+            order = sorted(diff.tolist(), key=lambda c: (-abs(int(hg[c]) - int(hh[c])), c))
+            more = f" (and {len(order) - 3} more classes)" if len(order) > 3 else ""
+            witness = f"iteration {t}: " + "; ".join(text(c) for c in order[:3]) + more
+
+    check(0, None, k)
     t = 0
     while max_rounds is None or t < max_rounds:
         rg, rh = step(cg.reshape(shape_g), ch.reshape(shape_h), k)
@@ -138,8 +217,8 @@ def run_refinement(
         if k_new == k:
             break
         t += 1
-        cg, ch, k = new[:ng], new[ng:], k_new
-        check(t, rows)
+        cg, ch, k_before, k = new[:ng], new[ng:], k, k_new
+        check(t, rows, k_before)
     sizes_g = tuple(sorted(np.bincount(cg, minlength=k)[np.bincount(cg, minlength=k) > 0].tolist(), reverse=True))
     sizes_h = tuple(sorted(np.bincount(ch, minlength=k)[np.bincount(ch, minlength=k) > 0].tolist(), reverse=True))
     if first_t is None:
@@ -147,19 +226,18 @@ def run_refinement(
             f"colour histograms agree at every iteration; stable after {t} round(s) "
             f"with {len(set(cg.tolist()))} colour class(es)"
         )
-    return RefinementResult(
-        test=test,
-        distinguished=first_t is not None,
-        reason="histogram" if first_t is not None else "none",
-        iteration=first_t,
-        iterations=t,
-        class_sizes=(sizes_g, sizes_h),
-        witness=witness,
-    )
+    return RefinementResult.from_histograms(test, first_t, t, (sizes_g, sizes_h), witness)
 
 
 def multiset_text(items: Counter, render: Callable[[object], str]) -> str:
-    """``{a:2, b:1}`` with keys rendered and sorted by their rendering."""
+    """``{a:2, b:1}`` with keys rendered and sorted by their rendering.
+
+    Examples
+    --------
+    >>> from collections import Counter
+    >>> multiset_text(Counter({(1, 0): 1, (0, 2): 2}), lambda ab: f"({ab[0]}, {ab[1]})")
+    '{(0, 2):2, (1, 0):1}'
+    """
     parts = sorted((render(key), cnt) for key, cnt in items.items())
     return "{" + ", ".join(f"{key}:{cnt}" for key, cnt in parts) + "}"
 
@@ -168,7 +246,18 @@ def run_reference(test: str, elems_g: list, elems_h: list, init: Callable, signa
     """Straightforward exact reference refinement (dicts of sorted tuples), for testing the fast
     engine. ``init(graph_index, elem)`` gives a hashable initial colour; ``signature(graph_index,
     elem, colours)`` the hashable (old colour, sorted multiset) key of one round, where
-    ``colours[graph_index]`` is a dict ``elem -> colour id``. One shared table maps keys to ids."""
+    ``colours[graph_index]`` is a dict ``elem -> colour id``. One shared table maps keys to ids.
+
+    Examples
+    --------
+    The degree refinement of :func:`run_refinement`'s example:
+
+    >>> deg = ({0: 1, 1: 1, 2: 0}, {0: 0, 1: 0, 2: 0})
+    >>> r = run_reference("degree", [0, 1, 2], [0, 1, 2], lambda g, v: 0,
+    ...                   lambda g, v, cols: (cols[g][v], deg[g][v]))
+    >>> r.distinguished, r.iteration, r.class_sizes, r.witness
+    (True, 1, ((2, 1), (3,)), 'reference: histograms differ at iteration 1')
+    """
     table: dict = {}
     cols = [
         {e: table.setdefault(("init", init(0, e)), len(table)) for e in elems_g},
@@ -193,13 +282,6 @@ def run_reference(test: str, elems_g: list, elems_h: list, init: Callable, signa
         if first_t is None and hist(cols[0]) != hist(cols[1]):
             first_t = t
     sizes = tuple(tuple(sorted(hist(c).values(), reverse=True)) for c in cols)
-    return RefinementResult(
-        test=test,
-        distinguished=first_t is not None,
-        reason="histogram" if first_t is not None else "none",
-        iteration=first_t,
-        iterations=t,
-        class_sizes=sizes,
-        witness=(f"reference: histograms differ at iteration {first_t}" if first_t is not None
-                 else f"reference: no difference; stable after {t} round(s)"),
-    )
+    witness = (f"reference: histograms differ at iteration {first_t}" if first_t is not None
+               else f"reference: no difference; stable after {t} round(s)")
+    return RefinementResult.from_histograms(test, first_t, t, sizes, witness)

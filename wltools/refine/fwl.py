@@ -18,7 +18,7 @@ import networkx as nx
 import numpy as np
 
 from ..distances import adjacency_matrix
-from .engine import RefinementResult, multiset_text, run_reference, run_refinement
+from .engine import RefinementResult, multiset_rows, multiset_text, run_reference, run_refinement
 
 __all__ = ["refine_fwl2", "refine_fwl2_reference", "atomic_types"]
 
@@ -26,34 +26,41 @@ _ATOMIC = {0: "u = v", 1: "adjacent", 2: "non-adjacent"}
 
 
 def atomic_types(A: np.ndarray) -> np.ndarray:
-    """Initial 2-FWL colours: 0 on the diagonal, 1 for edges, 2 for non-edges."""
+    """Initial 2-FWL colours: 0 on the diagonal, 1 for edges, 2 for non-edges.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> atomic_types(np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]])).tolist()
+    [[0, 1, 2], [1, 0, 2], [2, 2, 0]]
+    """
     C = np.where(A > 0, 1, 2).astype(np.int64)
     np.fill_diagonal(C, 0)
     return C
 
 
 def refine_fwl2(G: nx.Graph, H: nx.Graph) -> RefinementResult:
-    """2-FWL (= 3-WL) on a pair with one shared colour table (fast exact path)."""
+    """2-FWL (= 3-WL) on a pair with one shared colour table (fast exact path).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> r = refine_fwl2(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)))
+    >>> r.distinguished, r.iteration, r.class_sizes
+    (True, 1, ((12, 12, 6, 6), (18, 12, 6)))
+    """
     Cg, Ch = atomic_types(adjacency_matrix(G)), atomic_types(adjacency_matrix(H))
     n = Cg.shape[0]
-    base = {}
 
     def step(cg, ch, k):
-        base["k"] = k
-        rows = []
-        for C in (cg, ch):
-            items = C[:, None, :] * k + C.T[None, :, :]  # [u, v, w] = C[u,w] * k + C[w,v]
-            items = items.reshape(n * n, n)
-            items.sort(axis=1)
-            rows.append(np.concatenate([C.reshape(-1, 1), items], axis=1))
-        return rows[0], rows[1]
+        # items[u, v, w] = C[u, w] * k + C[w, v]
+        return tuple(
+            multiset_rows(C.reshape(-1), (C[:, None, :] * k + C.T[None, :, :]).reshape(n * n, n)) for C in (cg, ch)
+        )
 
-    def describe(t, c, rows, cg, ch, k):
-        if rows is None:
+    def describe(t, c, row, kp):
+        if row is None:
             return f"ordered pairs of type {c}"
-        idx = int(np.flatnonzero(np.concatenate([cg, ch]) == c)[0])
-        row = rows[idx]
-        kp = base["k"]
         items = Counter((int(x) // kp, int(x) % kp) for x in row[1:])
         if t == 1:
             return f"{_ATOMIC[int(row[0])]} pairs (u, v) whose (type(u,w), type(w,v)) multiset is " + multiset_text(
@@ -67,7 +74,15 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph) -> RefinementResult:
 
 
 def refine_fwl2_reference(G: nx.Graph, H: nx.Graph) -> RefinementResult:
-    """Straightforward 2-FWL (dicts of sorted tuples), the exact reference for tests."""
+    """Straightforward 2-FWL (dicts of sorted tuples), the exact reference for tests.
+
+    Examples
+    --------
+    >>> from wltools.graphs import named_graph
+    >>> r = refine_fwl2_reference(named_graph("shrikhande"), named_graph("rook4x4"))  # srg(16, 6, 2, 2)
+    >>> r.distinguished, r.iterations, r.class_sizes
+    (False, 0, ((144, 96, 16), (144, 96, 16)))
+    """
     graphs = (G, H)
     n = [len(G), len(H)]
     elems = [[(u, v) for u in range(m) for v in range(m)] for m in n]

@@ -21,7 +21,7 @@ import networkx as nx
 import numpy as np
 
 from ..distances import INF, distance_keys, resistance_exact, rrwp_exact, spd_matrix
-from .engine import RefinementResult, multiset_text, run_reference, run_refinement
+from .engine import RefinementResult, multiset_rows, multiset_text, run_reference, run_refinement
 
 __all__ = ["refine_gdwl", "refine_gdwl_reference", "joint_keys"]
 
@@ -29,7 +29,18 @@ _NAMES = {"spd": "SPD", "rd": "RD", "rrwp": "RRWP"}
 
 
 def joint_keys(G, H, distances: Sequence[str], rrwp_steps: int | None = None):
-    """Shared integer keys [n, n] of G and H for a tuple of distances (equal iff equal tuples)."""
+    """Shared integer keys ``[n, n]`` of G and H for a tuple of distances (equal iff equal tuples).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> kg, kh = joint_keys(nx.path_graph(3), nx.star_graph(2), ["spd"])
+    >>> kg.tolist(), kh.tolist()
+    ([[0, 1, 2], [1, 0, 1], [2, 1, 0]], [[0, 1, 1], [1, 0, 2], [1, 2, 0]])
+    >>> kg, _ = joint_keys(nx.path_graph(3), nx.star_graph(2), ["spd", "rd"])  # on trees RD = SPD
+    >>> kg.tolist()
+    [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
+    """
     per = [distance_keys([G, H], d, rrwp_steps=rrwp_steps) for d in distances]
     if len(per) == 1:
         return per[0][0], per[0][1]
@@ -101,29 +112,41 @@ def _label_fn(G, H, distances, Dg, Dh, rrwp_steps):
 def refine_gdwl(
     G: nx.Graph, H: nx.Graph, distances: Sequence[str], *, rrwp_steps: int | None = None, test: str | None = None
 ) -> RefinementResult:
-    """GD-WL on a pair with one shared colour table (fast exact path)."""
+    """GD-WL on a pair with one shared colour table (fast exact path).
+
+    Parameters
+    ----------
+    G, H : nx.Graph
+        Simple undirected graphs on nodes ``0..n-1``, of equal order.
+    distances : sequence of {"spd", "rd", "rrwp"}
+        One distance, or several (then ``d(v, u)`` is the tuple of them).
+    rrwp_steps : int, optional
+        ``K`` of RRWP; default ``max(n_G, n_H)``.
+    test : str, optional
+        Name written into the result (default ``"gdwl"``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> two_triangles = nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
+    >>> r = refine_gdwl(nx.cycle_graph(6), two_triangles, ["spd", "rd"])
+    >>> r.test, r.iteration
+    ('gdwl', 1)
+    >>> r.witness.split("; ")[1]
+    'nodes whose SPD/RD multiset is {(0, 0):1, (1, 2/3):2, (inf, inf):3}: 0 in G, 6 in H'
+    """
     distances = tuple(distances)
     Dg, Dh = joint_keys(G, H, distances, rrwp_steps)
     Dg, Dh = Dg.astype(np.int64), Dh.astype(np.int64)
     name = "/".join(_NAMES.get(d, d) for d in distances)
     label = _label_fn(G, H, distances, Dg, Dh, rrwp_steps)
-    base = {}
 
     def step(cg, ch, k):
-        base["k"] = k
-        rows = []
-        for D, c in ((Dg, cg), (Dh, ch)):
-            items = D * k + c[None, :]
-            items.sort(axis=1)
-            rows.append(np.concatenate([c[:, None], items], axis=1))
-        return rows[0], rows[1]
+        return tuple(multiset_rows(c, D * k + c[None, :]) for D, c in ((Dg, cg), (Dh, ch)))
 
-    def describe(t, c, rows, cg, ch, k):
-        if rows is None:
+    def describe(t, c, row, kp):
+        if row is None:
             return "all nodes (initial colour)"
-        idx = int(np.flatnonzero(np.concatenate([cg, ch]) == c)[0])
-        row = rows[idx]
-        kp = base["k"]
         if kp == 1:
             items = Counter(int(x) // kp for x in row[1:])
             return f"nodes whose {name} multiset is " + multiset_text(items, label)
@@ -151,7 +174,16 @@ def refine_gdwl_reference(
     G: nx.Graph, H: nx.Graph, distances: Sequence[str], *, rrwp_steps: int | None = None, test: str | None = None
 ) -> RefinementResult:
     """Straightforward GD-WL over exact values (ints, Fractions, :data:`INF`, tuples of
-    Fractions) with dicts of sorted tuples: the exact reference for tests."""
+    Fractions) with dicts of sorted tuples: the exact reference for tests.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> two_triangles = nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
+    >>> r = refine_gdwl_reference(nx.cycle_graph(6), two_triangles, ["rd"], test="rd")
+    >>> r.distinguished, r.iteration, r.witness
+    (True, 1, 'reference: histograms differ at iteration 1')
+    """
     n_max = max(len(G), len(H))
     mats = [[_exact_matrix(X, d, rrwp_steps, n_max) for d in distances] for X in (G, H)]
     nodes = [list(range(len(G))), list(range(len(H)))]

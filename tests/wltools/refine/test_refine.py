@@ -7,7 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from wltools.errors import UnknownNameError
+from wltools.errors import UnknownNameError, UnsupportedGraphError
 from wltools.graphs import named_graph
 from wltools.iso import is_isomorphic
 from wltools.refine import TESTS, RefinementResult, refine_pair
@@ -219,6 +219,18 @@ def test_non_integer_node_labels_are_accepted():
     H = nx.relabel_nodes(nx.path_graph(6), {i: chr(97 + i) for i in range(6)})
     H.add_edge("a", "c")
     assert refine_pair(G, H, "1wl").distinguished
+    # mixed labels are relabelled like wltools.graphs does (integers first, then natural order)
+    M = nx.relabel_nodes(nx.path_graph(12), {i: (i if i % 2 else f"n{i}") for i in range(12)})
+    for test in TESTS:
+        assert not refine_pair(M, nx.path_graph(12), test).distinguished
+
+
+@pytest.mark.parametrize("G", [nx.DiGraph([(1, 2), (2, 3)]), nx.MultiGraph([(1, 2), (1, 2), (2, 3)]),
+                               nx.Graph([(1, 1), (1, 2), (2, 3)])])
+def test_directed_multi_and_looped_graphs_are_refused_not_relabelled(G):
+    for test in TESTS:
+        with pytest.raises(UnsupportedGraphError):
+            refine_pair(G, G, test)
 
 
 def test_unknown_test_and_bad_steps():
@@ -238,10 +250,10 @@ def test_unique_rows_exact_even_with_hash_collisions(monkeypatch):
 
     assert same_partition(unique_rows(X), want)
     # force collisions: zero weights make the hash depend on the first column only
-    import wltools.distances as dist
+    import wltools.distances.modular as modular
 
-    monkeypatch.setattr(dist, "_WEIGHTS", np.zeros(4096, dtype=np.uint64))
-    assert same_partition(dist.unique_rows(X), want)
+    monkeypatch.setattr(modular, "_WEIGHTS", np.zeros(4096, dtype=np.uint64))
+    assert same_partition(modular.unique_rows(X), want)
 
 
 @pytest.mark.slow  # whole-BREC sweep: minutes; run with `pytest -m slow`
