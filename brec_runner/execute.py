@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import pickle
 import queue as queue_mod
 import traceback
 import warnings
@@ -179,6 +180,12 @@ class LocalWorkers:
         slices = split_units(units, self.workers, spec.multi_pair or 1)
         if not slices:
             return
+        try:
+            pickle.dumps(spec)
+        except Exception as exc:  # noqa: BLE001 - any pickling failure: the factory is not importable
+            raise WLToolsError(f"model {spec.source.name}: --workers needs a factory and transform that worker "
+                               f"processes can import by name ({type(exc).__name__}: "
+                               f"{(str(exc).splitlines() or [''])[0][:200]}); use workers=1 or a module attribute") from None
         ctx = mp.get_context("spawn")
         out_queue = ctx.Queue()
         procs = [ctx.Process(target=_worker_main, name=f"brec-worker-{j + 1}-of-{len(slices)}",

@@ -272,8 +272,7 @@ def resolve_model(model, *, preset: str | None = None, options: dict[str, Any] |
     ('built-in', '1wl')
     """
     options = dict(options or {})
-    given = {"preset": preset, "options": options, "bound": bound,
-             "transform": transform if transform is None or isinstance(transform, str) else None}
+    given = {"preset": preset, "options": options, "bound": bound, "transform": transform}
     if isinstance(model, str):
         text = model.strip()
         if not text:

@@ -94,3 +94,24 @@ def test_a_failing_worker_is_one_error_line(user_model_file, tmp_path):
     assert "\n" not in str(err.value)
     done = finished_units(tmp_path / "run")
     assert (150, 0) not in done and done <= {(0, 0), (1, 0)}  # what finished before is kept
+
+
+def test_unpicklable_factory_with_workers_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
+    import torch
+
+    def local_factory():  # a closure: worker processes cannot import it by name
+        return torch.nn.Sequential(torch.nn.Linear(1, 4))
+
+    class Wrapped(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = local_factory()
+
+        def forward(self, batch):
+            return self.inner(torch.ones(batch.num_graphs, 1))
+
+    with pytest.raises(WLToolsError, match="--workers needs a factory") as err:
+        run(Wrapped, pairs=[0, 1], categories=None, protocol={"epochs": 1}, out=tmp_path / "r", workers=2,
+            progress=False)
+    assert "\n" not in str(err.value)

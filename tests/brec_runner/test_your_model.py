@@ -214,3 +214,13 @@ def test_builtin_models_reproduce_committed_records_bit_for_bit(run_dir, pairs, 
         old = committed[(r["id"], r["seed"])]
         for key in ("t2_pair", "t2_reliability", "threshold", "distinguished", "reliable", "epochs", "final_loss"):
             assert r[key] == old[key], (r["id"], key)
+
+
+def test_text_model_with_a_transform_object_keeps_it_in_workers(user_model_file, tmp_path):
+    import pickle
+
+    from torch_geometric.transforms import Constant
+
+    src = resolve_model(f"{user_model_file}:tiny", transform=Constant(1.0))
+    again = pickle.loads(pickle.dumps(src))  # what a worker process receives
+    assert repr(again.transform) == repr(src.transform) and again.transform_key == src.transform_key
