@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from wltools.errors import WLToolsError
-from wltools.wl_tests import DEFAULT_RRWP_STEPS, TESTS
+from wltools.wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, TESTS
 
 
 class ReportedError(click.ClickException):
@@ -67,7 +67,7 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 @click.option(
     "--test",
     "test",
-    type=click.Choice(TESTS + ("all",)),
+    type=click.Choice(ALL_TESTS + ("all",)),
     default="all",
     show_default=True,
     help="Refinement test: 1-WL, GD-WL with SPD / resistance distance / RRWP, 3-WL (2-FWL).",
@@ -307,6 +307,13 @@ def _parse_seeds(seed, seeds) -> list[int]:
 @click.option("--lr", type=click.FloatRange(min=0, min_open=True), default=None, help="Override the learning rate.")
 @click.option("--batch-size", type=click.IntRange(min=2), default=None, help="Override the training batch size (even).")
 @click.option("--weight-decay", type=click.FloatRange(min=0), default=None, help="Override the weight decay.")
+@click.option("--loss-threshold", "loss_threshold", type=click.FloatRange(min=0), default=None,
+              help="Override the early-stop loss threshold (0: train every epoch).")
+@click.option("--threshold", "threshold_rule", type=click.Choice(["reference", "exact"]), default=None,
+              help="T² threshold: the reference evaluator's two-decimal 72.34 (reference, default) or the "
+                   "exact critical value 72.33799... (exact).")
+@click.option("--allow-code-change", is_flag=True,
+              help="Resume a run directory started by another code version (each record keeps its own).")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
               help="Keyword argument of the model's factory / built-in config override (repeatable).")
 @click.option("--eval-batch-size", type=click.IntRange(min=2), default=None,
@@ -315,16 +322,27 @@ def _parse_seeds(seed, seeds) -> list[int]:
               help="torch CPU threads (BREC graphs are small: one thread is fastest).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Local processes sharing the run (units split between them; same verdicts as one).")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="ray: each unit (or --multi-pair window) is a Ray task; needs pip install -e \".[ray]\".")
+@click.option("--address", default=None, metavar="ADDR",
+              help="With --executor ray: a running Ray cluster (auto, HOST:PORT, ray://HOST:PORT); "
+                   "default $RAY_ADDRESS, else a local Ray instance for this run.")
+@click.option("--gpus-per-unit", "gpus_per_unit", type=click.FloatRange(min=0), default=0.0,
+              help="With --executor ray: GPUs per task; a fraction (0.25) lets units share a GPU.")
+@click.option("--cpus-per-unit", "cpus_per_unit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="With --executor ray: CPUs per task (default: --threads).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, seeds, device, out_dir, shard,
-             multi_pair, epochs, lr, batch_size, weight_decay, sets, eval_batch_size, threads, workers, quiet):
+             multi_pair, epochs, lr, batch_size, weight_decay, loss_threshold, threshold_rule, allow_code_change, sets, eval_batch_size, threads, workers, executor,
+             address, gpus_per_unit, cpus_per_unit, quiet):
     """Train and test MODEL on BREC pairs with the RPC protocol, into a resumable run directory.
 
     MODEL is a built-in or plugin name, or your own model factory (docs/your-model.md):
     `--model examples/gin.py:gin`. Writes RUN_DIR/config.json and one line per (pair, seed) to
     RUN_DIR/results.jsonl (results-shard-K-of-N.jsonl with --shard). The model is checked against
     the contract before anything is written. Protocol changes of the built-in models:
-    brec_runner/configs/MODEL.json. --workers W runs W local processes of --threads threads each.
+    brec_runner/configs/MODEL.json. --workers W runs W local processes of --threads threads each;
+    --executor ray runs the units as Ray tasks on a cluster (docs/cluster.md).
     """
     from brec_runner.evaluate import run
     from brec_runner.plan import parse_shard
@@ -341,36 +359,160 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--shard") from None
     overrides = {k: v for k, v in {"epochs": epochs, "lr": lr, "batch_size": batch_size,
-                                   "weight_decay": weight_decay}.items() if v is not None}
+                                   "weight_decay": weight_decay, "loss_threshold": loss_threshold,
+                                   "threshold_rule": threshold_rule}.items() if v is not None}
     out = run(model_name, preset=preset, bound=bound, transform=transform, options=_parse_set(sets),
               protocol=overrides, categories=None, pairs=ids, seeds=seed_list, device=device, out=out_dir,
               shard=shard_kn, multi_pair=multi_pair, progress=not quiet, eval_batch_size=eval_batch_size,
-              threads=threads, workers=workers)
+              threads=threads, workers=workers, executor=executor, address=address,
+              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit, allow_code_change=allow_code_change)
     click.echo(f"run directory: {out}")
 
 
 @brec.command("report")
-@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, help="Write a bar chart (PNG).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, help="Write the report here.")
 @click.option("--no-theory", is_flag=True, help="Skip the theoretical verdicts (faster).")
-def brec_report(run_dirs, fmt, plot_path, out_path, no_theory):
-    """Realised vs theoretical counts per category from RUN_DIRS (shards and seeds are merged)."""
+@click.option("--skip-bad", is_flag=True,
+              help="Skip results lines that fail their checks (checksum, settings, verdict), listing and counting "
+                   "them in the report, instead of stopping at the first.")
+@click.option("--allow-mixed", is_flag=True,
+              help="Accept run directories of different models or settings: one report per setting.")
+def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_mixed):
+    """Realised vs theoretical counts per category from RUN_DIRS (shards and seeds are merged).
+
+    Every results line is checked against its run's config.json (checksum, settings, code version,
+    verdict recomputed from its T²); a bad line stops the report with its file and line, unless
+    --skip-bad. Directories of different settings are refused unless --allow-mixed.
+    """
     from pathlib import Path
 
-    from brec_runner.report import build_report, format_report, plot_report
+    from brec_runner.report import build_reports, format_report, plot_report
 
-    rep = build_report(list(run_dirs), theory=not no_theory)
-    text = format_report(rep, fmt)
+    reps = build_reports(list(run_dirs), theory=not no_theory, skip_bad=skip_bad, allow_mixed=allow_mixed)
+    if fmt == "json" and len(reps) > 1:
+        import json
+
+        text = json.dumps(reps, indent=2, sort_keys=True) + "\n"
+    else:
+        text = ("\n" if fmt == "md" else "").join(format_report(r, fmt) for r in reps)
+    skipped = sum(len(r.get("skipped_lines") or []) for r in reps)
     if out_path:
-        Path(out_path).write_text(text)
+        _write_text(out_path, text)
         click.echo(f"report: {out_path}")
     else:
         click.echo(text, nl=False)
+    if skipped:
+        click.echo(f"warning: {skipped} untrustworthy results line(s) skipped (listed in the report)", err=True)
     if plot_path:
-        plot_report(rep, plot_path)
-        click.echo(f"plot: {plot_path}")
+        for i, r in enumerate(reps):
+            target = plot_path if len(reps) == 1 else str(Path(plot_path).with_stem(f"{Path(plot_path).stem}-{i + 1}"))
+            try:
+                plot_report(r, target)
+            except OSError as exc:
+                raise ReportedError(f"cannot write {target}: {exc.strerror}") from None
+            click.echo(f"plot: {target}")
+
+
+def _write_text(path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically; an unwritable path is one error line."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ReportedError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+@brec.command("upgrade")
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+def brec_upgrade(run_dirs):
+    """Stamp run directories written before record checksums (format 1) with their identity.
+
+    The records keep every value; they get the settings they were made under (the exact T²
+    threshold, relabelled copies not checked distinct) and a checksum each. The originals are kept
+    as *.v1 files. Such a run can be reported and verified, not resumed.
+    """
+    from brec_runner.record import upgrade_legacy
+
+    for d in run_dirs:
+        info = upgrade_legacy(d)
+        click.echo(f"{d}: {info['records']} records in {info['files']} file(s) stamped (code {info['code']})")
+
+
+# --- suite ---
+
+
+@cli.group(cls=_Group)
+def suite() -> None:
+    """Classic expressivity suites (CSL, EXP, SR25, graph8c, ...) as pair sets: list, verify, theory."""
+
+
+@suite.command("list")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def suite_list(fmt: str) -> None:
+    """List the suites: name, number of pairs and how the pairs are formed."""
+    import json
+
+    from wltools.suites import list_suites
+
+    rows = [{"name": s.name, "core": s.core, "title": s.title, "pairs_rule": s.pairs_rule, "source": s.source,
+             "licence": s.licence, "files": list(s.files)} for s in list_suites()]
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['name']:<9} {r['title']}")
+        click.echo(f"{'':<9} pairs: {r['pairs_rule']}")
+
+
+@suite.command("verify-data")
+@click.argument("names", nargs=-1)
+@click.option("--all", "all_", is_flag=True, help="Verify every suite.")
+def suite_verify_data(names: tuple[str, ...], all_: bool) -> None:
+    """Prove suite data sound with pynauty: checksums, pairs non-isomorphic, copies isomorphic,
+    and each suite's own checks (graph8c: complete, against graphs generated here)."""
+    from wltools.suites import SUITES, get_suite, verify_suite_data
+
+    if all_ == bool(names):
+        raise click.UsageError("give suite names (see `wltools suite list`) or --all, not both or neither")
+    for name in list(SUITES) if all_ else [get_suite(n).name for n in names]:
+        summary = verify_suite_data(name, progress=True)
+        click.echo(f"OK {summary['suite']}: " + "; ".join(summary["checks"]) + ".")
+
+
+@suite.command("theory")
+@click.argument("name")
+@click.option("--tests", default=None, help="Comma-separated tests (default: all, EPWL included).")
+@click.option("--rrwp-steps", type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS, show_default=True,
+              help="RRWP steps K for the rrwp test.")
+@click.option("--pairs", "pair_ids", default=None, help="Pair id ranges within the suite, e.g. 0-9,20.")
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True,
+              help="md: tables; json: per-pair verdicts per test; csv: one row per pair and test.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, help="Write here, not to stdout.")
+@click.option("--exact", is_flag=True, help="Use the exact refinement path instead of the fast one.")
+def suite_theory_cmd(name, tests, rrwp_steps, pair_ids, fmt, out_path, exact) -> None:
+    """Verdict of each refinement test on each pair of suite NAME, with counts and expected counts."""
+    from wltools.suites import parse_pair_ids
+    from wltools.suites.theory import parse_tests, render, suite_theory
+
+    test_names = parse_tests(tests)
+    ids = parse_pair_ids(name, pair_ids) if pair_ids else None
+    text = render(suite_theory(name, test_names, rrwp_steps=rrwp_steps, ids=ids, fast=not exact, progress=True), fmt)
+    if out_path:
+        with open(out_path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        click.echo(f"wrote {out_path}", err=True)
+    else:
+        click.echo(text, nl=False)
 
 
 # --- claims ---

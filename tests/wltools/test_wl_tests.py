@@ -11,7 +11,7 @@ import wltools.wl_tests as wl_tests
 
 def test_names_order_and_labels():
     assert wl_tests.TESTS == ("1wl", "spd", "rd", "rrwp", "3wl")
-    assert list(wl_tests.TEST_LABELS) == list(wl_tests.TESTS)
+    assert list(wl_tests.TEST_LABELS) == list(wl_tests.ALL_TESTS)
     assert [wl_tests.TEST_LABELS[t] for t in wl_tests.TESTS] == ["1-WL", "SPD-WL", "RD-WL", "RRWP-WL", "3-WL"]
     assert wl_tests.DEFAULT_RRWP_STEPS == 32
 

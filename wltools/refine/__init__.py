@@ -19,8 +19,9 @@ import networkx as nx
 
 from ..errors import UnknownNameError
 from ..graphs import relabel_consecutive
-from ..wl_tests import TESTS
+from ..wl_tests import ALL_TESTS, TESTS
 from .engine import RefinementResult
+from .epwl import refine_epwl, refine_epwl_reference
 from .fwl import refine_fwl2, refine_fwl2_reference
 from .gdwl import refine_gdwl, refine_gdwl_reference
 from .wl1 import refine_wl1, refine_wl1_reference
@@ -47,9 +48,10 @@ def refine_pair(
     G, H : nx.Graph
         Simple undirected graphs; other nodes than ``0..n-1`` are relabelled by
         :func:`wltools.graphs.relabel_consecutive`.
-    test : {"1wl", "spd", "rd", "rrwp", "3wl"}
+    test : {"1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap"}
         1-WL; GD-WL with shortest-path, resistance or RRWP distance (PPGT App. E Eq. 13,
-        GRIT Eq. 4); 3-WL as 2-FWL.
+        GRIT Eq. 4); 3-WL as 2-FWL; EPWL over the adjacency matrix or the Laplacian
+        (:mod:`wltools.refine.epwl`, exact through walk counts).
     rrwp_steps : int, optional
         ``K`` of RRWP (GRIT Eq. 1); default ``max(n_G, n_H)``.
     fast : bool
@@ -66,7 +68,7 @@ def refine_pair(
     Raises
     ------
     UnknownNameError
-        ``test`` is none of :data:`TESTS`.
+        ``test`` is none of :data:`~wltools.wl_tests.ALL_TESTS`.
     UnsupportedGraphError
         A directed graph, a multigraph or a self-loop.
 
@@ -81,8 +83,8 @@ def refine_pair(
     >>> refine_pair(nx.path_graph(3), nx.path_graph(4), "1wl").witness
     'G has 3 nodes, H has 4'
     """
-    if test not in TESTS:
-        raise UnknownNameError(f"unknown test {test!r}; choose from {', '.join(TESTS)}")
+    if test not in ALL_TESTS:
+        raise UnknownNameError(f"unknown test {test!r}; choose from {', '.join(ALL_TESTS)}")
     if rrwp_steps is not None and rrwp_steps < 1:
         raise ValueError("rrwp_steps must be >= 1")
     G, H = _on_nodes_0_to_n(G), _on_nodes_0_to_n(H)
@@ -96,5 +98,7 @@ def refine_pair(
         return refine_wl1(G, H) if fast else refine_wl1_reference(G, H)
     if test == "3wl":
         return refine_fwl2(G, H) if fast else refine_fwl2_reference(G, H)
+    if test in ("epwl", "epwl-lap"):
+        return (refine_epwl if fast else refine_epwl_reference)(G, H, test)
     fn = refine_gdwl if fast else refine_gdwl_reference
     return fn(G, H, (test,), rrwp_steps=rrwp_steps, test=test)

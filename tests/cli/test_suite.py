@@ -1,0 +1,64 @@
+"""CLI tests of `wltools suite` (list, verify-data, theory) and `wltools check --test epwl`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from click.testing import CliRunner
+
+import cli
+
+
+def _run(*args: str):
+    return CliRunner().invoke(cli.cli, list(args))
+
+
+def test_list_text_and_json():
+    r = _run("suite", "list")
+    assert r.exit_code == 0
+    assert [line.split()[0] for line in r.output.splitlines() if not line.startswith(" ")][:4] == [
+        "csl", "exp", "sr25", "graph8c"]
+    rows = json.loads(_run("suite", "list", "--format", "json").output)
+    assert {r["name"] for r in rows} >= {"csl", "exp", "exp-ppgn", "cexp", "sr16", "sr25", "graph8c"}
+
+
+def test_verify_data():
+    r = _run("suite", "verify-data", "sr25", "csl")
+    assert r.exit_code == 0, r.output
+    assert "OK sr25:" in r.output and "105 pairs non-isomorphic" in r.output
+    assert "10 classes of 15 copies, each class isomorphic" in r.output
+
+
+def test_theory_formats_and_out(tmp_path):
+    r = _run("suite", "theory", "sr28", "--tests", "1wl,epwl,epwl-lap")
+    assert r.exit_code == 0, r.output
+    assert "| all | 0 / 6 | 0 / 6 | 0 / 6 |" in r.output
+    doc = json.loads(_run("suite", "theory", "sr28", "--tests", "epwl", "--format", "json").stdout)
+    assert len(doc["pairs"]) == 6 and doc["counts"] == {"epwl": [0, 6]}
+    assert doc["pairs"][0]["tests"]["epwl"]["distinguished"] is False
+    out = tmp_path / "v.csv"
+    r = _run("suite", "theory", "csl", "--tests", "1wl,epwl", "--pairs", "0-2", "--format", "csv", "--out", str(out))
+    assert r.exit_code == 0 and r.stdout == ""
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert [(row["id"], row["test"], row["distinguished"]) for row in rows] == [
+        ("0", "1wl", "0"), ("0", "epwl", "1"), ("1", "1wl", "0"), ("1", "epwl", "1"), ("2", "1wl", "0"), ("2", "epwl", "1")]
+
+
+def test_errors_are_one_line_exit_2():
+    for args in (("suite", "theory", "sr99"), ("suite", "theory", "sr16", "--tests", "4wl"),
+                 ("suite", "theory", "sr25", "--pairs", "200"), ("suite", "verify-data", "nope")):
+        r = _run(*args)
+        assert r.exit_code == 2, args
+        assert r.output.startswith("error: ") and r.output.count("\n") == 1, r.output
+    assert _run("suite", "verify-data").exit_code == 2
+
+
+def test_check_with_epwl():
+    r = _run("check", "cycle:6", "cycle:3+cycle:3", "--test", "epwl", "--format", "json")
+    assert r.exit_code == 0
+    res = json.loads(r.output)["results"]
+    assert [(x["test"], x["distinguished"], x["iteration"]) for x in res] == [("epwl", True, 1)]
+    r = _run("check", "shrikhande", "rook4x4", "--test", "epwl-lap")
+    assert r.exit_code == 0 and "not distinguished" in r.output

@@ -1,0 +1,259 @@
+r"""EPWL: eigenspace projection Weisfeiler-Leman, exact, computed from walk counts.
+
+EPWL (Zhang, Zhao & Maron, "On the Expressive Power of Spectral Invariant Graph Neural Networks",
+ICML 2024, Def. of EPWL; Gai, Du, Zhang, Maron & Wang, "Homomorphism Expressivity of Spectral
+Invariant Graph Neural Networks", ICLR 2025, arXiv 2503.00485) refines node colours with the
+eigenspace projections of a graph matrix ``B`` (adjacency ``A`` for ``epwl``, Laplacian
+``L = D - A`` for ``epwl-lap``):
+
+.. math::
+
+    B = \sum_{\lambda} \lambda P_\lambda, \qquad
+    \mathcal{P}(u, v) = \{(\lambda, P_\lambda(u, v)) : \lambda \text{ eigenvalue of } B\},
+
+    \chi^{t+1}(u) = \mathrm{hash}\big(\chi^t(u), \{\{(\chi^t(v), \mathcal{P}(u, v)) : v \in V\}\}\big),
+
+from constant colours; the graphs are compared by colour histograms.
+
+Exact computation without eigenvalues: refine on the walk-count vectors
+``w(u, v) = ((B^0)_{uv}, (B^1)_{uv}, ..., (B^n)_{uv})`` instead (same update, ``w`` in place of
+``P``). The two refinements give the same verdict at the same iteration on every pair (``G``, ``H``)
+of ``n``-node graphs:
+
+* If ``B_G`` and ``B_H`` have the same characteristic polynomial, let ``l_1..l_r`` be their
+  distinct eigenvalues. ``(B^k)_{uv} = sum_i l_i^k P_{l_i}(u, v)``, i.e. ``w(u, v) = V Pi(u, v)``
+  with the ``(n+1) x r`` Vandermonde matrix ``V_{ki} = l_i^k`` (``r <= n``, so ``V`` has full column
+  rank) and ``Pi(u, v) = (P_{l_1}(u, v), ..., P_{l_r}(u, v))``. So ``w(u, v) = w(u', v')`` iff
+  ``Pi(u, v) = Pi(u', v')``, in either graph: the two labellings induce the same partition of all
+  node pairs of G and H, and the two refinements the same joint colouring at every round.
+* Otherwise both distinguish the pair at iteration 1. Walk counts: ``w(u, u)`` is the only vector
+  of ``u``'s multiset whose first entry ``(B^0)_{uu}`` is 1, so the round-1 histogram fixes the
+  multiset of diagonals and with it ``tr B^k`` for ``k = 1..n``, which fix the characteristic
+  polynomial (Newton's identities). Projections: the round-1 histogram fixes, for every ``l``,
+  ``sum_{u,v} P_l(u, v)^2 = tr P_l`` = the multiplicity of ``l``.
+
+(Gai et al. state this equivalence; ``tests/wltools/refine/test_epwl.py`` checks it against
+projections computed symbolically with sympy.) Both refinements start from constant colours, so
+neither distinguishes at iteration 0.
+
+Fast path: the walk vectors become exact shared integer keys (:func:`walk_keys`) from residues of
+``B^k`` modulo large primes, computed in float64 with products that stay below ``2^53`` (exact),
+with as many primes as needed for their product to exceed ``2 max |(B^k)_{uv}|``; equal residue
+vectors then mean equal integers. The rows ``[chi(v), sorted(key(v, u) * k + chi(u))]`` go through
+the shared engine (:mod:`wltools.refine.engine`), as GD-WL's do. Reference path: the same
+refinement over Python-integer tuples (:func:`refine_epwl_reference`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+import networkx as nx
+import numpy as np
+from scipy.sparse import csr_matrix
+
+from ..distances.adjacency import adjacency_matrix
+from ..distances.modular import primes_below, unique_rows
+from .engine import RefinementResult, multiset_rows, multiset_text, run_reference, run_refinement
+
+__all__ = ["MATRICES", "graph_matrix", "walk_vectors_exact", "walk_keys", "refine_epwl", "refine_epwl_reference"]
+
+#: The graph matrix of each EPWL test.
+MATRICES = {"epwl": "adjacency", "epwl-lap": "laplacian"}
+
+
+def graph_matrix(G: nx.Graph, matrix: str = "adjacency") -> np.ndarray:
+    """The integer graph matrix of EPWL: ``A`` (``"adjacency"``) or ``L = D - A`` (``"laplacian"``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> graph_matrix(nx.path_graph(3), "laplacian").tolist()
+    [[1, -1, 0], [-1, 2, -1], [0, -1, 1]]
+    """
+    A = adjacency_matrix(G)
+    if matrix == "adjacency":
+        return A
+    if matrix == "laplacian":
+        return np.diag(A.sum(axis=1)) - A
+    raise ValueError(f"unknown EPWL matrix {matrix!r}; choose adjacency or laplacian")
+
+
+def _steps(graphs: Sequence[nx.Graph], steps: int | None) -> int:
+    """Number of powers ``B^0..B^(K-1)``: default ``max n + 1`` (the proof in the module docstring)."""
+    K = max((G.number_of_nodes() for G in graphs), default=0) + 1 if steps is None else int(steps)
+    if K < 1:
+        raise ValueError("steps must be >= 1")
+    return K
+
+
+def walk_vectors_exact(G: nx.Graph, matrix: str = "adjacency", steps: int | None = None) -> list[list[tuple]]:
+    """``W[u][v] = ((B^0)_uv, ..., (B^(K-1))_uv)`` as Python integers (``K`` default ``n + 1``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> walk_vectors_exact(nx.path_graph(3))[0][2]
+    (0, 0, 1, 0)
+    >>> walk_vectors_exact(nx.path_graph(2), "laplacian")[0][1]
+    (0, -1, -2)
+    """
+    K = _steps([G], steps)
+    B = graph_matrix(G, matrix).astype(object)
+    n = B.shape[0]
+    P = np.eye(n, dtype=np.int64).astype(object)
+    powers = [P]
+    for _ in range(K - 1):
+        P = P.dot(B)
+        powers.append(P)
+    return [[tuple(int(powers[k][u, v]) for k in range(K)) for v in range(n)] for u in range(n)]
+
+
+def walk_keys(graphs: Sequence[nx.Graph], matrix: str = "adjacency", steps: int | None = None) -> list[np.ndarray]:
+    """Exact walk-count keys: int64 ``[n, n]`` per graph, one shared table for all ``graphs``;
+    ``key[u, v] == key'[u', v']`` iff the vectors ``((B^k)_uv)_{k < K}`` are equal.
+
+    ``K`` defaults to ``max n + 1``. Residues of ``B^k`` modulo primes ``p`` below
+    ``min(2^40, 2^53 / (b + 1))``, ``b`` the largest absolute row sum of any ``B``: every partial
+    sum of ``X_k B`` (``X_k`` residues in ``[0, p)``) is then an integer below ``2^53`` in absolute
+    value, so float64 arithmetic is exact. The primes' product exceeds ``2 b^(K-1) >=
+    |(B^k)_uv - (B'^k)_u'v'|``, so equal residues mean equal integers (Chinese remainder theorem).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> kg, kh = walk_keys([nx.cycle_graph(4), nx.star_graph(3)])
+    >>> bool(kg[0, 2] == kg[1, 3]), bool(kg[0, 0] == kh[0, 0]), bool(kg[0, 0] == kg[1, 1])
+    (True, False, True)
+    """
+    K = _steps(graphs, steps)
+    Bs = [graph_matrix(G, matrix) for G in graphs]
+    b = max([int(np.abs(B).sum(axis=1).max()) for B in Bs if B.size] + [1])
+    pmax = min(2**40, (2**53) // (b + 1))
+    need = 2 * b ** (K - 1)
+    primes: list[int] = []
+    prod = 1
+    while prod <= need:
+        primes.append(primes_below(primes[-1] if primes else pmax, 1)[0])
+        prod *= primes[-1]
+    P = len(primes)
+    pr = np.array(primes, dtype=np.float64)
+    sizes = [B.shape[0] ** 2 for B in Bs]
+    offsets = np.cumsum([0] + sizes)
+    cur = unique_rows(np.concatenate([np.eye(B.shape[0], dtype=np.int64).reshape(-1) for B in Bs])[:, None])
+    Xs = [np.broadcast_to(np.eye(B.shape[0]), (P, B.shape[0], B.shape[0])).copy() for B in Bs]
+    Ss = [csr_matrix(B.astype(np.float64)) for B in Bs]
+    for _ in range(1, K):
+        cols = []
+        for g, (S, X) in enumerate(zip(Ss, Xs)):
+            n = S.shape[0]
+            # X_k @ B for all primes at once: rows of X stacked [P * n, n]; B symmetric and sparse
+            Y = (S @ X.reshape(P * n, n).T).T.reshape(P, n, n)  # [P, n, n], exact integers < 2^53
+            Y = np.mod(Y, pr[:, None, None])
+            Xs[g] = Y
+            cols.append(Y.reshape(P, n * n).T.astype(np.int64))  # [n*n, P]
+        cur = unique_rows(np.concatenate([cur[:, None], np.concatenate(cols, axis=0)], axis=1))
+    return [cur[offsets[g] : offsets[g + 1]].reshape(Bs[g].shape) for g in range(len(Bs))]
+
+
+def _label_fn(graphs, matrix, Dg, Dh, K):
+    """Readable label of a key: the first walk counts at a representative node pair."""
+    flat = np.concatenate([Dg.reshape(-1), Dh.reshape(-1)])
+    cache: dict = {}
+
+    def label(key: int) -> str:
+        if key not in cache:
+            idx = int(np.flatnonzero(flat == key)[0])
+            g, rest = (0, idx) if idx < Dg.size else (1, idx - Dg.size)
+            n = (Dg if g == 0 else Dh).shape[0]
+            u, v = divmod(rest, n)
+            B = graph_matrix(graphs[g], matrix).astype(object)
+            row = np.zeros(n, dtype=object)
+            row[u] = 1
+            vals = []
+            for _ in range(min(K, 4)):
+                vals.append(int(row[v]))
+                row = row.dot(B)
+            cache[key] = "(" + ", ".join(map(str, vals)) + (", ...)" if K > 4 else ")")
+        return cache[key]
+
+    return label
+
+
+def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | None = None) -> RefinementResult:
+    """EPWL on a pair of graphs of equal order with one shared colour table (fast exact path).
+
+    Parameters
+    ----------
+    G, H : nx.Graph
+        Simple undirected graphs on nodes ``0..n-1``.
+    test : {"epwl", "epwl-lap"}
+        Projections of the adjacency matrix or of the Laplacian ``D - A`` (:data:`MATRICES`).
+    steps : int, optional
+        Walk lengths ``0..steps-1``; default ``n + 1``, which makes the refinement equal to EPWL
+        (module docstring). Fewer steps give a weaker test.
+
+    Examples
+    --------
+    The Saltire pair (the star K_{1,4} and C_4 plus an isolated node) is cospectral for the
+    adjacency matrix, but the projections still tell the two apart; 1-WL separates them too.
+
+    >>> import networkx as nx
+    >>> star, c4k1 = nx.star_graph(4), nx.disjoint_union(nx.cycle_graph(4), nx.empty_graph(1))
+    >>> r = refine_epwl(star, c4k1)
+    >>> r.distinguished, r.iteration
+    (True, 1)
+    >>> r.witness.split(": ")[1].startswith("nodes whose walk-count multiset is")
+    True
+    """
+    if test not in MATRICES:
+        raise ValueError(f"unknown EPWL test {test!r}; choose from {', '.join(MATRICES)}")
+    matrix = MATRICES[test]
+    K = _steps([G, H], steps)
+    Dg, Dh = walk_keys([G, H], matrix, K)
+    label = _label_fn((G, H), matrix, Dg, Dh, K)
+    name = "walk-count" if matrix == "adjacency" else "Laplacian walk-count"
+
+    def step(cg, ch, k):
+        return tuple(multiset_rows(c, D * k + c[None, :]) for D, c in ((Dg, cg), (Dh, ch)))
+
+    def describe(t, c, row, kp):
+        if row is None:
+            return "all nodes (initial colour)"
+        if kp == 1:
+            items = Counter(int(x) // kp for x in row[1:])
+            return f"nodes whose {name} multiset is " + multiset_text(items, label)
+        items = Counter((int(x) // kp, int(x) % kp) for x in row[1:])
+        return f"nodes of colour {int(row[0])} (round {t - 1}) whose ({name}, colour) multiset is " + multiset_text(
+            items, lambda wc: f"({label(wc[0])}, {wc[1]})"
+        )
+
+    zeros = np.zeros(Dg.shape[0], dtype=np.int64)
+    return run_refinement(test, zeros, zeros.copy(), step, describe)
+
+
+def refine_epwl_reference(
+    G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | None = None
+) -> RefinementResult:
+    """The same refinement over exact walk vectors as Python-integer tuples (dicts of sorted
+    tuples): the reference for tests.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> r = refine_epwl_reference(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)))
+    >>> r.distinguished, r.iteration
+    (True, 1)
+    """
+    if test not in MATRICES:
+        raise ValueError(f"unknown EPWL test {test!r}; choose from {', '.join(MATRICES)}")
+    K = _steps([G, H], steps)
+    W = [walk_vectors_exact(X, MATRICES[test], K) for X in (G, H)]
+    nodes = [list(range(len(G))), list(range(len(H)))]
+
+    def sig(g, v, cols):
+        c = cols[g]
+        return (c[v], tuple(sorted((W[g][v][u], c[u]) for u in nodes[g])))
+
+    return run_reference(test, nodes[0], nodes[1], lambda g, v: 0, sig)

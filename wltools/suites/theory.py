@@ -1,0 +1,220 @@
+"""Refinement verdicts on a suite's pairs, and their tables (Markdown, JSON, CSV).
+
+Every verdict comes from :func:`wltools.refine.refine_pair` on the pair as given (the graphs
+plain, without node types), one record per pair and test as in ``brec theory``: ``distinguished``,
+``reason``, ``iteration``, ``iterations``, ``witness``, ``seconds``. The default tests are all of
+:data:`wltools.wl_tests.ALL_TESTS` (the BREC columns and EPWL over ``A`` and ``L``); RRWP uses
+``K = DEFAULT_RRWP_STEPS`` channels, as the BREC tables do. Nothing is cached: the largest suites
+take minutes with 3-WL.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..errors import UnknownNameError
+from ..wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, TEST_LABELS
+from . import SuitePair, get_suite, suite_pairs
+
+__all__ = ["SuiteTheory", "parse_tests", "suite_theory", "counts", "render", "FORMATS"]
+
+#: Output formats of :func:`render`.
+FORMATS = ("md", "json", "csv")
+
+_FIELDS = ("distinguished", "reason", "iteration", "iterations", "witness")
+
+
+def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
+    """``"1wl,epwl"`` or names -> a tuple of test names of :data:`~wltools.wl_tests.ALL_TESTS`.
+
+    Examples
+    --------
+    >>> parse_tests("3wl, epwl"), parse_tests(None) == ALL_TESTS
+    (('3wl', 'epwl'), True)
+    >>> parse_tests("4wl")
+    Traceback (most recent call last):
+    ...
+    wltools.errors.UnknownNameError: unknown test '4wl'; choose from 1wl, spd, rd, rrwp, 3wl, epwl, epwl-lap
+    """
+    if tests is None:
+        return ALL_TESTS
+    names = [tests] if isinstance(tests, str) else list(tests)
+    names = [n.strip().lower() for name in names for n in str(name).split(",") if n.strip()]
+    if not names:
+        raise UnknownNameError("empty list of tests; choose from " + ", ".join(ALL_TESTS))
+    for n in names:
+        if n not in ALL_TESTS:
+            raise UnknownNameError(f"unknown test {n!r}; choose from {', '.join(ALL_TESTS)}")
+    return tuple(dict.fromkeys(names))
+
+
+@dataclass
+class SuiteTheory:
+    """The verdicts of :func:`suite_theory`: ``verdicts[pair id][test]`` is a record."""
+
+    suite: str
+    tests: tuple[str, ...]
+    rrwp_steps: int
+    pairs: list[SuitePair]
+    verdicts: dict[int, dict[str, dict]]
+    seconds: float
+    fast: bool = True
+
+    def settings(self) -> dict:
+        """Settings and provenance written with every table."""
+        from ..provenance import package_versions
+
+        versions = package_versions()
+        return {
+            "suite": self.suite,
+            "tests": list(self.tests),
+            "rrwp_steps": self.rrwp_steps,
+            "fast": self.fast,
+            "pairs": len(self.pairs),
+            "python": platform.python_version(),
+            **{pkg: versions.get(pkg) for pkg in ("wltools", "numpy", "networkx", "pynauty")},
+            "wall_seconds": round(self.seconds, 2),
+            "generated": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        }
+
+
+def suite_theory(
+    name: str,
+    tests: str | Iterable[str] | None = None,
+    *,
+    rrwp_steps: int = DEFAULT_RRWP_STEPS,
+    ids: Iterable[int] | None = None,
+    fast: bool = True,
+    progress: bool = False,
+) -> SuiteTheory:
+    """Verdict of each test on each pair of suite ``name`` (optionally only pairs ``ids``).
+
+    Examples
+    --------
+    >>> th = suite_theory("sr16", "1wl,epwl")
+    >>> counts(th)
+    {'1wl': (0, 1), 'epwl': (0, 1)}
+    """
+    from tqdm import tqdm
+
+    from ..refine import refine_pair
+
+    suite = get_suite(name)
+    tests = parse_tests(tests)
+    if int(rrwp_steps) < 1:
+        raise UnknownNameError(f"rrwp steps must be >= 1, got {rrwp_steps}")
+    pairs = suite_pairs(suite.name, ids)
+    out: dict[int, dict[str, dict]] = {p.id: {} for p in pairs}
+    t0 = time.perf_counter()
+    todo = [(t, p) for t in tests for p in pairs]
+    bar = tqdm(todo, desc=f"{suite.name}", unit="run", disable=not progress, file=sys.stderr)
+    hits = dict.fromkeys(tests, 0)
+    current = None
+    for test, pair in bar:
+        if test != current:
+            current = test
+            bar.set_description(f"{suite.name} {test}")
+        s = time.perf_counter()
+        res = refine_pair(pair.g, pair.h, test, rrwp_steps=int(rrwp_steps), fast=fast)
+        d = res.to_dict()
+        rec = {f: d.get(f) for f in _FIELDS}
+        rec["seconds"] = round(time.perf_counter() - s, 6)
+        out[pair.id][test] = rec
+        hits[test] += bool(rec["distinguished"])
+        bar.set_postfix(distinguished=hits[test])
+    return SuiteTheory(suite.name, tests, int(rrwp_steps), pairs, out, time.perf_counter() - t0, fast)
+
+
+def counts(th: SuiteTheory) -> dict[str, tuple[int, int]]:
+    """``{test: (pairs distinguished, pairs)}``."""
+    return {t: (sum(bool(th.verdicts[p.id][t]["distinguished"]) for p in th.pairs), len(th.pairs))
+            for t in th.tests}
+
+
+def _label(th: SuiteTheory, t: str) -> str:
+    return TEST_LABELS[t] + (f" (K={th.rrwp_steps})" if t == "rrwp" else "")
+
+
+def _markdown(th: SuiteTheory) -> str:
+    suite = get_suite(th.suite)
+    c = counts(th)
+    subs = list(dict.fromkeys(p.subcategory for p in th.pairs))
+    lines = [
+        f"# Suite {suite.name}: {suite.title}",
+        "",
+        f"Pairs: {suite.pairs_rule}. Source: {suite.source}. Licence: {suite.licence}.",
+        "",
+        f"Verdicts from `wltools.refine.refine_pair` ({'fast' if th.fast else 'exact'} path) on each pair as "
+        "given; cells: pairs distinguished / pairs.",
+        "",
+        "| group | " + " | ".join(_label(th, t) for t in th.tests) + " |",
+        "|---|" + "---|" * len(th.tests),
+    ]
+    groups = ([(s, [p for p in th.pairs if p.subcategory == s]) for s in subs] if len(subs) > 1 else [])
+    groups.append(("all", th.pairs))
+    for gname, ps in groups:
+        cells = [f"{sum(bool(th.verdicts[p.id][t]['distinguished']) for p in ps)} / {len(ps)}" for t in th.tests]
+        lines.append(f"| {gname} | " + " | ".join(cells) + " |")
+    full = len(th.pairs) == len(suite_pairs(suite.name))
+    known = [t for t in th.tests if t in suite.expected]
+    if known and full:
+        lines += ["", "Expected counts (published, or forced by the construction), and agreement:", "",
+                  "| test | expected | here | agree | source |", "|---|---|---|---|---|"]
+        for t in known:
+            exp_n, why = suite.expected[t]
+            lines.append(f"| {_label(th, t)} | {exp_n} | {c[t][0]} | {'yes' if c[t][0] == exp_n else '**NO**'} | {why} |")
+    secs = {t: sum(th.verdicts[p.id][t]["seconds"] for p in th.pairs) for t in th.tests}
+    lines += ["", "Seconds per test (sum over pairs): "
+              + ", ".join(f"{_label(th, t)} {secs[t]:.2f}" for t in th.tests) + ".", "",
+              "Settings: `" + json.dumps(th.settings()) + "`", ""]
+    return "\n".join(lines)
+
+
+def _json(th: SuiteTheory) -> str:
+    suite = get_suite(th.suite)
+    doc = {
+        "settings": th.settings(),
+        "suite": {"name": suite.name, "title": suite.title, "pairs_rule": suite.pairs_rule,
+                  "source": suite.source, "licence": suite.licence,
+                  "expected": {t: {"count": n, "source": why} for t, (n, why) in suite.expected.items()}},
+        "counts": {t: list(v) for t, v in counts(th).items()},
+        "pairs": [
+            {"id": p.id, "subcategory": p.subcategory, "graphs": p.meta["graphs"], "source": p.meta["source"],
+             "n": p.meta["n"], "m": p.meta["m"], "tests": th.verdicts[p.id]}
+            for p in th.pairs
+        ],
+    }
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def _csv(th: SuiteTheory) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["suite", "id", "subcategory", "graph_g", "graph_h", "n_g", "n_h", "m_g", "m_h", "test",
+                "distinguished", "reason", "iteration", "iterations", "seconds", "witness"])
+    for p in th.pairs:
+        for t in th.tests:
+            r = th.verdicts[p.id][t]
+            w.writerow([th.suite, p.id, p.subcategory, *p.meta["graphs"], *p.meta["n"], *p.meta["m"], t,
+                        int(bool(r["distinguished"])), r["reason"], r["iteration"], r["iterations"],
+                        r["seconds"], r["witness"]])
+    return buf.getvalue()
+
+
+def render(th: SuiteTheory, fmt: str = "md") -> str:
+    """The verdicts as a Markdown table (``md``), a JSON document with per-pair verdicts per test
+    (``json``) or one CSV row per pair and test (``csv``)."""
+    if fmt == "md":
+        return _markdown(th)
+    if fmt == "json":
+        return _json(th)
+    if fmt == "csv":
+        return _csv(th)
+    raise UnknownNameError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
