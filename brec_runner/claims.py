@@ -22,7 +22,7 @@ from wltools.claims.inputs import ids_text
 from wltools.errors import RunDirectoryError, UnknownNameError
 
 from .configs import theory_bound
-from .record import read_results
+from .record import read_run as read_checked, results_files
 
 __all__ = ["claim_inputs", "theory_distinguished", "read_run", "check_brec_run"]
 
@@ -61,30 +61,15 @@ def claim_inputs(names: Iterable[str]) -> dict:
 
 
 def read_run(run_dir) -> tuple[dict, list[dict]]:
-    """``(config, records)`` of a run directory: ``config.json`` and every ``results*.jsonl``
-    (:func:`brec_runner.record.read_results`). Raises :class:`RunDirectoryError` when unusable."""
-    path = Path(run_dir)
-    if not path.is_dir():
-        raise RunDirectoryError(f"{path} is not a directory")
-    cfg_path = path / "config.json"
-    if not cfg_path.is_file():
-        raise RunDirectoryError(f"{path} has no config.json (not a BREC run directory)")
-    try:
-        config = json.loads(cfg_path.read_text())
-    except json.JSONDecodeError as exc:
-        raise RunDirectoryError(f"{cfg_path} is not valid JSON ({exc})") from None
-    files = sorted(path.glob("results*.jsonl"))
-    if not files:
-        raise RunDirectoryError(f"{path} has no results*.jsonl")
+    """``(config, records)`` of a run directory, every line checked
+    (:func:`brec_runner.record.read_run`). Raises :class:`RunDirectoryError` when unusable."""
+    run = read_checked(run_dir)
+    if not results_files(run_dir):
+        raise RunDirectoryError(f"{run_dir} has no results*.jsonl")
     for key in ("pairs", "seeds"):
-        if not isinstance(config.get(key), list):
-            raise RunDirectoryError(f"{cfg_path} lists no {key} (not written by a BREC run)")
-    records = [r for f in files for r in read_results(f)]
-    for i, r in enumerate(records):
-        missing = [k for k in ("id", "seed", "distinguished", "reliable") if k not in r]
-        if missing:
-            raise RunDirectoryError(f"{path}: result record {i + 1} lacks {', '.join(missing)}")
-    return config, records
+        if not isinstance(run.config.get(key), list):
+            raise RunDirectoryError(f"{Path(run_dir) / 'config.json'} lists no {key} (not written by a BREC run)")
+    return run.config, run.records
 
 
 def _unfinished(config: dict, records: list[dict]) -> tuple[int, list[tuple[int, int]]]:

@@ -24,7 +24,10 @@ and ``regular140``.
 The Reliable Paired Comparison protocol (BREC paper, Sec. 3 "Evaluation"; data/brec/README.md)
 evaluates a model on 32 relabelings of each graph of a pair, interleaved ``G1, H1, G2, H2, ...``
 with the first of each as given (:func:`relabelings`), and on a reliability set of 64 relabelings
-of one graph of the pair (:func:`reliability_set`).
+of one graph of the pair (:func:`reliability_set`). As in the reference evaluator
+(``generate_relabel``, docs/protocol.md difference 1) the labelled copies of one graph are pairwise
+distinct: a draw that repeats a labelled graph already in the set is rejected and drawn again from
+the same generator, so a set without repeats is exactly the plain sequence of draws.
 
 Graphs returned by :func:`load_pairs` are frozen (``networkx.freeze``); copy before editing.
 """
@@ -40,7 +43,6 @@ from typing import Iterable, Sequence
 
 import networkx as nx
 import numpy as np
-import torch
 
 from wltools.errors import DataIntegrityError, UnknownNameError
 from wltools.graphs import check_simple, permute_graph
@@ -68,7 +70,12 @@ __all__ = [
     "reliability_set",
     "to_pyg",
     "verify_data",
+    "RELABEL_RULE",
+    "dataset_digest",
 ]
+
+#: Version of the rule that turns (pair, seed) into relabelled copies; part of every run's settings.
+RELABEL_RULE = "distinct-redraw-v2"
 
 #: Folder holding the committed raw BREC files.
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "brec"
@@ -309,22 +316,60 @@ def _rng(seed: int, pair_id: int, stream: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([int(seed), int(pair_id), int(stream)]))
 
 
+def _labelled_key(edges: np.ndarray, perm: np.ndarray | None) -> bytes:
+    """The labelled graph ``edges`` renamed by ``perm`` as bytes (sorted normalised edge list): equal
+    keys iff equal labelled graphs (same nodes 0..n-1)."""
+    e = edges if perm is None else perm[edges]
+    e = np.sort(e, axis=1)
+    if len(e):
+        e = e[np.lexsort((e[:, 1], e[:, 0]))]
+    return e.astype(np.int64).tobytes()
+
+
+def _edge_array(G: nx.Graph) -> np.ndarray:
+    return np.array([(int(u), int(v)) for u, v in G.edges()], dtype=np.int64).reshape(-1, 2)
+
+
+def _distinct_draw(rng: np.random.Generator, n: int, edges: np.ndarray, seen: set) -> np.ndarray:
+    """A uniformly random permutation whose labelled graph is not in ``seen`` (then added to it).
+
+    Re-draws from the same generator as the reference's ``generate_relabel`` loop. Callers
+    guarantee the graph has more distinct labelled copies than are asked for (every BREC graph has
+    at least 105; :func:`verify_data` checks the sets), and the loop gives up after 10,000 draws
+    rather than hang on a graph that has too few.
+    """
+    for _ in range(10_000):
+        perm = rng.permutation(n)
+        key = _labelled_key(edges, perm)
+        if key not in seen:
+            seen.add(key)
+            return perm
+    raise DataIntegrityError(f"could not draw a new distinct relabelling of a graph on {n} nodes "
+                             f"after 10,000 tries ({len(seen)} distinct copies so far)")
+
+
 def relabeling_plan(pair: BrecPair, seed: int = _PUBLISHED.relabel_seed,
                     num: int = _PUBLISHED.num_relabelings) -> list[tuple[str, np.ndarray | None]]:
     """The permutations behind :func:`relabelings`: ``[("g", p), ("h", p), ...]``, ``2 * num`` long.
 
     ``p`` is ``None`` for the first of each graph (as given), otherwise a uniformly random
     permutation (``numpy.random.Generator.permutation``) drawn from a generator seeded by
-    ``(seed, pair.id)``, G's before H's in each couple.
+    ``(seed, pair.id)``, G's before H's in each couple. The ``num`` labelled copies of each graph
+    are pairwise distinct, the one as given included: a draw repeating one is drawn again (module
+    docstring).
     """
     if num < 1:
         raise ValueError("num must be >= 1")
     rng = _rng(seed, pair.id, 0)
     plan: list[tuple[str, np.ndarray | None]] = [("g", None), ("h", None)]
-    ng, nh = pair.g.number_of_nodes(), pair.h.number_of_nodes()
+    sides = {}
+    for side, G in (("g", pair.g), ("h", pair.h)):
+        edges = _edge_array(G)
+        sides[side] = (G.number_of_nodes(), edges, {_labelled_key(edges, None)})
     for _ in range(num - 1):
-        plan.append(("g", rng.permutation(ng)))
-        plan.append(("h", rng.permutation(nh)))
+        for side in ("g", "h"):
+            n, edges, seen = sides[side]
+            plan.append((side, _distinct_draw(rng, n, edges, seen)))
     return plan
 
 
@@ -333,14 +378,16 @@ def reliability_plan(pair: BrecPair, seed: int = _PUBLISHED.relabel_seed,
     """The permutations behind :func:`reliability_set`: ``num`` entries ``(side, p)``.
 
     One side (``"g"`` or ``"h"``) is chosen by a generator seeded by ``(seed, pair.id)`` (a stream
-    separate from :func:`relabeling_plan`); every entry is a uniformly random permutation of it.
+    separate from :func:`relabeling_plan`); every entry is a uniformly random permutation of it, the
+    ``num`` labelled copies pairwise distinct (a repeat is drawn again, module docstring).
     """
     if num < 2 or num % 2:
         raise ValueError("num must be a positive even number")
     rng = _rng(seed, pair.id, 1)
     side = "g" if rng.integers(2) == 0 else "h"
-    n = (pair.g if side == "g" else pair.h).number_of_nodes()
-    return [(side, rng.permutation(n)) for _ in range(num)]
+    G = pair.g if side == "g" else pair.h
+    n, edges, seen = G.number_of_nodes(), _edge_array(G), set()
+    return [(side, _distinct_draw(rng, n, edges, seen)) for _ in range(num)]
 
 
 def _apply_plan(pair: BrecPair, plan) -> list[nx.Graph]:
@@ -378,6 +425,7 @@ def to_pyg(G: nx.Graph):
     ``edge_index`` is sorted (by source, then target), so it depends only on the labelled graph.
     The constant node feature is the one BREC's models use.
     """
+    import torch
     from torch_geometric.data import Data
 
     n = G.number_of_nodes()
@@ -396,6 +444,23 @@ def to_pyg(G: nx.Graph):
 # integrity
 
 
+@functools.lru_cache(maxsize=None)
+def dataset_digest(rule: str = RELABEL_RULE) -> str:
+    """sha256 (16 hex) of the raw BREC files and the relabelling rule (this code's
+    :data:`RELABEL_RULE`; ``"plain-v1"`` for runs made before copies were kept distinct): what a
+    run was evaluated on.
+
+    Part of every run's settings (:mod:`brec_runner.record`), so records made on other data or under
+    another relabelling rule are never mixed with these.
+    """
+    import hashlib
+
+    h = hashlib.sha256(rule.encode())
+    for name, *_ in _FILES:
+        h.update(b"\0" + name.encode() + b"\0" + (DATA_DIR / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
 def verify_data(
     pairs: Sequence[BrecPair] | None = None,
     *,
@@ -408,8 +473,9 @@ def verify_data(
 
     For every pair: both graphs simple and undirected; G and H non-isomorphic (different canonical
     certificates); every one of the ``2 * num`` relabelings (``seed``) and the ``reliability_num``
-    reliability graphs simple and isomorphic to its source (equal certificates). Also checks that
-    relabelings are deterministic (a second draw gives the same permutations).
+    reliability graphs simple and isomorphic to its source (equal certificates); the labelled copies
+    of each graph in a set pairwise distinct. Also checks that relabelings are deterministic (a
+    second draw gives the same permutations).
 
     Returns a summary dict (counts). Raises :class:`~wltools.errors.DataIntegrityError`.
     """
@@ -440,6 +506,7 @@ def verify_data(
             ("reliability graph", reliability_plan(pair, seed, reliability_num)),
         )
         for kind, plan in plans:
+            keys: dict[tuple[str, bytes], int] = {}
             for k, (side, perm) in enumerate(plan):
                 R = src[side] if perm is None else permute_graph(src[side], perm)
                 what = f"pair {pair.id} {kind} {k} (of {side.upper()})"
@@ -448,6 +515,10 @@ def verify_data(
                     raise DataIntegrityError(f"{what}: not a permutation")
                 if certificate(R) != cert[side]:
                     raise DataIntegrityError(f"{what} is not isomorphic to its source")
+                key = (side, _labelled_key(_edge_array(src[side]), perm))
+                if key in keys:
+                    raise DataIntegrityError(f"{what} repeats {kind} {keys[key]}: the copies are not distinct")
+                keys[key] = k
         again = relabeling_plan(pair, seed, num)
         if any(
             (a[1] is None) != (b[1] is None) or (a[1] is not None and not np.array_equal(a[1], b[1]))

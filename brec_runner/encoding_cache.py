@@ -19,17 +19,23 @@ Two cache modes:
 * **Other transforms** (e.g. Laplacian eigenvectors, whose signs/basis are not equivariant): the
   transform is run on the graph as given and cached per labelled graph.
 
-Format: one ``numpy.savez`` file per (setting, graph), written atomically and read with
-``allow_pickle=False`` (no pickle, so caches survive torch upgrades). Tensors keep their dtype;
-``int``/``float``/``bool`` attributes are stored as 0-d arrays. Location: ``$WLTOOLS_CACHE`` or
-``~/.cache/wltools``, under ``encodings/<sha256 of (format version, cache_key, repr(transform))>/``,
-so the key changes whenever the transform's ``repr`` changes.
+Format: one ``numpy.savez`` file per (setting, graph), written atomically (temporary file, then
+rename: a kill mid-write leaves no partial entry) and read with ``allow_pickle=False`` (no pickle,
+so caches survive torch upgrades). Tensors keep their dtype; ``int``/``float``/``bool`` attributes
+are stored as 0-d arrays. Location: ``$WLTOOLS_CACHE`` or ``~/.cache/wltools``, under
+``encodings/<sha256 of (format version, cache_key, repr(transform), transform code)>/``, so the key
+changes whenever the transform's ``repr`` or the source of its class changes.
+
+An entry cannot lie: it stores its own key (setting and graph digest) and a sha256 of its arrays.
+An entry that is unreadable, truncated, holds another key (a swapped or renamed file) or fails its
+checksum is never used: it is recomputed and rewritten, with one warning line on stderr.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Iterable
@@ -50,7 +56,7 @@ __all__ = [
     "encoded_graphs",
 ]
 
-_FORMAT = "wltools-encodings-v1"
+_FORMAT = "wltools-encodings-v2"
 
 #: Class names of transforms known to be permutation-equivariant (``wltools.models.encodings``).
 EQUIVARIANT_TRANSFORMS = frozenset({"AddRRWP", "AddSPD", "AddResistanceDistance"})
@@ -62,9 +68,26 @@ def cache_root() -> Path:
     return Path(env).expanduser() if env else Path.home() / ".cache" / "wltools"
 
 
+def _transform_code(transform) -> str:
+    """sha256 of the source files of ``transform``'s class (and of a ``Compose``'s members)."""
+    import inspect
+
+    h = hashlib.sha256()
+    parts = list(getattr(transform, "transforms", None) or []) if type(transform).__name__ == "Compose" else []
+    for obj in [transform, *parts]:
+        try:
+            path = inspect.getsourcefile(type(obj))
+            h.update(Path(path).read_bytes() if path else repr(type(obj)).encode())
+        except (OSError, TypeError):
+            h.update(repr(type(obj)).encode())
+    return h.hexdigest()
+
+
 def setting_dir(cache_key: str, transform) -> Path:
-    """The folder of one encoding setting (changes with ``cache_key`` and ``repr(transform)``)."""
-    h = hashlib.sha256(f"{_FORMAT}\0{cache_key}\0{transform!r}".encode()).hexdigest()[:24]
+    """The folder of one encoding setting (changes with ``cache_key``, ``repr(transform)`` and the
+    source of the transform's class)."""
+    text = f"{_FORMAT}\0{cache_key}\0{transform!r}\0{_transform_code(transform)}"
+    h = hashlib.sha256(text.encode()).hexdigest()[:24]
     return cache_root() / "encodings" / h
 
 
@@ -89,7 +112,16 @@ def graph_digest(G: nx.Graph) -> str:
 # ----------------------------------------------------------------------------- storage
 
 
-def _save(path: Path, data) -> bool:
+def _arrays_digest(arrays: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}\0{a.dtype.str}\0{a.shape}\0".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _save(path: Path, data, entry_key: str) -> bool:
     arrays: dict[str, np.ndarray] = {}
     for key, value in data.to_dict().items():
         if isinstance(value, torch.Tensor):
@@ -98,31 +130,59 @@ def _save(path: Path, data) -> bool:
             arrays[f"s:{key}"] = np.asarray(value)
         else:
             return False  # not storable without pickle: compute every time
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
+    arrays["m:key"] = np.asarray(entry_key)
+    arrays["m:sha256"] = np.asarray(_arrays_digest(arrays))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
+    except OSError:
+        return False  # an unwritable cache is no cache: compute every time
     try:
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, **arrays)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError:
+        return False
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return True
 
 
-def _load(path: Path):
+def _load(path: Path, entry_key: str):
+    """``(data, None)`` for a sound entry of ``entry_key``, else ``(None, why)``."""
     from torch_geometric.data import Data
 
     try:
         with np.load(path, allow_pickle=False) as z:
             items = {k: z[k] for k in z.files}
-    except (OSError, ValueError, EOFError):
-        return None  # unreadable or partial file: recompute
+    except Exception as exc:  # noqa: BLE001 - any unreadable file (BadZipFile, EOFError, OSError, ...) is recomputed
+        return None, f"unreadable ({type(exc).__name__})"
+    sha = items.pop("m:sha256", None)
+    key = items.get("m:key")
+    if sha is None or key is None:
+        return None, "no key or checksum (not written by this version)"
+    if str(key) != entry_key:
+        return None, "holds another entry (a swapped or renamed file)"
+    if str(sha) != _arrays_digest(items):
+        return None, "checksum mismatch (damaged or edited)"
     out = {}
-    for name, arr in items.items():
-        kind, key = name.split(":", 1)
-        out[key] = torch.from_numpy(arr.copy()) if kind == "t" else arr.item()
-    return Data(**out)
+    try:
+        for name, arr in items.items():
+            kind, attr = name.split(":", 1)
+            if kind == "t":
+                out[attr] = torch.from_numpy(arr.copy())
+            elif kind == "s":
+                out[attr] = arr.item()
+    except (ValueError, TypeError) as exc:
+        return None, f"unusable ({exc})"
+    return Data(**out), None
+
+
+def _warn(path: Path, why: str) -> None:
+    print(f"wltools: warning: encoding cache entry {path} {why}; recomputing it", file=sys.stderr)
 
 
 # ----------------------------------------------------------------------------- permutation
@@ -200,7 +260,8 @@ def encoded_graphs(
     equivariant : bool, optional
         Override :func:`is_equivariant`.
     stats : dict, optional
-        Filled with counts ``computed`` (transform calls), ``disk_hits`` and ``memory_hits``.
+        Filled with counts ``computed`` (transform calls), ``disk_hits``, ``memory_hits`` and
+        ``rejected`` (disk entries found unsound and recomputed).
 
     Returns
     -------
@@ -211,7 +272,7 @@ def encoded_graphs(
     from .dataset import to_pyg
 
     graphs = list(graphs)
-    counts = {"computed": 0, "disk_hits": 0, "memory_hits": 0}
+    counts = {"computed": 0, "disk_hits": 0, "memory_hits": 0, "rejected": 0}
     if transform is None:
         return [to_pyg(G) for G in graphs]
     caching = use_cache and cache_key is not None
@@ -225,15 +286,19 @@ def encoded_graphs(
             return memo[digest]
         data = None
         path = folder / f"{digest}.npz" if folder is not None else None
+        entry_key = f"{folder.name}/{digest}" if folder is not None else ""
         if path is not None and path.exists():
-            data = _load(path)
+            data, why = _load(path, entry_key)
             if data is not None:
                 counts["disk_hits"] += 1
+            else:
+                counts["rejected"] += 1
+                _warn(path, why)
         if data is None:
             data = transform(to_pyg(H))
             counts["computed"] += 1
             if path is not None:
-                _save(path, data)
+                _save(path, data, entry_key)
         memo[digest] = data
         return data
 

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from wltools.errors import RunDirectoryError, WLToolsError
 
+from .identity import code_version
 from .model_source import ModelSource, resolve_model
 from .protocol import Protocol
 
@@ -65,7 +66,10 @@ def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str, in
 
         mcfg = registry.model_config(source.name, source.preset, **source.options)
         cfg["model_config"] = dataclasses.asdict(mcfg) if dataclasses.is_dataclass(mcfg) else repr(mcfg)
+    from .dataset import RELABEL_RULE, dataset_digest
+
     return {**cfg, "protocol": protocol.to_dict(), "device_type": torch.device(device).type, "device": device,
+            "dataset": dataset_digest(), "relabel_rule": RELABEL_RULE,
             "seeds": list(seeds), "pairs": sorted(ids), "invariance": invariance,
             "theory": model_info(source.name) if built_in else {"theory": {}, "published": None},
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -87,28 +91,34 @@ def run(
     progress: bool = True,
     options: dict[str, Any] | None = None,
     preset: str | None = None,
+    executor: str = "local",
+    address: str | None = None,
+    gpus_per_unit: float = 0.0,
+    cpus_per_unit: float | None = None,
     shard: tuple[int, int] | None = None,
     multi_pair: int | None = None,
     threads: int | None = 1,
     eval_batch_size: int | None = None,
     stop_after: int | None = None,
     on_outcome: Callable[[dict], None] | None = None,
+    allow_code_change: bool = False,
 ) -> Path:
     """Run the units of :func:`evaluate` and return the run directory (no report).
 
     ``stop_after`` stops after that many new units (an interruption, for tests and probes);
-    ``on_outcome`` is called with each record after it is written.
+    ``on_outcome`` is called with each record after it is written; ``allow_code_change`` resumes a
+    run directory started under another code version (:class:`brec_runner.record.RunDirectory`).
     """
     import torch
-    from tqdm.auto import tqdm
 
     from . import dataset
-    from .execute import InProcess, LocalWorkers, RunSpec
-    from .plan import plan_units, shard_ids
+    from .execute import RunSpec
+    from .plan import shard_ids
     from .record import RunDirectory
 
     if workers > 1 and stop_after is not None:
         raise ValueError("stop_after works in one process only (workers=1)")
+    runner = _executor(executor, workers, address, gpus_per_unit, cpus_per_unit)  # a bad choice or no ray: before any work
     source = model if isinstance(model, ModelSource) else resolve_model(
         model, preset=preset, options=options, bound=bound, transform=transform)
     protocol = _protocol(source.protocol, protocol)
@@ -133,19 +143,31 @@ def run(
 
     ids = [p.id for p in selected]
     out = Path(out) if out is not None else Path("runs") / f"brec-{_slug(source.name)}-{source.preset or 'run'}"
-    rd = RunDirectory(out, _config(source, protocol, seeds, ids, device, invariance), shard)
-    todo = plan_units(shard_ids(ids, shard), seeds, rd.done, limit=stop_after)
+    with RunDirectory(out, _config(source, protocol, seeds, ids, device, invariance), shard,
+                      code=code_version(source)["version"], allow_code_change=allow_code_change) as rd:
+        spec = RunSpec(source=source, protocol=protocol, device=device, eval_batch_size=eval_batch_size,
+                       multi_pair=multi_pair, threads=threads)
+        label = " ray" if executor == "ray" else f" x{workers}" if workers > 1 else ""
+        _execute(rd, runner, spec, shard_ids(ids, shard), seeds, progress, label, stop_after, on_outcome)
+    return out
+
+
+def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_after, on_outcome) -> None:
+    """Plan the units left in ``rd``, run them on ``runner`` and record each outcome as it arrives."""
+    from tqdm.auto import tqdm
+
+    from .plan import plan_units
+
+    todo = plan_units(ids, seeds, rd.done, limit=stop_after)
     if not todo:
-        return out
-    spec = RunSpec(source=source, protocol=protocol, device=device, eval_batch_size=eval_batch_size,
-                   multi_pair=multi_pair, threads=threads)
-    executor = LocalWorkers(workers) if workers > 1 else InProcess()
+        return
+    source = spec.source
     counts = {"distinguished": sum(r["distinguished"] for r in rd.records),
               "reliability_failures": sum(not r["reliable"] for r in rd.records)}
-    desc = source.name if source.preset is None else f"{source.name}/{source.preset}"
-    bar = tqdm(total=len(todo), disable=not progress, unit="unit", desc=desc + (f" x{workers}" if workers > 1 else ""))
+    desc = (source.name if source.preset is None else f"{source.name}/{source.preset}") + label
+    bar = tqdm(total=len(todo), disable=not progress, unit="unit", desc=desc)
     try:
-        for outcome in executor.run(spec, todo):
+        for outcome in runner.run(spec, todo):
             record = outcome.to_dict()
             rd.append(record)
             counts["distinguished"] += record["distinguished"]
@@ -156,7 +178,29 @@ def run(
                 on_outcome(record)
     finally:
         bar.close()
-    return out
+
+
+def _executor(executor, workers: int, address, gpus_per_unit, cpus_per_unit):
+    """The executor of a run: ``"local"`` (in process, or ``workers`` local processes), ``"ray"``
+    (:class:`~brec_runner.execute_ray.RayExecutor`; needs the ``ray`` extra), or an object with
+    the executor method ``run(spec, units)``."""
+    from .execute import InProcess, LocalWorkers
+
+    if executor == "ray":
+        from .execute_ray import RayExecutor, import_ray
+
+        import_ray()
+        if workers > 1:
+            raise WLToolsError("workers is for the local executor; with executor='ray' give cpus_per_unit "
+                               "(--cpus-per-unit) and the cluster's size")
+        return RayExecutor(address=address, gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit)
+    if address is not None or gpus_per_unit or cpus_per_unit is not None:
+        raise WLToolsError("address, gpus_per_unit and cpus_per_unit need executor='ray' (--executor ray)")
+    if executor == "local":
+        return LocalWorkers(workers) if workers > 1 else InProcess()
+    if callable(getattr(executor, "run", None)):
+        return executor
+    raise WLToolsError(f"executor must be 'local' or 'ray', got {executor!r}")
 
 
 def _slug(name: str) -> str:
@@ -185,6 +229,10 @@ def evaluate(
     threads: int | None = 1,
     eval_batch_size: int | None = None,
     theory: bool = True,
+    executor: str = "local",
+    address: str | None = None,
+    gpus_per_unit: float = 0.0,
+    cpus_per_unit: float | None = None,
 ):
     """Evaluate ``model`` on BREC pairs with the RPC protocol; return its :class:`~brec_runner.report.Report`.
 
@@ -232,6 +280,11 @@ def evaluate(
         Graphs per test batch (default: all of them at once).
     theory : bool
         Compute the theoretical verdicts for the report (cached).
+    executor : {"local", "ray"}
+        ``"ray"``: every unit (or ``multi_pair`` window) is a Ray task, with the same records
+        (:mod:`brec_runner.execute_ray`; ``pip install -e ".[ray]"``). ``address`` names a running
+        cluster (default ``$RAY_ADDRESS``, else a local instance for this run); each task requests
+        ``cpus_per_unit`` CPUs (default ``threads``) and ``gpus_per_unit`` GPUs (a fraction shares one).
 
     Returns
     -------
@@ -264,5 +317,6 @@ def evaluate(
     out = run(model, bound=bound, transform=transform, categories=categories, pairs=pairs, seeds=seeds,
               protocol=protocol, out=out, device=device, workers=workers, progress=progress, options=options,
               preset=preset, shard=shard, multi_pair=multi_pair, threads=threads,
-              eval_batch_size=eval_batch_size)
+              eval_batch_size=eval_batch_size, executor=executor, address=address,
+              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit)
     return Report.from_run_dirs([out], theory=theory)

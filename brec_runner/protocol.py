@@ -12,10 +12,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Protocol", "t2_threshold", "OPTIMIZERS", "SCHEDULERS"]
+__all__ = ["Protocol", "t2_threshold", "decide", "OPTIMIZERS", "SCHEDULERS", "THRESHOLD_RULES"]
 
 OPTIMIZERS = ("adam", "adamw")
 SCHEDULERS = ("plateau", "cosine", "constant")
+#: How the T² threshold is obtained: ``"reference"`` rounds the critical value to two decimals, as
+#: the reference evaluator's literal 72.34 (q = 32, d = 16, alpha = 0.95); ``"exact"`` keeps it.
+THRESHOLD_RULES = ("reference", "exact")
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,11 @@ class Protocol:
     out_dim : int
         d, the model's output dimension (16).
     alpha : float
-        Level of the T² test (0.95): the threshold is its critical value (72.34 at the defaults).
+        Level of the T² test (0.95): the threshold is its critical value (72.338 at the defaults).
+    threshold_rule : str
+        ``"reference"`` (default): the critical value rounded to two decimals, which at the defaults
+        is the reference evaluator's literal ``THRESHOLD = 72.34`` (``docs/protocol.md``);
+        ``"exact"``: the critical value itself (72.33799...).
     optimizer : str
         ``"adam"`` (published: L2 weight decay) or ``"adamw"`` (decoupled, PPGT).
     lr, weight_decay : float
@@ -82,6 +89,7 @@ class Protocol:
     cmp_rtol: float = 1e-5
     t2_dtype: str = "float32"
     relabel_seed: int = 0
+    threshold_rule: str = "reference"
     sources: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
@@ -95,11 +103,20 @@ class Protocol:
             raise ValueError("epochs must be >= 0, num_relabelings >= 2, out_dim >= 1")
         if self.t2_dtype not in ("float32", "float64"):
             raise ValueError(f"t2_dtype must be float32 or float64, got {self.t2_dtype!r}")
+        if self.threshold_rule not in THRESHOLD_RULES:
+            raise ValueError(f"threshold_rule must be one of {THRESHOLD_RULES}, got {self.threshold_rule!r}")
 
     @property
     def threshold(self) -> float:
-        """The T² critical value for (num_relabelings, out_dim, alpha); 72.34 at the defaults."""
-        return t2_threshold(self.num_relabelings, self.out_dim, self.alpha)
+        """The T² threshold for (num_relabelings, out_dim, alpha) under :attr:`threshold_rule`.
+
+        Examples
+        --------
+        >>> Protocol().threshold, round(Protocol(threshold_rule="exact").threshold, 5)
+        (72.34, 72.33799)
+        """
+        exact = t2_threshold(self.num_relabelings, self.out_dim, self.alpha)
+        return exact if self.threshold_rule == "exact" else round(exact, 2)
 
     def replace(self, **changes: Any) -> "Protocol":
         """A copy with ``changes`` (unknown names raise ``TypeError``)."""
@@ -133,3 +150,22 @@ def t2_threshold(q: int, d: int, alpha: float = 0.95) -> float:
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
     return float((q - 1) * d / (q - d) * f_dist.ppf(alpha, d, q - d))
+
+
+def decide(t2_pair: float, t2_rel: float, protocol: Protocol) -> tuple[bool, bool]:
+    """The published decision: ``(distinguished, reliable)``.
+
+    distinguished iff ``t2_pair > threshold`` and not ``isclose(t2_pair, t2_rel)``;
+    reliable iff ``t2_rel < threshold`` (``docs/protocol.md``). NaN statistics (a degenerate model)
+    are neither distinguished nor reliable. Torch-free, so a record can be re-checked anywhere.
+
+    Examples
+    --------
+    >>> decide(100.0, 1.0, Protocol()), decide(72.339, 1.0, Protocol()), decide(1.0, 80.0, Protocol())
+    ((True, True), (False, True), (False, False))
+    """
+    thr = protocol.threshold
+    close = abs(t2_pair - t2_rel) <= protocol.cmp_atol + protocol.cmp_rtol * abs(t2_rel)
+    distinguished = bool(t2_pair > thr and not close)
+    reliable = bool(t2_rel < thr)
+    return distinguished, reliable

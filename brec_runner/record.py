@@ -1,23 +1,37 @@
-"""Run directories: the only code that writes a run's files.
+"""Run directories: the only code that writes a run's files, and the one that reads them back.
 
 Layout of a run directory::
 
     RUN_DIR/
       config.json                     what was run: model, preset or factory options, transform,
-                                      declared bound, protocol constants (with the T² threshold),
-                                      seeds, pairs, device, provenance (wltools.provenance)
-      results.jsonl                   one JSON object per finished (pair, seed), appended + flushed
+                                      declared bound, protocol constants (with the T² threshold and
+                                      its rule), dataset digest, seeds, pairs, device, provenance
+                                      (wltools.provenance), format, settings hash, code versions
+      results.jsonl                   one JSON object per finished (pair, seed), appended + fsynced
       results-shard-K-of-N.jsonl      the same, written by shard K of N (``--shard K/N``)
+      .lock, .lock-results*.jsonl     advisory locks (brec_runner.locks)
 
 Directories written by older versions may also hold ``results[-shard-K-of-N]-worker-J-of-W.jsonl``
 files; they are read like the others.
 
-Resuming: every (pair, seed) found in *any* ``results*.jsonl`` of the directory counts as done, so
-a run may be resumed with other ``--shard`` / ``--workers`` settings without redoing or duplicating
-a unit. A last line that is not a complete JSON object ending in a newline (an interrupted write) is
-never trusted: it is cut off the file and that unit is redone. A bad line before the last is an
-error. If the settings that change results (:data:`COMPARED_KEYS`) differ from ``config.json``
-the run stops with :class:`~wltools.errors.RunDirectoryError` naming the differing keys.
+**Identity.** Every line carries the run's settings hash, the code version that computed it and a
+checksum (:mod:`brec_runner.identity`). Reading a directory checks every line against
+``config.json``: a line that does not parse, fails its checksum, belongs to other settings or an
+unknown code version, or whose verdict does not follow from its own T² statistics is an error naming
+file and line (:class:`RecordError`), or with ``skip_bad`` is skipped and counted.
+
+**Resuming.** Every (pair, seed) found in *any* ``results*.jsonl`` counts as done, so a run may be
+resumed with other ``--shard`` / ``--workers`` settings without redoing or duplicating a unit. A
+last line that is not a complete JSON object ending in a newline (an interrupted write) is never
+trusted: it is cut off the file and that unit is redone. A run is resumed only under the same
+settings (:data:`~brec_runner.identity.SETTINGS_KEYS`; the refusal names the differing setting),
+and under another code version only when asked (``allow_code_change``; each line keeps its own).
+Records without a ``config.json`` are refused. Directories of the format before record identity
+(format 1) are read only after ``wltools brec upgrade`` stamps them (:func:`upgrade_legacy`).
+
+**One writer.** :class:`RunDirectory` holds an advisory lock on the results file it appends to (and
+briefly on ``config.json`` while checking and writing it), so a second run into the same file fails
+at once; shards append to their own files and run side by side.
 """
 
 from __future__ import annotations
@@ -25,29 +39,41 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wltools.errors import RunDirectoryError
 
+from .identity import FORMAT, SETTINGS_KEYS, differing_settings, record_problem, settings_hash, stamp
+from .locks import FileLock
+
 __all__ = [
     "CONFIG",
     "COMPARED_KEYS",
+    "RecordError",
     "comparable",
     "read_results",
     "results_name",
     "results_files",
     "finished_units",
     "read_config",
+    "RunRecords",
+    "read_run",
     "RunDirectory",
+    "upgrade_legacy",
 ]
 
 CONFIG = "config.json"
-#: Config keys that change results: a run directory holds records of one setting of these only.
-COMPARED_KEYS = ("model", "preset", "model_overrides", "transform", "protocol", "device_type")
+#: Config keys that change results (see :mod:`brec_runner.identity`).
+COMPARED_KEYS = SETTINGS_KEYS
 #: Config keys a resume may extend or correct (they do not change any record).
 _GROWING = ("seeds", "pairs")
 _REPLACED = ("bound",)
+
+
+class RecordError(RunDirectoryError):
+    """A results line that cannot be trusted (its file and line are in the message)."""
 
 
 def comparable(key: str, value):
@@ -63,37 +89,61 @@ def comparable(key: str, value):
     return value
 
 
-def _complete(line: str) -> dict | None:
-    if not line.endswith("\n"):
-        return None
+def _parse(raw: bytes) -> tuple[Any, str | None]:
     try:
-        rec = json.loads(line)
-    except json.JSONDecodeError:
-        return None
-    return rec if isinstance(rec, dict) else None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text (a binary or damaged file)"
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"not JSON ({exc.msg})"
 
 
-def read_results(path, repair: bool = False) -> list[dict]:
-    """Records of a results file. A bad *last* line (truncated write) is dropped, and cut off the
-    file when ``repair``; a bad line before the last means the file was edited or corrupted:
-    :class:`RunDirectoryError`."""
+def read_results(path, repair: bool = False, *, config: dict[str, Any] | None = None,
+                 skip_bad: bool = False, bad: list | None = None) -> list[dict]:
+    """Records of a results file.
+
+    A bad *last* line without its newline (an interrupted write) is dropped, and cut off the file
+    when ``repair``. Any other line that is not a JSON object is a :class:`RecordError` naming
+    file and line. With ``config`` every line is also checked against the run
+    (:func:`brec_runner.identity.record_problem`). With ``skip_bad`` bad lines are skipped instead,
+    and ``"FILE, line N: why"`` appended to ``bad``.
+    """
     path = Path(path)
     if not path.exists():
         return []
-    with open(path, "r", encoding="utf-8", newline="") as fh:
-        lines = fh.readlines()
-    records, good_bytes = [], 0
-    for i, line in enumerate(lines):
-        rec = _complete(line)
-        if rec is None:
-            if i == len(lines) - 1:
-                break  # half-written last line: never trusted
-            raise RunDirectoryError(f"{path}: line {i + 1} is not a complete JSON record")
+    if not path.is_file():
+        raise RunDirectoryError(f"{path} is not a file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RunDirectoryError(f"cannot read {path}: {exc.strerror}") from None
+    protocol = None
+    if config is not None:
+        from .identity import _protocol_of
+
+        protocol = _protocol_of(config)
+    lines = data.split(b"\n")
+    tail = lines.pop()  # b"" when the file ends in a newline, else an unfinished last line
+    records: list[dict] = []
+    for i, raw in enumerate(lines, start=1):
+        rec, why = _parse(raw)
+        if why is None and not isinstance(rec, dict):
+            why = f"a JSON {type(rec).__name__}, not a record"
+        if why is None and config is not None:
+            why = record_problem(rec, config, protocol=protocol)
+        if why is not None:
+            where = f"{path}, line {i}: {why}"
+            if not skip_bad:
+                raise RecordError(where + " (brec report --skip-bad skips and counts such lines)")
+            if bad is not None:
+                bad.append(where)
+            continue
         records.append(rec)
-        good_bytes += len(line.encode("utf-8"))
-    if repair and good_bytes != path.stat().st_size:
+    if tail and repair:
         with open(path, "r+b") as fh:
-            fh.truncate(good_bytes)
+            fh.truncate(len(data) - len(tail))
     return records
 
 
@@ -114,87 +164,269 @@ def results_files(run_dir) -> list[Path]:
 
 
 def finished_units(run_dir) -> set[tuple[int, int]]:
-    """(pair id, seed) of every complete record in any results file of a run directory."""
-    done: set[tuple[int, int]] = set()
-    for f in results_files(run_dir):
-        done |= {(int(r["id"]), int(r["seed"])) for r in read_results(f)}
-    return done
+    """(pair id, seed) of every trusted record in any results file of a run directory."""
+    return {(int(r["id"]), int(r["seed"])) for r in read_run(run_dir).records}
 
 
 def read_config(run_dir) -> dict[str, Any]:
-    """``config.json`` of a run directory; :class:`RunDirectoryError` when missing or not JSON."""
-    path = Path(run_dir) / CONFIG
-    if not path.is_file():
-        raise RunDirectoryError(f"{run_dir} is not a run directory (no {CONFIG})")
+    """``config.json`` of a run directory; :class:`RunDirectoryError` when missing, unreadable, not
+    JSON or not a JSON object."""
+    run_dir = Path(run_dir)
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunDirectoryError(f"{run_dir} is a file, not a run directory")
+    path = run_dir / CONFIG
+    if not path.exists():
+        hint = (" but holds results: restore its config.json, or move the results away to start afresh"
+                if run_dir.is_dir() and results_files(run_dir) else "")
+        raise RunDirectoryError(f"{run_dir} is not a run directory (no {CONFIG}){hint}")
     try:
-        cfg = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RunDirectoryError(f"{path} is not valid JSON ({exc})") from None
+        cfg = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise RunDirectoryError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RunDirectoryError(f"{path} is not UTF-8 text (a binary or damaged file)") from None
+    except json.JSONDecodeError as exc:
+        raise RunDirectoryError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(cfg, dict):
-        raise RunDirectoryError(f"{path} holds a {type(cfg).__name__}, not a run configuration")
+        raise RunDirectoryError(f"{path} holds a JSON {type(cfg).__name__}, not a run configuration")
+    for key, kind in (("model", str), ("protocol", dict)):
+        if not isinstance(cfg.get(key), kind):
+            raise RunDirectoryError(f"{path} has no valid '{key}' entry: not a run configuration")
     return cfg
+
+
+def _check_format(run_dir, cfg: dict[str, Any]) -> None:
+    fmt = cfg.get("format", 1)
+    if fmt == FORMAT:
+        if not isinstance(cfg.get("settings_hash"), str) or not isinstance(cfg.get("code_versions"), list):
+            raise RunDirectoryError(f"{run_dir}/{CONFIG} lacks its settings hash or code versions (edited?)")
+        if cfg["settings_hash"] != settings_hash(cfg):
+            raise RunDirectoryError(f"{run_dir}/{CONFIG}: its settings do not match its settings hash "
+                                    "(the file was edited); restore it from a backup")
+        return
+    if fmt == 1:
+        raise RunDirectoryError(f"{run_dir} was written by an older wltools (records without checksums); "
+                                f"run `wltools brec upgrade {run_dir}` once to stamp them")
+    raise RunDirectoryError(f"{run_dir}/{CONFIG} has format {fmt!r}; this wltools reads format {FORMAT}")
+
+
+@dataclass
+class RunRecords:
+    """A run directory read back: its config, its trusted records, and the lines skipped as bad."""
+
+    config: dict[str, Any]
+    records: list[dict] = field(default_factory=list)
+    bad: list[str] = field(default_factory=list)
+
+
+def read_run(run_dir, *, skip_bad: bool = False) -> RunRecords:
+    """Read and check a whole run directory (config and every results file, module docstring).
+
+    A (pair, seed) recorded twice (two shards that overlapped) must agree; the first is kept.
+    """
+    cfg = read_config(run_dir)
+    _check_format(run_dir, cfg)
+    out = RunRecords(cfg)
+    seen: dict[tuple[int, int], dict] = {}
+    for f in results_files(run_dir):
+        for rec in read_results(f, config=cfg, skip_bad=skip_bad, bad=out.bad):
+            key = (int(rec["id"]), int(rec["seed"]))
+            if key in seen:
+                if (seen[key]["distinguished"], seen[key]["reliable"]) != (rec["distinguished"], rec["reliable"]):
+                    raise RecordError(f"{f}: pair {key[0]} seed {key[1]} is recorded twice with different verdicts")
+                continue
+            seen[key] = rec
+            out.records.append(rec)
+    return out
+
+
+def _write_json_atomic(path: Path, obj: Any) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix + ".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(obj, fh, indent=2, sort_keys=True)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 class RunDirectory:
     """A run directory being written (module docstring): config check and write, resume set,
-    appending records.
+    appending records, one writer per results file.
 
     Parameters
     ----------
     path : path-like
     config : dict
-        The run's config; the keys in :data:`COMPARED_KEYS` must match an existing config.json.
+        The run's config; its :data:`COMPARED_KEYS` must match an existing ``config.json``.
     shard : (K, N) or None
         Selects the results file this process appends to.
+    code : str
+        The code version stamped on new records (:func:`brec_runner.identity.code_version`).
+    allow_code_change : bool
+        Resume a run started under another code version (new records carry the new one).
+
+    Use as a context manager, or call :meth:`close`, to release the lock.
     """
 
-    def __init__(self, path, config: dict[str, Any], shard: tuple[int, int] | None = None):
+    def __init__(self, path, config: dict[str, Any], shard: tuple[int, int] | None = None, *,
+                 code: str = "unversioned", allow_code_change: bool = False):
         self.path = Path(path)
-        self.config = json.loads(json.dumps(config))  # normalised as it will be read back
+        self.code = code
         self.results_path = self.path / results_name(shard)
-        self._open()
-        self._records = read_results(self.results_path, repair=True)
-        self.done = {(int(r["id"]), int(r["seed"])) for r in self._records}
-        self.done |= finished_units(self.path)  # other shards' files: read, never repaired
+        self._prepare_dir()
+        self._lock = FileLock(self.path / f".lock-{self.results_path.name}", f"{self.results_path}").acquire()
+        try:
+            with FileLock(self.path / ".lock", f"run directory {self.path}", wait=10.0):
+                self.config = self._open(json.loads(json.dumps(config)), allow_code_change)
+            read_results(self.results_path, repair=True)  # cut an interrupted last line (this file only)
+            run = read_run(self.path)
+        except BaseException:
+            self.close()
+            raise
+        self._records = list(run.records)
+        self.done = {(int(r["id"]), int(r["seed"])) for r in run.records}
 
-    def _open(self) -> None:
+    def _prepare_dir(self) -> None:
         if self.path.exists() and not self.path.is_dir():
             raise RunDirectoryError(f"{self.path} exists and is not a directory")
-        self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RunDirectoryError(f"cannot create the run directory {self.path}: {exc.strerror}") from None
+        if not os.access(self.path, os.W_OK | os.X_OK):
+            raise RunDirectoryError(f"the run directory {self.path} is not writable")
+
+    def _open(self, new: dict[str, Any], allow_code_change: bool) -> dict[str, Any]:
+        new.update(format=FORMAT)
+        new["settings_hash"] = settings_hash(new)
+        new["code_versions"] = [self.code]
         if not (self.path / CONFIG).exists():
-            self._write_config(self.config)
-            return
-        old, new = read_config(self.path), self.config
-        diff = [k for k in COMPARED_KEYS if comparable(k, old.get(k)) != comparable(k, new.get(k))]
+            if results_files(self.path):
+                raise RunDirectoryError(
+                    f"{self.path} holds results but no {CONFIG}: their settings are unknown, so they cannot be "
+                    "resumed or mixed with a new run; restore config.json, or move the results away to start afresh")
+            self._write_config(new)
+            return new
+        old = read_config(self.path)
+        _check_format(self.path, old)
+        diff = differing_settings(old, new)
         if diff:
-            detail = "; ".join(f"{k}: {old.get(k)!r} != {new.get(k)!r}" for k in diff)
+            a, b = _show(old, diff[0]), _show(new, diff[0])
             raise RunDirectoryError(
-                f"{self.path} holds a run with other settings (differing keys: {', '.join(diff)}); "
-                f"use another --out or the same settings. {detail}")
+                f"{self.path} holds a run with other settings ({', '.join(diff)}; {diff[0]}: {a} here, {b} now); "
+                "use another --out or the same settings")
+        versions = list(old["code_versions"])
+        if self.code not in versions:
+            if not allow_code_change:
+                raise RunDirectoryError(
+                    f"{self.path} was run by code version {', '.join(versions)}, this code is {self.code} (the runner "
+                    "or the model's source changed); use another --out, or --allow-code-change to continue "
+                    "(each record keeps its own version)")
+            versions.append(self.code)
         merged = {**old, **{k: sorted(set(old.get(k) or []) | set(new.get(k) or [])) for k in _GROWING},
-                  **{k: new[k] for k in _REPLACED if k in new}}
+                  **{k: new[k] for k in _REPLACED if k in new}, "code_versions": versions}
         if merged != old:
             self._write_config(merged)
+        return merged
 
     def _write_config(self, config: dict[str, Any]) -> None:
         """Write config.json atomically (temporary file, then rename)."""
-        fd, tmp = tempfile.mkstemp(dir=self.path, prefix=".config-", suffix=".json")
-        with os.fdopen(fd, "w") as fh:
-            json.dump(config, fh, indent=2, sort_keys=True)
-            fh.write("\n")
-        os.replace(tmp, self.path / CONFIG)
+        try:
+            _write_json_atomic(self.path / CONFIG, config)
+        except OSError as exc:
+            raise RunDirectoryError(f"cannot write {self.path / CONFIG}: {exc.strerror}") from None
 
     @property
     def records(self) -> list[dict]:
-        """Records of this process's results file (not of other shards)."""
+        """The trusted records of the whole directory (all results files)."""
         return list(self._records)
 
     def append(self, record: dict[str, Any]) -> None:
-        """Append one record as a JSON line, flushed and fsynced."""
-        line = json.dumps(record, sort_keys=True) + "\n"
-        with open(self.results_path, "a", encoding="utf-8") as fh:
-            fh.write(line)
-            fh.flush()
-            os.fsync(fh.fileno())
+        """Append one record, stamped with the run's identity, as a JSON line, flushed and fsynced."""
+        if self._lock is None:
+            raise RunDirectoryError(f"{self.path} was closed")
+        rec = stamp(record, self.config, self.code)
+        line = json.dumps(rec, sort_keys=True) + "\n"
+        try:
+            with open(self.results_path, "a", encoding="utf-8") as fh:
+                fh.write(line)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise RunDirectoryError(f"cannot append to {self.results_path}: {exc.strerror}") from None
         self._records.append(json.loads(line))
         self.done.add((int(record["id"]), int(record["seed"])))
+
+    def close(self) -> None:
+        """Release the results file's lock."""
+        lock, self._lock = getattr(self, "_lock", None), None
+        if lock is not None:
+            lock.release()
+
+    def __enter__(self) -> "RunDirectory":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def _show(cfg: dict[str, Any], key: str) -> str:
+    if key.startswith("protocol."):
+        value = (cfg.get("protocol") or {}).get(key.split(".", 1)[1])
+    else:
+        value = cfg.get(key)
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def upgrade_legacy(run_dir) -> dict[str, Any]:
+    """Stamp a format-1 run directory (written before record identity) with format 2, in place.
+
+    The records keep every value they had; they get the identity of the settings they were made
+    under: the protocol's ``threshold_rule`` ``"exact"`` (the computed critical value, which format-1
+    runs used), the dataset digest of the relabelling rule ``plain-v1`` (copies not re-drawn when
+    repeated) and the code version ``legacy-<git revision in the config>``. Such a run cannot be
+    resumed by this code (its relabelling rule is gone); it can be reported and verified. The
+    originals are kept as ``*.v1`` files. Lines that are not complete JSON records are an error;
+    nothing is written then.
+    """
+    from .dataset import dataset_digest
+
+    run_dir = Path(run_dir)
+    cfg = read_config(run_dir)
+    if cfg.get("format", 1) != 1:
+        raise RunDirectoryError(f"{run_dir} is already format {cfg.get('format')}; nothing to upgrade")
+    with FileLock(run_dir / ".lock", f"run directory {run_dir}"):
+        files = {f: read_results(f) for f in results_files(run_dir)}
+        thr = (cfg.get("protocol") or {}).get("threshold")
+        for f, recs in files.items():
+            for i, r in enumerate(recs, start=1):
+                if r.get("threshold") != thr:
+                    raise RecordError(f"{f}:{i}: threshold {r.get('threshold')} is not the config's {thr}")
+        rev = (cfg.get("environment") or {}).get("git_revision") or "unknown"
+        new = {**cfg, "format": FORMAT, "dataset": dataset_digest("plain-v1"), "relabel_rule": "plain-v1",
+               "protocol": {**cfg["protocol"], "threshold_rule": "exact"},
+               "upgraded": "format 1 -> 2: identity stamped on the records as they were (threshold rule exact, "
+                           "relabel rule plain-v1)"}
+        new.setdefault("model_config", None)
+        new.setdefault("model_overrides", {})
+        new.setdefault("transform", None)
+        new["settings_hash"] = settings_hash(new)
+        code = f"legacy-{str(rev)[:12]}"
+        new["code_versions"] = [code]
+        for f, recs in files.items():
+            lines = "".join(json.dumps(stamp({**r, "threshold_rule": "exact"}, new, code), sort_keys=True) + "\n"
+                            for r in recs)
+            os.replace(f, f.with_name(f.name + ".v1"))
+            f.write_text(lines, encoding="utf-8")
+        os.replace(run_dir / CONFIG, run_dir / (CONFIG + ".v1"))
+        _write_json_atomic(run_dir / CONFIG, new)
+    return {"records": sum(len(r) for r in files.values()), "files": len(files), "code": code}

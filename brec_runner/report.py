@@ -35,9 +35,9 @@ from typing import Any, Sequence
 
 from wltools.errors import RunDirectoryError
 
-from .record import COMPARED_KEYS, comparable, read_config, read_results, results_files
+from .record import read_run
 
-__all__ = ["Report", "load_runs", "build_report", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
+__all__ = ["Report", "load_runs", "group_runs", "build_report", "build_reports", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
            "BEYOND_BOUND_HEADING"]
 
 BEYOND_BOUND_HEADING = ("separated beyond the declared bound: either the model is not permutation invariant "
@@ -46,34 +46,49 @@ BEYOND_BOUND_HEADING = ("separated beyond the declared bound: either the model i
 REGULAR_PUBLISHED_NOTE = ("published counts are for the paper configuration on all pairs of a category; published "
                           "'Regular' is Regular(140) = ids 60-159 plus 4-vertex and distance-regular (360-399), so "
                           "compare it with the sum of those three rows")
+_RELABEL_TEXT = {"distinct-redraw-v2": "pairwise distinct (re-drawn as the reference)",
+                 "plain-v1": "not checked distinct (runs before the reference's re-draw)"}
 _CAT_ORDER = ("basic", "regular", "extension", "cfi", "4vertex", "distance_regular")
 _PUBLISHED_KEYS = {"basic": "Basic", "regular": "Regular", "extension": "Extension", "cfi": "CFI"}
 
 
-def load_runs(run_dirs: Sequence) -> tuple[dict[str, Any], list[dict]]:
-    """(config, merged records) of run directories that share the compared settings."""
+def load_runs(run_dirs: Sequence, *, skip_bad: bool = False, bad: list | None = None) -> tuple[dict[str, Any], list[dict]]:
+    """(config, merged records) of run directories that share the run settings
+    (:func:`brec_runner.record.read_run` checks every line; ``skip_bad`` skips untrustworthy lines
+    and lists them in ``bad``)."""
+    groups = group_runs(run_dirs, skip_bad=skip_bad, bad=bad)
+    if len(groups) > 1:
+        names = "; ".join(f"{_describe(cfg)}: {', '.join(str(d) for d in dirs)}" for cfg, _, dirs in groups)
+        raise RunDirectoryError(f"the run directories hold runs of different settings ({names}); report them "
+                                "separately, or pass --allow-mixed to get one report per setting")
+    config, records, _ = groups[0]
+    return config, records
+
+
+def _describe(cfg: dict[str, Any]) -> str:
+    return cfg["model"] + (f"/{cfg['preset']}" if cfg.get("preset") else "") + f" [{cfg.get('settings_hash')}]"
+
+
+def group_runs(run_dirs: Sequence, *, skip_bad: bool = False, bad: list | None = None
+               ) -> list[tuple[dict[str, Any], list[dict], list[str]]]:
+    """Run directories grouped by settings hash: ``[(config, merged records, dirs), ...]`` in the
+    order first met. A (pair, seed) present twice within a group must agree on its verdict."""
     if not run_dirs:
         raise RunDirectoryError("no run directory given")
-    config = None
-    merged: dict[tuple[int, int], dict] = {}
+    groups: dict[str, tuple[dict, dict, list]] = {}
     for d in run_dirs:
-        d = Path(d)
-        cfg = read_config(d)
-        if config is None:
-            config = cfg
-        else:
-            diff = [k for k in COMPARED_KEYS if comparable(k, cfg.get(k)) != comparable(k, config.get(k))]
-            if diff:
-                raise RunDirectoryError(f"{d} was run with other settings than {run_dirs[0]} "
-                                        f"(differing keys: {', '.join(diff)})")
-        for f in results_files(d):
-            for rec in read_results(f):
-                key = (int(rec["id"]), int(rec["seed"]))
-                if key in merged and (merged[key]["distinguished"], merged[key]["reliable"]) != (
-                        rec["distinguished"], rec["reliable"]):
-                    raise RunDirectoryError(f"pair {key[0]} seed {key[1]} has conflicting verdicts in {d}")
-                merged.setdefault(key, rec)
-    return config, sorted(merged.values(), key=lambda r: (r["id"], r["seed"]))
+        run = read_run(d, skip_bad=skip_bad)
+        if bad is not None:
+            bad.extend(run.bad)
+        cfg, merged, dirs = groups.setdefault(run.config["settings_hash"], (run.config, {}, []))
+        dirs.append(str(d))
+        for rec in run.records:
+            key = (int(rec["id"]), int(rec["seed"]))
+            if key in merged and (merged[key]["distinguished"], merged[key]["reliable"]) != (
+                    rec["distinguished"], rec["reliable"]):
+                raise RunDirectoryError(f"pair {key[0]} seed {key[1]} has conflicting verdicts in {d}")
+            merged.setdefault(key, rec)
+    return [(cfg, sorted(m.values(), key=lambda r: (r["id"], r["seed"])), dirs) for cfg, m, dirs in groups.values()]
 
 
 def _spread(values: list[int]) -> dict[str, float]:
@@ -83,11 +98,29 @@ def _spread(values: list[int]) -> dict[str, float]:
             "min": min(values), "max": max(values)}
 
 
-def build_report(run_dirs: Sequence, *, theory: bool = True) -> dict[str, Any]:
-    """The report as a JSON-able dict (see the module docstring)."""
+def build_reports(run_dirs: Sequence, *, theory: bool = True, skip_bad: bool = False,
+                  allow_mixed: bool = False) -> list[dict[str, Any]]:
+    """One report per settings among ``run_dirs`` (several only with ``allow_mixed``)."""
+    bad: list[str] = []
+    groups = group_runs(run_dirs, skip_bad=skip_bad, bad=bad)
+    if len(groups) > 1 and not allow_mixed:
+        load_runs(run_dirs, skip_bad=skip_bad)  # raises the refusal naming each setting
+    return [_report(cfg, records, dirs, theory=theory, skipped=[b for b in bad if any(b.startswith(d) for d in dirs)])
+            for cfg, records, dirs in groups]
+
+
+def build_report(run_dirs: Sequence, *, theory: bool = True, skip_bad: bool = False) -> dict[str, Any]:
+    """The report as a JSON-able dict (see the module docstring); ``skip_bad`` skips untrustworthy
+    lines and lists them under ``skipped_lines``."""
+    bad: list[str] = []
+    config, records = load_runs(run_dirs, skip_bad=skip_bad, bad=bad)
+    return _report(config, records, [str(d) for d in run_dirs], theory=theory, skipped=bad)
+
+
+def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, theory: bool,
+            skipped: list[str]) -> dict[str, Any]:
     from .configs import theory_bound
 
-    config, records = load_runs(run_dirs)
     published = (config.get("theory") or {}).get("published")
     th = theory_bound(config) or {"lower": None, "upper": None, "class": "unknown (no bound declared)",
                                   "note": "", "rrwp_steps": None}
@@ -162,15 +195,28 @@ def build_report(run_dirs: Sequence, *, theory: bool = True) -> dict[str, Any]:
         "model": config["model"], "preset": config.get("preset"), "model_overrides": config.get("model_overrides", {}),
         "protocol": config["protocol"], "seeds": seeds, "pairs": len(ids), "records": len(records),
         "run_dirs": [str(d) for d in run_dirs], "device": config.get("device"),
+        "settings_hash": config.get("settings_hash"), "code_versions": config.get("code_versions"),
+        "relabel_rule": config.get("relabel_rule"), "skipped_lines": list(skipped),
         "invariance": config.get("invariance"),
         "theory": {"lower": lower, "upper": upper, "rrwp_steps": k, "class": th.get("class"),
                    "note": th.get("note"), "computed": bool(verdicts), "source": th.get("source")},
         "published_source": published.get("source") if published else None,
-        "published_note": REGULAR_PUBLISHED_NOTE if published else None,
+        "published_note": _published_note(config, published),
         "categories": rows,
         "pairs_by_class": {"realised_and_allowed": realised_allowed, "realised_in_some_seeds_only": partial,
                            "unrealised": unrealised, "beyond_theory": beyond, "reliability_failures": relfail},
     }
+
+
+def _published_note(config: dict, published: dict | None) -> str | None:
+    """The caveat of the published counts: the model config's own note (e.g. the pairs the
+    reference run evaluated), current for a built-in model, else the Regular(140) note."""
+    if not published:
+        return None
+    from .configs import published_counts
+
+    current = published_counts(config.get("model")) if config.get("model_kind", "built-in") == "built-in" else None
+    return (current or {}).get("note") or published.get("note") or REGULAR_PUBLISHED_NOTE
 
 
 def _fmt_spread(s: dict) -> str:
@@ -213,9 +259,17 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
     title = rep["model"] + (f" (preset {rep['preset']})" if rep.get("preset") else "")
     lines = [f"# BREC: {title}", "",
              f"Seeds {', '.join(map(str, rep['seeds']))}; {rep['pairs']} pairs, {rep['records']} (pair, seed) "
-             f"results; device {rep['device']}; T² threshold {rep['protocol']['threshold']:.2f}.",
+             f"results; device {rep['device']}; T² threshold {rep['protocol']['threshold']:g}"
+             f" ({rep['protocol'].get('threshold_rule', 'exact')}); relabelled copies: "
+             f"{_RELABEL_TEXT.get(rep.get('relabel_rule'), rep.get('relabel_rule'))}; settings "
+             f"{rep.get('settings_hash')}, code {', '.join(rep.get('code_versions') or [])}.",
              f"Theoretical class: {th.get('class') or bound}" + (f". Note: {th['note']}" if th.get("note") else "."),
              ""]
+    skipped = rep.get("skipped_lines") or []
+    if skipped:
+        lines += [f"**{len(skipped)} results line(s) skipped as untrustworthy** (--skip-bad); the counts below "
+                  "leave them out:", ""] + [f"- {b}" for b in skipped[:20]] + (
+                  [f"- ... and {len(skipped) - 20} more"] if len(skipped) > 20 else []) + [""]
     inv = rep.get("invariance")
     if inv and not inv["invariant"]:
         lines += [f"**Not permutation invariant**: on {inv['copies']} relabelled copies of pair {inv.get('pair')}'s G "
@@ -322,9 +376,9 @@ class Report:
         self.data = data
 
     @classmethod
-    def from_run_dirs(cls, run_dirs: Sequence, *, theory: bool = True) -> "Report":
+    def from_run_dirs(cls, run_dirs: Sequence, *, theory: bool = True, skip_bad: bool = False) -> "Report":
         """The report of one or more run directories of the same settings (seeds, shards)."""
-        return cls(build_report(list(run_dirs), theory=theory))
+        return cls(build_report(list(run_dirs), theory=theory, skip_bad=skip_bad))
 
     def _row(self, category: str) -> dict[str, Any]:
         for row in self.data["categories"]:

@@ -41,7 +41,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .protocol import Protocol
+from .protocol import Protocol, decide
 
 __all__ = [
     "PairOutcome",
@@ -83,20 +83,6 @@ def t2_statistic(x: torch.Tensor, y: torch.Tensor, dtype: torch.dtype | None = N
         cov = cov.reshape(1, 1)
     inv = torch.linalg.pinv(cov)
     return float((mean.T @ inv @ mean).item())
-
-
-def decide(t2_pair: float, t2_rel: float, protocol: Protocol) -> tuple[bool, bool]:
-    """The published decision: ``(distinguished, reliable)``.
-
-    distinguished iff ``t2_pair > threshold`` and not ``isclose(t2_pair, t2_rel)``;
-    reliable iff ``t2_rel < threshold`` (README "The published protocol").
-    NaN statistics (a degenerate model) are neither distinguished nor reliable.
-    """
-    thr = protocol.threshold
-    close = abs(t2_pair - t2_rel) <= protocol.cmp_atol + protocol.cmp_rtol * abs(t2_rel)
-    distinguished = bool(t2_pair > thr and not close)
-    reliable = bool(t2_rel < thr)
-    return distinguished, reliable
 
 
 def pair_seed(seed: int, pair_id: int) -> int:

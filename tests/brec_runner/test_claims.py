@@ -7,6 +7,8 @@ import json
 import pytest
 
 from brec_runner.claims import check_brec_run, claim_inputs, read_run, theory_distinguished
+from brec_runner.protocol import Protocol
+from brec_runner.record import RunDirectory
 from wltools.claims import get_claim, list_claims, run_claim
 from wltools.errors import RunDirectoryError
 
@@ -19,16 +21,18 @@ def _theory(test, ids, rrwp_steps=None):
 
 
 def _write(tmp_path, records, model="graphormer", pairs=(0, 1, 2, 3), seeds=(0,), **extra):
-    cfg = {"model": model, "model_config": {}, "pairs": list(pairs), "seeds": list(seeds), **extra}
-    (tmp_path / "config.json").write_text(json.dumps(cfg))
-    with open(tmp_path / "results.jsonl", "w") as fh:
+    """A run directory written as runs write it (brec_runner.record.RunDirectory)."""
+    cfg = {"model": model, "model_config": {}, "protocol": Protocol().to_dict(), "pairs": list(pairs),
+           "seeds": list(seeds), **extra}
+    with RunDirectory(tmp_path, cfg, code="test") as rd:
         for r in records:
-            fh.write(json.dumps(r) + "\n")
+            rd.append(r)
     return tmp_path
 
 
 def _rec(i, dist, rel=True, seed=0):
-    return {"id": i, "seed": seed, "distinguished": dist, "reliable": rel}
+    return {"id": i, "seed": seed, "distinguished": dist, "reliable": rel, "threshold": Protocol().threshold,
+            "t2_pair": 1e3 if dist else 1.0, "t2_reliability": 1.0 if rel else 500.0}
 
 
 def test_brec_run_is_registered_by_importing_brec_runner_claims():
@@ -84,15 +88,18 @@ def test_a_missing_theory_verdict_is_error(tmp_path):
 
 
 def test_unusable_run_dirs_raise(tmp_path):
-    with pytest.raises(RunDirectoryError, match="not a directory"):
+    with pytest.raises(RunDirectoryError, match="not a run directory"):
         read_run(tmp_path / "missing")
     with pytest.raises(RunDirectoryError, match="config.json"):
         read_run(tmp_path)
-    d = _write(tmp_path, [{"id": 1, "seed": 0}])
-    with pytest.raises(RunDirectoryError, match="lacks distinguished, reliable"):
+    d = _write(tmp_path / "run", [_rec(1, False)])
+    (d / "results.jsonl").write_text(json.dumps({"id": 1, "seed": 0}) + "\n")
+    with pytest.raises(RunDirectoryError, match="line 1: missing field"):
         read_run(d)
-    (tmp_path / "config.json").write_text(json.dumps({"model": "graphormer", "pairs": [1]}))
-    with pytest.raises(RunDirectoryError, match="lists no seeds"):
+    cfg = json.loads((d / "config.json").read_text())
+    (d / "config.json").write_text(json.dumps({**cfg, "seeds": None}))  # settings intact, seeds gone
+    (d / "results.jsonl").unlink()
+    with pytest.raises(RunDirectoryError, match="no results"):
         read_run(d)
     with pytest.raises(RunDirectoryError):  # through the runner too: bad input, exit 2 in the CLI
         run_claim(get_claim("brec-run"), run_dir=str(tmp_path / "missing"))
@@ -114,19 +121,14 @@ def test_rrwp_bound_uses_the_models_own_K(tmp_path, model, preset, overrides, K)
         asked.append((test, rrwp_steps))
         return {i: True for i in ids}
 
-    (tmp_path / "config.json").write_text(json.dumps({"model": model, "preset": preset,
-                                                      "model_overrides": overrides,
-                                                      "pairs": [1], "seeds": [0]}))
-    (tmp_path / "results.jsonl").write_text(json.dumps(_rec(1, True)) + "\n")
+    _write(tmp_path, [_rec(1, True)], model=model, preset=preset, model_overrides=overrides, pairs=[1])
     r = check_brec_run(run_dir=tmp_path, theory_verdicts=theory)
     assert r.status == "PASS" and r.evidence["rrwp steps K of the bound"] == K
     assert asked == [("rrwp", K)]
 
 
 def test_rrwp_bound_without_rrwp_encoding_is_error(tmp_path):
-    (tmp_path / "config.json").write_text(json.dumps(
-        {"model": "sgformer", "preset": "small", "pairs": [1], "seeds": [0]}))
-    (tmp_path / "results.jsonl").write_text(json.dumps(_rec(1, True)) + "\n")
+    _write(tmp_path, [_rec(1, True)], model="sgformer", preset="small", pairs=[1])
     r = check_brec_run(run_dir=tmp_path, test="rrwp",
                        theory_verdicts=lambda test, ids, k: {i: True for i in ids})
     assert r.status == "ERROR" and "RRWP" in r.summary

@@ -45,25 +45,31 @@ def test_truncated_last_line_dropped_and_repaired(tmp_path):
         read_results(f)
 
 
+def _outcome(pid, seed=0, t2=1.0):
+    return {"id": pid, "seed": seed, "t2_pair": t2, "t2_reliability": 1.0, "threshold": Protocol().threshold,
+            "distinguished": t2 > Protocol().threshold, "reliable": True, "epochs": 1, "final_loss": 0.5}
+
+
 def test_config_mismatch_names_keys(tmp_path):
     cfg = {"model": "m", "preset": "small", "model_overrides": {}, "protocol": Protocol().to_dict(),
            "device_type": "cpu", "seeds": [0]}
-    rd = RunDirectory(tmp_path / "run", cfg)
-    rd.append({"id": 4, "seed": 0, "x": 1})
-    assert RunDirectory(tmp_path / "run", {**cfg, "seeds": [0, 1]}).done == {(4, 0)}  # seeds may extend
+    with RunDirectory(tmp_path / "run", cfg) as rd:
+        rd.append(_outcome(4))
+    with RunDirectory(tmp_path / "run", {**cfg, "seeds": [0, 1]}) as rd:
+        assert rd.done == {(4, 0)}  # seeds may extend
     # config.json then lists every seed and pair the directory holds, the rest as first written
     written = json.loads((tmp_path / "run" / "config.json").read_text())
     assert written["seeds"] == [0, 1] and written["model"] == "m"
-    RunDirectory(tmp_path / "run", {**cfg, "seeds": [1], "pairs": [7]})
+    RunDirectory(tmp_path / "run", {**cfg, "seeds": [1], "pairs": [7]}).close()
     written = json.loads((tmp_path / "run" / "config.json").read_text())
     assert written["seeds"] == [0, 1] and written["pairs"] == [7]
     other = {**cfg, "preset": "brec", "protocol": Protocol(epochs=3).to_dict()}
-    with pytest.raises(RunDirectoryError, match="preset, protocol"):
+    with pytest.raises(RunDirectoryError, match=r"preset, protocol.epochs; preset: \"small\" here, \"brec\" now"):
         RunDirectory(tmp_path / "run", other)
-    shard = RunDirectory(tmp_path / "run", cfg, shard=(2, 3))
-    assert shard.results_path.name == "results-shard-2-of-3.jsonl"
-    assert shard.done == {(4, 0)}  # what any results file of the directory holds is done
-    assert shard.records == []  # but the shard appends to, and repairs, its own file only
+    with RunDirectory(tmp_path / "run", cfg, shard=(2, 3)) as shard:
+        assert shard.results_path.name == "results-shard-2-of-3.jsonl"
+        assert shard.done == {(4, 0)}  # what any results file of the directory holds is done
+        assert len(shard.records) == 1
 
 
 def test_interrupted_then_resumed_equals_uninterrupted(tiny_model, tmp_path):

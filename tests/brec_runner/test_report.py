@@ -8,6 +8,7 @@ import pytest
 
 from brec_runner.report import build_report, format_report, plot_report
 from brec_runner.protocol import Protocol
+from brec_runner.record import RunDirectory
 from wltools.errors import RunDirectoryError
 
 CATEGORY = {0: "basic", 1: "basic", 2: "basic", 3: "basic", 60: "regular", 61: "regular"}
@@ -26,15 +27,17 @@ def _config(lower="1wl", upper="1wl", published=None):
 
 def _rec(pid, seed, dist, rel=True):
     return {"id": pid, "seed": seed, "category": CATEGORY[pid], "subcategory": CATEGORY[pid],
-            "t2_pair": 1e3 if dist else 1.0, "t2_reliability": 1.0 if rel else 1e3, "threshold": 72.34,
+            "t2_pair": 1e3 if dist else 1.0, "t2_reliability": 1.0 if rel else 500.0, "threshold": 72.34,
             "distinguished": dist, "reliable": rel, "epochs": 1, "final_loss": 0.5, "wall_s": 0.1, "cuda_s": None}
 
 
 def _write(d, config, files):
-    d.mkdir()
-    (d / "config.json").write_text(json.dumps(config))
+    """A run directory written the way runs write them (brec_runner.record.RunDirectory)."""
     for name, recs in files.items():
-        (d / name).write_text("".join(json.dumps(r) + "\n" for r in recs))
+        shard = None if name == "results.jsonl" else tuple(int(x) for x in name[len("results-shard-"):-6].split("-of-"))
+        with RunDirectory(d, config, shard, code="test") as rd:
+            for r in recs:
+                rd.append(r)
     return d
 
 
@@ -98,7 +101,7 @@ def test_formats_and_plot(two_seeds, tmp_path):
 
 def test_mismatched_runs_and_conflicts_rejected(two_seeds, tmp_path):
     other = _write(tmp_path / "o", {**_config(), "preset": "brec"}, {"results.jsonl": [_rec(0, 5, True)]})
-    with pytest.raises(RunDirectoryError, match="preset"):
+    with pytest.raises(RunDirectoryError, match="different settings.*sgformer/small.*sgformer/brec"):
         build_report([two_seeds[0], other])
     clash = _write(tmp_path / "x", _config(), {"results.jsonl": [_rec(0, 1, False)]})
     with pytest.raises(RunDirectoryError, match="conflicting"):

@@ -91,7 +91,7 @@ def test_run_resume_and_report(tiny, tmp_path):
     res = _run("run", "--model", tiny, "--pairs", "0-1", "--seeds", "4,5", "--epochs", "1", "--out", str(out), "--quiet")
     assert res.exit_code == 0 and len((out / "results.jsonl").read_text().splitlines()) == 4
     res = _run("run", "--model", tiny, "--pairs", "0-1", "--epochs", "2", "--out", str(out), "--quiet")
-    assert res.exit_code == 2 and "differing keys: protocol" in res.output
+    assert res.exit_code == 2 and "other settings (protocol.epochs; protocol.epochs: 1 here, 2 now)" in res.output
     res = _run("report", str(out), "--format", "csv", "--plot", str(tmp_path / "p.png"), "--no-theory")
     assert res.exit_code == 0, res.output
     assert res.output.startswith("category,pairs,") and (tmp_path / "p.png").exists()
@@ -106,5 +106,5 @@ def test_threshold_follows_model_output_dimension(tiny, tmp_path):
     res = _run("run", "--model", tiny, "--pairs", "3", "--epochs", "1", "--set", "out_dim=8", "--out", str(out), "--quiet")
     assert res.exit_code == 0, res.output
     proto = json.loads((out / "config.json").read_text())["protocol"]
-    assert proto["out_dim"] == 8 and proto["threshold"] == t2_threshold(32, 8, 0.95)
+    assert proto["out_dim"] == 8 and proto["threshold"] == round(t2_threshold(32, 8, 0.95), 2)
     assert json.loads((out / "results.jsonl").read_text())["threshold"] == proto["threshold"]

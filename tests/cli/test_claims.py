@@ -80,10 +80,13 @@ def test_a_fail_is_printed_with_its_witness_and_exits_1(runner, monkeypatch):
 
 
 def test_an_unfinished_run_dir_is_error_and_exits_1(runner, tmp_path):
-    (tmp_path / "config.json").write_text(json.dumps(
-        {"model": "graphormer", "pairs": [0, 1], "seeds": [0]}))
-    (tmp_path / "results.jsonl").write_text(json.dumps(
-        {"id": 0, "seed": 0, "distinguished": False, "reliable": True}) + "\n")
+    from brec_runner.protocol import Protocol
+    from brec_runner.record import RunDirectory
+
+    with RunDirectory(tmp_path, {"model": "graphormer", "protocol": Protocol().to_dict(), "pairs": [0, 1],
+                                 "seeds": [0]}, code="test") as rd:
+        rd.append({"id": 0, "seed": 0, "distinguished": False, "reliable": True, "t2_pair": 1.0,
+                   "t2_reliability": 1.0, "threshold": Protocol().threshold})
     res = runner.invoke(cli.cli, ["claims", "verify", "brec-run", "--run-dir", str(tmp_path)])
     assert res.exit_code == 1, res.output
     assert "[ERROR] brec-run" in res.stdout and "unfinished" in res.stdout

@@ -1,0 +1,220 @@
+"""What makes a BREC record trustworthy: the run's settings hash, the code version, a line checksum.
+
+Every results line carries
+
+- ``settings``: :func:`settings_hash` of the run's result-changing settings (:data:`SETTINGS_KEYS`:
+  model or factory, preset, the built-in model's full config, factory options, transform key,
+  every protocol value including the threshold rule, device type and the dataset digest, which
+  covers the raw BREC files and the relabelling rule);
+- ``code``: :func:`code_version` of the files that compute a result (the runner's training and
+  data modules and the model's own source file), one of the run's ``code_versions``;
+- ``check``: :func:`record_checksum`, a sha256 of the line's other fields.
+
+:func:`record_problem` re-checks a line against its run's ``config.json``: checksum, settings, code
+version, the threshold of the protocol, and the published decision recomputed from the line's own
+T² statistics (:func:`brec_runner.protocol.decide`). A hand-edited verdict therefore fails twice:
+its checksum and its decision. Torch-free.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from pathlib import Path
+from typing import Any
+
+from .protocol import Protocol, decide
+
+__all__ = [
+    "FORMAT",
+    "SETTINGS_KEYS",
+    "IDENTITY_FIELDS",
+    "settings_of",
+    "settings_hash",
+    "record_checksum",
+    "stamp",
+    "code_version",
+    "record_problem",
+    "differing_settings",
+]
+
+#: Version of the run-directory format written by this code (``config.json`` ``format``).
+FORMAT = 2
+#: Config keys whose values change results: a run directory holds records of one setting of these.
+SETTINGS_KEYS = ("model", "preset", "model_config", "model_overrides", "transform", "protocol", "device_type",
+                 "dataset")
+#: Fields a results line gets on top of :class:`brec_runner.rpc.PairOutcome`.
+IDENTITY_FIELDS = ("settings", "code", "threshold_rule", "check")
+_REQUIRED = {"id": int, "seed": int, "t2_pair": (int, float), "t2_reliability": (int, float),
+             "threshold": (int, float), "distinguished": bool, "reliable": bool}
+
+_RUNNER_FILES = ("rpc.py", "multipair.py", "protocol.py", "dataset.py", "encoding_cache.py", "execute.py")
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=True)
+
+
+def _comparable(key: str, value):
+    if key == "protocol" and isinstance(value, dict):
+        return {k: v for k, v in value.items() if k != "sources"}
+    return value
+
+
+def settings_of(config: dict[str, Any]) -> dict[str, Any]:
+    """The result-changing part of a run config (:data:`SETTINGS_KEYS`; a protocol's cited sources
+    are not part of it).
+
+    Examples
+    --------
+    >>> settings_of({"model": "m", "protocol": {"lr": 1e-4, "sources": ["x"]}, "seeds": [0]})["protocol"]
+    {'lr': 0.0001}
+    """
+    return {k: _comparable(k, config.get(k)) for k in SETTINGS_KEYS}
+
+
+def settings_hash(config: dict[str, Any]) -> str:
+    """sha256 (16 hex) of :func:`settings_of` ``(config)``."""
+    return hashlib.sha256(_canonical(settings_of(config)).encode()).hexdigest()[:16]
+
+
+def differing_settings(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The :data:`SETTINGS_KEYS` (protocol: ``protocol.FIELD``) whose values differ."""
+    a, b = settings_of(old), settings_of(new)
+    out = []
+    for k in SETTINGS_KEYS:
+        if k == "protocol" and isinstance(a[k], dict) and isinstance(b[k], dict):
+            out += [f"protocol.{f}" for f in sorted(set(a[k]) | set(b[k])) if a[k].get(f) != b[k].get(f)]
+        elif a[k] != b[k]:
+            out.append(k)
+    return out
+
+
+def record_checksum(record: dict[str, Any]) -> str:
+    """sha256 (16 hex) of a record's fields other than ``check``.
+
+    Examples
+    --------
+    >>> r = {"id": 1, "distinguished": False}
+    >>> record_checksum(r) == record_checksum({**r, "check": "x"}) != record_checksum({**r, "distinguished": True})
+    True
+    """
+    return hashlib.sha256(_canonical({k: v for k, v in record.items() if k != "check"}).encode()).hexdigest()[:16]
+
+
+def stamp(record: dict[str, Any], config: dict[str, Any], code: str) -> dict[str, Any]:
+    """``record`` with the identity fields of a run (its settings hash, ``code``, the threshold
+    rule, and the checksum of all that)."""
+    out = {k: v for k, v in record.items() if k != "check"}
+    out["settings"] = config["settings_hash"]
+    out["code"] = code
+    out["threshold_rule"] = (config.get("protocol") or {}).get("threshold_rule")
+    out["check"] = record_checksum(out)
+    return out
+
+
+def _file_digest(h, path: Path, label: str) -> None:
+    h.update(b"\0" + label.encode() + b"\0")
+    try:
+        h.update(path.read_bytes())
+    except OSError:
+        h.update(b"<unreadable>")
+
+
+def code_version(source=None) -> dict[str, str]:
+    """Versions (sha256, 12 hex) of the code that computes a record: ``runner`` (the training, data
+    and encoding modules of :mod:`brec_runner`) and ``model`` (a built-in model: ``wltools/models``
+    and ``wltools/distances``; another factory: its source file and its transform's, or its source
+    text when it has no file). ``version`` combines both.
+    """
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for name in _RUNNER_FILES:
+        _file_digest(h, here / name, name)
+    runner = h.hexdigest()[:12]
+
+    m = hashlib.sha256()
+    if source is None or getattr(source, "kind", None) == "built-in":
+        import wltools
+
+        root = Path(wltools.__file__).resolve().parent
+        for sub in ("models", "distances"):
+            for p in sorted((root / sub).glob("*.py")):
+                _file_digest(m, p, f"{sub}/{p.name}")
+    else:
+        objects = [getattr(source, "factory", None), getattr(source, "transform", None)]
+        for obj in objects:
+            if obj is None:
+                continue
+            target = obj if inspect.isclass(obj) or inspect.isfunction(obj) else type(obj)
+            try:
+                path = inspect.getsourcefile(target)
+            except TypeError:
+                path = None
+            if path and Path(path).is_file():
+                _file_digest(m, Path(path), Path(path).name)
+            else:
+                try:
+                    m.update(inspect.getsource(target).encode())
+                except (OSError, TypeError):
+                    m.update(repr(target).encode())
+    model = m.hexdigest()[:12]
+    return {"runner": runner, "model": model,
+            "version": hashlib.sha256(f"{runner}:{model}".encode()).hexdigest()[:12]}
+
+
+def _protocol_of(config: dict[str, Any]) -> Protocol | None:
+    raw = config.get("protocol")
+    if not isinstance(raw, dict):
+        return None
+    fields = {k: v for k, v in raw.items() if k in Protocol.field_names() and k != "sources"}
+    try:
+        return Protocol(**fields)
+    except (TypeError, ValueError):
+        return None
+
+
+def record_problem(record: Any, config: dict[str, Any], *, protocol: Protocol | None = None) -> str | None:
+    """Why ``record`` cannot be trusted as a result of the run ``config`` (``None`` when it can).
+
+    ``protocol`` (the config's, rebuilt when not given) saves rebuilding it per line.
+
+    Examples
+    --------
+    >>> from brec_runner.protocol import Protocol
+    >>> cfg = {"protocol": Protocol().to_dict(), "settings_hash": "s", "code_versions": ["c"]}
+    >>> rec = stamp({"id": 0, "seed": 0, "t2_pair": 100.0, "t2_reliability": 1.0, "threshold": 72.34,
+    ...              "distinguished": True, "reliable": True}, cfg, "c")
+    >>> record_problem(rec, cfg) is None
+    True
+    >>> record_problem({**rec, "distinguished": False}, cfg)
+    'checksum mismatch (the line was edited or damaged)'
+    """
+    if not isinstance(record, dict):
+        return f"a JSON {type(record).__name__}, not a record"
+    missing = [k for k in (*_REQUIRED, *IDENTITY_FIELDS) if k not in record]
+    if missing:
+        return f"missing field(s) {', '.join(missing)}"
+    for k, types in _REQUIRED.items():
+        v = record[k]
+        if not isinstance(v, types) or (types is int and isinstance(v, bool)):
+            return f"field {k} has the wrong type ({type(v).__name__})"
+    if record["check"] != record_checksum(record):
+        return "checksum mismatch (the line was edited or damaged)"
+    if record["settings"] != config.get("settings_hash"):
+        return (f"written under other settings (settings {record['settings']}, this run's are "
+                f"{config.get('settings_hash')})")
+    if record["code"] not in (config.get("code_versions") or []):
+        return f"code version {record['code']} is not one of this run's ({', '.join(config.get('code_versions') or [])})"
+    protocol = protocol or _protocol_of(config)
+    if protocol is None:
+        return "the run's protocol in config.json is unreadable"
+    if record["threshold_rule"] != protocol.threshold_rule or record["threshold"] != protocol.threshold:
+        return f"threshold {record['threshold']} ({record['threshold_rule']}) is not the run's {protocol.threshold}"
+    t2p, t2r = float(record["t2_pair"]), float(record["t2_reliability"])
+    expect = decide(t2p, t2r, protocol)
+    if (record["distinguished"], record["reliable"]) != expect:
+        return (f"verdict distinguished={record['distinguished']}, reliable={record['reliable']} does not follow "
+                f"from its T² {t2p:.6g} / {t2r:.6g} (expected {expect[0]}, {expect[1]})")
+    return None
