@@ -28,17 +28,20 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-from .adjacency import adjacency_matrix
+from .adjacency import adjacency_csr, adjacency_matrix
 from .keys import DISTANCES, distance_keys
 from .modular import unique_rows
-from .resistance import INF, resistance_exact, resistance_keys
+from .resistance import INF, resistance_exact, resistance_keys, resistance_keys_and_values
 from .rrwp import rrwp_exact, rrwp_keys
-from .spd import spd_matrix
+from .spd import spd_keys, spd_matrix
 
 __all__ = [
     "INF",
     "DISTANCES",
     "adjacency_matrix",
+    "adjacency_csr",
+    "spd_keys",
+    "resistance_keys_and_values",
     "spd_matrix",
     "resistance_exact",
     "rrwp_exact",

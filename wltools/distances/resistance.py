@@ -26,7 +26,7 @@ from .adjacency import adjacency_matrix
 from .modular import crt, garner_digits, inverse_mod_p, prime_cap, primes_below, renumber_keys
 from .spd import components
 
-__all__ = ["INF", "resistance_exact", "resistance_keys"]
+__all__ = ["INF", "resistance_exact", "resistance_keys", "resistance_keys_and_values"]
 
 
 class _Infinity:
@@ -143,6 +143,21 @@ def resistance_keys(graphs: Sequence[nx.Graph]) -> list[np.ndarray]:
     >>> kp.tolist(), kq.tolist()  # 0 = INF, 1 = 0, 2 = 1, 3 = 2
     ([[1, 2, 3], [2, 1, 2], [3, 2, 1]], [[1, 2, 0], [2, 1, 0], [0, 0, 1]])
     """
+    return resistance_keys_and_values(graphs)[0]
+
+
+def resistance_keys_and_values(graphs: Sequence[nx.Graph]) -> tuple[list[np.ndarray], list]:
+    """:func:`resistance_keys` and the exact value of every key (``values[key]``, a
+    :class:`Fraction` or :data:`INF`), so that a reader of the keys (a refinement witness) never
+    recomputes a resistance.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> keys, values = resistance_keys_and_values([nx.cycle_graph(3)])
+    >>> keys[0].tolist(), [str(v) for v in values]
+    ([[0, 1, 1], [1, 0, 1], [1, 1, 0]], ['0', '2/3'])
+    """
     table: dict = {INF: 0}
     out = []
     for G in graphs:
@@ -162,7 +177,9 @@ def resistance_keys(graphs: Sequence[nx.Graph]) -> list[np.ndarray]:
                 d = np.diag(a)
                 num_res.append((d[:, None] + d[None, :] - 2 * a) % p)
             digits = garner_digits([r.reshape(-1) for r in num_res], primes)
+            del num_res
             uniq, inv = np.unique(digits, axis=0, return_inverse=True)
+            del digits
             radix = [1]
             for p in primes[:-1]:
                 radix.append(radix[-1] * p)
@@ -172,4 +189,8 @@ def resistance_keys(graphs: Sequence[nx.Graph]) -> list[np.ndarray]:
             )
             keys[np.ix_(comp, comp)] = codes[inv.reshape(-1)].reshape(s, s)
         out.append(keys)
-    return renumber_keys(out)
+    by_id = list(table)  # table ids are 0..len-1 in insertion order
+    flat = np.concatenate([k.reshape(-1) for k in out]) if out else np.zeros(0, dtype=np.int64)
+    used = np.unique(flat)
+    renumbered = renumber_keys(out)
+    return renumbered, [by_id[int(i)] for i in used]

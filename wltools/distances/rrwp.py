@@ -19,8 +19,8 @@ import networkx as nx
 import numpy as np
 from scipy.sparse import csr_matrix
 
-from .adjacency import adjacency_matrix
-from .modular import primes_below, unique_rows
+from .adjacency import adjacency_csr, adjacency_matrix
+from .modular import primes_below
 
 __all__ = ["rrwp_exact", "rrwp_keys", "check_steps"]
 
@@ -82,12 +82,64 @@ def rrwp_exact(G: nx.Graph, K: int) -> list[list[tuple]]:
     return out
 
 
+def _prime_moduli(nmax: int, L: int, K: int) -> list[int]:
+    """Primes ``p < min(2^40, 2^53 / (n L))`` (float64 products exact), product ``> L^(K-1)``."""
+    pmax = min((2**53) // (nmax * L + 1), 2**40)
+    need = L ** (K - 1)
+    primes: list[int] = []
+    prod, p = 1, pmax
+    while prod <= need or not primes:
+        p = primes_below(p, 1)[0]
+        primes.append(p)
+        prod *= p
+    return primes
+
+
+def _residue_steps(Bs, primes, K, L):
+    """Yield, for ``k = 0..K-1``, the residues of ``B^k`` modulo the primes that determine it
+    (the first ``P_k`` primes, whose product first exceeds ``2 L^k > max (B^k)_ij``): one float64
+    array ``[P_k, n, n]`` per graph (integers below ``p``, exact). All ``P`` residues are
+    carried from step to step; only the first ``P_k`` are yielded."""
+    P = len(primes)
+    logs = np.cumsum(np.log2(np.array(primes, dtype=np.float64)))
+    pk = np.array(primes, dtype=np.float64)[:, None, None]
+    inv = 1.0 / pk
+    Xs = [np.broadcast_to(np.eye(B.shape[0]), (P, B.shape[0], B.shape[0])).copy() for B in Bs]
+    yield [X[:1] for X in Xs]
+    for k in range(1, K):
+        Pk = min(P, int(np.searchsorted(logs, k * math.log2(L) + 1)) + 1)
+        for g, B in enumerate(Bs):
+            n = B.shape[0]
+            # X @ B with B sparse (nnz = 2m): every partial sum is an integer <= 2^53, exact
+            Y = np.ascontiguousarray((B.T @ Xs[g].reshape(P * n, n).T).T).reshape(P, n, n)
+            q = np.floor(Y * inv)  # Y / p up to one unit of rounding
+            q *= pk
+            Y -= q  # exact (integers below 2^53), in [-p, 2p)
+            Y += np.where(Y < 0, pk, 0.0)
+            Y -= np.where(Y >= pk, pk, 0.0)
+            Xs[g] = Y
+        yield [X[:Pk] for X in Xs]
+
+
+def _agree(Xs, offsets, a, b) -> bool:
+    """Whether the flat entries ``a`` and ``b`` (indices over all graphs) have equal residues."""
+    flat = np.concatenate([X.reshape(X.shape[0], -1) for X in Xs], axis=1) if len(Xs) > 1 else Xs[0].reshape(Xs[0].shape[0], -1)
+    return bool(np.array_equal(flat[:, a], flat[:, b]))
+
+
 def rrwp_keys(graphs: Sequence[nx.Graph], K: int) -> list[np.ndarray]:
     """Exact RRWP keys: int64 ``[n, n]`` per graph, equal iff the RRWP tuples are equal.
 
     One shared table for all ``graphs`` (same ``L`` for all of them, see the module docstring).
     Residues of ``B^k`` modulo primes ``p`` with ``n_max L p < 2^53`` are exact in float64
-    BLAS; their product exceeds ``L^(K-1)``, so equal residue vectors mean equal integers.
+    products with the sparse ``B``; their product exceeds ``L^(K-1)``, so equal residue vectors
+    mean equal integers.
+
+    Two passes over ``k = 0..K-1``: the first folds every step's residues into one 64-bit hash
+    per entry and groups the entries by it; the second recomputes the residues and *verifies*
+    that every entry equals its group's first entry at every step and prime, so the keys are
+    exact (a hash collision, probability about ``N^2 / 2^64`` for ``N`` entries, is detected and
+    the grouping redone with other weights).
 
     Examples
     --------
@@ -97,43 +149,35 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int) -> list[np.ndarray]:
     (True, False)
     """
     check_steps(K)
-    As = [adjacency_matrix(G) for G in graphs]
-    L = _lcm_degrees(As)
+    As = [adjacency_csr(G) for G in graphs]
+    degs = [np.asarray(A.sum(axis=1)).reshape(-1) for A in As]
+    L = math.lcm(*{int(d) for dg in degs for d in dg if d > 0}) if any(dg.any() for dg in degs) else 1
     nmax = max((A.shape[0] for A in As), default=1) or 1
-    pmax = (2**53) // (nmax * L + 1)
-    pmax = min(pmax, 2**40)
-    need = L ** (K - 1)
-    primes: list[int] = []
-    prod, p = 1, pmax
-    while prod <= need:
-        p = primes_below(p, 1)[0]
-        primes.append(p)
-        prod *= p
-    if not primes:
-        primes = [primes_below(pmax, 1)[0]]
-    P = len(primes)
-    pr = np.array(primes, dtype=np.float64)[:, None, None]
-    Bs, Xs, ids = [], [], []
-    for A in As:
-        n = A.shape[0]
-        deg = A.sum(axis=1)
-        B = np.zeros((n, n), dtype=np.float64)
-        nz = deg > 0
-        B[nz] = A[nz] * (L // deg[nz])[:, None]
-        Bs.append(csr_matrix(B))
-        Xs.append(np.broadcast_to(np.eye(n), (P, n, n)).copy())
-        ids.append(np.eye(n, dtype=np.int64).reshape(-1))
+    primes = _prime_moduli(nmax, L, K)
+    Bs = []
+    for A, deg in zip(As, degs):
+        scale = np.where(deg > 0, L // np.maximum(deg, 1), 0).astype(np.float64)
+        Bs.append(csr_matrix(A.multiply(scale[:, None]).astype(np.float64)))
     sizes = [A.shape[0] ** 2 for A in As]
     offsets = np.cumsum([0] + sizes)
-    cur = unique_rows(np.concatenate(ids)[:, None])
-    for _ in range(1, K):
-        cols = []
-        for g, (B, X) in enumerate(zip(Bs, Xs)):
-            n = B.shape[0]
-            # X @ B with B sparse (nnz = 2m): every partial sum is an integer < 2^53, exact
-            Y = np.fmod((B.T @ X.reshape(P * n, n).T).T, np.repeat(pr[:, 0, 0], n)[:, None]).reshape(P, n, n)
-            Xs[g] = Y
-            cols.append(Y.reshape(P, n * n).T.astype(np.int64))
-        stacked = np.concatenate([cur[:, None], np.concatenate(cols, axis=0)], axis=1)
-        cur = unique_rows(stacked)
-    return [cur[offsets[g] : offsets[g + 1]].reshape(As[g].shape) for g in range(len(As))]
+    total = int(offsets[-1])
+    if total == 0:
+        return [np.zeros(A.shape, dtype=np.int64) for A in As]
+    for salt in range(8):
+        w = np.random.default_rng([20240601, salt]).integers(1, 2**62, size=(K, len(primes)), dtype=np.uint64)
+        w = w * np.uint64(2) + np.uint64(1)
+        h = np.zeros(total, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for k, Xs in enumerate(_residue_steps(Bs, primes, K, L)):
+                h *= np.uint64(0x9E3779B97F4A7C15)
+                for g, X in enumerate(Xs):
+                    h[offsets[g] : offsets[g + 1]] += w[k, : X.shape[0]] @ X.reshape(X.shape[0], -1).view(np.uint64)
+                h ^= h >> np.uint64(31)
+        _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        rep = first[inv]
+        del h
+        dup = np.flatnonzero(rep != np.arange(total))  # entries to check against their group's first
+        if all(_agree(Xs, offsets, dup, rep[dup]) for Xs in _residue_steps(Bs, primes, K, L)):
+            return [inv[offsets[g] : offsets[g + 1]].reshape(As[g].shape) for g in range(len(As))]
+    raise RuntimeError("RRWP keys: hash collisions in 8 independent tries")  # pragma: no cover

@@ -12,9 +12,9 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import shortest_path
 
-from .adjacency import adjacency_matrix
+from .adjacency import adjacency_csr, adjacency_matrix
 
-__all__ = ["spd_matrix", "spd_from_adjacency", "components"]
+__all__ = ["spd_matrix", "spd_from_adjacency", "components", "spd_keys"]
 
 
 def spd_from_adjacency(A: np.ndarray) -> np.ndarray:
@@ -73,3 +73,38 @@ def spd_matrix(G: nx.Graph) -> np.ndarray:
     [[0, -1], [-1, 0]]
     """
     return spd_from_adjacency(adjacency_matrix(G))
+
+
+def _key_dtype(n: int) -> np.dtype:
+    return np.dtype(np.uint8 if n + 1 < 2**8 else (np.uint16 if n + 1 < 2**16 else np.uint32))
+
+
+def spd_keys(G: nx.Graph, *, block: int = 1024) -> np.ndarray:
+    """SPD keys ``[n, n]``: ``d(v, u) + 1``, and ``0`` for unreachable pairs, in the smallest
+    unsigned dtype that holds ``n + 1`` (keys of different graphs are comparable: equal keys iff
+    equal distances).
+
+    Built from the sparse adjacency (:func:`~wltools.distances.adjacency.adjacency_csr`) by
+    breadth-first search from ``block`` sources at a time (scipy's C BFS), so no ``n x n`` float or
+    Python structure is ever held: peak memory is the key matrix plus one ``block x n`` float block.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.path_graph(3); G.add_node(3)
+    >>> spd_keys(G).tolist()
+    [[1, 2, 3, 0], [2, 1, 2, 0], [3, 2, 1, 0], [0, 0, 0, 1]]
+    >>> spd_keys(nx.path_graph(300)).dtype
+    dtype('uint16')
+    """
+    A = adjacency_csr(G)
+    n = A.shape[0]
+    out = np.zeros((n, n), dtype=_key_dtype(n))
+    for lo in range(0, n, max(1, block)):
+        idx = np.arange(lo, min(n, lo + block))
+        D = shortest_path(A, method="D", directed=False, unweighted=True, indices=idx)
+        fin = np.isfinite(D)
+        np.add(D, 1, out=D)
+        D[~fin] = 0
+        out[idx] = D
+    return out

@@ -30,6 +30,10 @@ __all__ = [
     "unique_rows",
     "histograms_differ",
     "run_refinement",
+    "refine_rounds",
+    "witness_text",
+    "class_sizes",
+    "no_difference_text",
     "run_reference",
     "Step",
     "Describe",
@@ -143,6 +147,12 @@ def multiset_rows(colours: np.ndarray, items: np.ndarray) -> np.ndarray:
     return np.concatenate([colours[:, None], items], axis=1)
 
 
+#: A round given as new colours: ``next_colours(colours of G, colours of H, number of colours)``
+#: returns the new joint colour ids ``0..k'-1`` of all elements of G then H (flattened), and
+#: ``row_of(i)``, the row ``[old colour, sorted items...]`` that defines element ``i``'s new colour.
+NextColours = Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, Callable[[int], np.ndarray]]]
+
+
 def run_refinement(
     test: str,
     init_g: np.ndarray,
@@ -179,6 +189,53 @@ def run_refinement(
     >>> r.witness
     'iteration 1: colour 0: 2 in G, 0 in H; colour 1: 1 in G, 3 in H'
     """
+
+    def next_colours(cg, ch, k):
+        rg, rh = step(cg, ch, k)
+        rows = np.concatenate([rg, rh], axis=0)
+        return unique_rows(rows), rows.__getitem__
+
+    return refine_rounds(test, init_g, init_h, next_colours, describe, max_rounds)
+
+
+def witness_text(t: int, diff, counts_g, counts_h, describe_class: Callable[[int], str]) -> str:
+    """``iteration t: <class>: a in G, b in H; ...``: the (at most three) classes whose counts
+    differ most, then how many more differ.
+
+    Examples
+    --------
+    >>> witness_text(2, [0, 1], [3, 1], [1, 3], lambda c: f"colour {c}")
+    'iteration 2: colour 0: 3 in G, 1 in H; colour 1: 1 in G, 3 in H'
+    """
+    order = sorted((int(c) for c in diff), key=lambda c: (-abs(int(counts_g[c]) - int(counts_h[c])), c))
+    more = f" (and {len(order) - 3} more classes)" if len(order) > 3 else ""
+    return f"iteration {t}: " + "; ".join(
+        f"{describe_class(c)}: {counts_g[c]} in G, {counts_h[c]} in H" for c in order[:3]
+    ) + more
+
+
+def refine_rounds(
+    test: str,
+    init_g: np.ndarray,
+    init_h: np.ndarray,
+    next_colours: NextColours,
+    describe: Describe,
+    max_rounds: int | None = None,
+) -> RefinementResult:
+    """:func:`run_refinement` over a round that returns colour ids itself (for engines that
+    group rows block by block, :mod:`wltools.refine.grouping`, and never hold all rows).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> deg_g, deg_h = np.array([1, 1, 0]), np.array([0, 0, 0])
+    >>> def next_colours(cg, ch, k):
+    ...     rows = np.stack([np.concatenate([cg, ch]), np.concatenate([deg_g, deg_h])], axis=1)
+    ...     return unique_rows(rows), rows.__getitem__
+    >>> zeros = np.zeros(3, dtype=np.int64)
+    >>> refine_rounds("degree", zeros, zeros, next_colours, lambda t, c, *_: f"colour {c}").class_sizes
+    ((2, 1), (3,))
+    """
     shape_g, shape_h = init_g.shape, init_h.shape
     ng = init_g.size
     joint = np.unique(np.concatenate([init_g.reshape(-1), init_h.reshape(-1)]), return_inverse=True)[1].reshape(-1)
@@ -186,7 +243,7 @@ def run_refinement(
     k = int(joint.max()) + 1 if joint.size else 0
     first_t, witness = None, ""
 
-    def check(t, rows, k_before):
+    def check(t, row_of, k_before):
         nonlocal first_t, witness
         if first_t is not None:
             return
@@ -198,19 +255,15 @@ def run_refinement(
             joint = np.concatenate([cg, ch])
 
             def text(c):
-                row = None if rows is None else rows[int(np.flatnonzero(joint == c)[0])]
-                return describe(t, c, row, k_before) + f": {hg[c]} in G, {hh[c]} in H"
+                row = None if row_of is None else row_of(int(np.flatnonzero(joint == c)[0]))
+                return describe(t, c, row, k_before)
 
-            order = sorted(diff.tolist(), key=lambda c: (-abs(int(hg[c]) - int(hh[c])), c))
-            more = f" (and {len(order) - 3} more classes)" if len(order) > 3 else ""
-            witness = f"iteration {t}: " + "; ".join(text(c) for c in order[:3]) + more
+            witness = witness_text(t, diff.tolist(), hg, hh, text)
 
     check(0, None, k)
     t = 0
     while max_rounds is None or t < max_rounds:
-        rg, rh = step(cg.reshape(shape_g), ch.reshape(shape_h), k)
-        rows = np.concatenate([rg, rh], axis=0)
-        new = unique_rows(rows)
+        new, row_of = next_colours(cg.reshape(shape_g), ch.reshape(shape_h), k)
         if new.size == 0:
             break
         k_new = int(new.max()) + 1
@@ -218,15 +271,39 @@ def run_refinement(
             break
         t += 1
         cg, ch, k_before, k = new[:ng], new[ng:], k, k_new
-        check(t, rows, k_before)
-    sizes_g = tuple(sorted(np.bincount(cg, minlength=k)[np.bincount(cg, minlength=k) > 0].tolist(), reverse=True))
-    sizes_h = tuple(sorted(np.bincount(ch, minlength=k)[np.bincount(ch, minlength=k) > 0].tolist(), reverse=True))
+        check(t, row_of, k_before)
+    sizes_g = class_sizes(cg, k)
+    sizes_h = class_sizes(ch, k)
     if first_t is None:
-        witness = (
-            f"colour histograms agree at every iteration; stable after {t} round(s) "
-            f"with {len(set(cg.tolist()))} colour class(es)"
-        )
+        witness = no_difference_text(t, len(set(cg.tolist())))
     return RefinementResult.from_histograms(test, first_t, t, (sizes_g, sizes_h), witness)
+
+
+def class_sizes(colours: np.ndarray, k: int) -> tuple:
+    """Sizes of the colour classes, descending.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class_sizes(np.array([0, 2, 2]), 3)
+    (2, 1)
+    """
+    counts = np.bincount(colours.reshape(-1), minlength=k)
+    return tuple(sorted(counts[counts > 0].tolist(), reverse=True))
+
+
+def no_difference_text(rounds: int, classes: int) -> str:
+    """The witness of a pair the test does not distinguish.
+
+    Examples
+    --------
+    >>> no_difference_text(2, 3)
+    'colour histograms agree at every iteration; stable after 2 round(s) with 3 colour class(es)'
+    """
+    return (
+        f"colour histograms agree at every iteration; stable after {rounds} round(s) "
+        f"with {classes} colour class(es)"
+    )
 
 
 def multiset_text(items: Counter, render: Callable[[object], str]) -> str:

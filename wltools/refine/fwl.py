@@ -7,7 +7,9 @@ PPGT App. E): colours of ordered pairs,
 initial colour = isomorphism type of the ordered pair (``u == v``, adjacent, non-adjacent).
 
 Fast path: colour matrix ``C [n, n]``; items ``C[u, w] * k + C[w, v]`` sorted along ``w``, prefixed by
-``C[u, v]``; all ``n^2`` rows of both graphs renumbered by the shared engine.
+``C[u, v]``, computed in blocks over ``u`` (contiguous ``[b, n, n]`` arrays, no reshape copies) and
+grouped exactly block by block (:mod:`wltools.refine.grouping`), so the ``n^3`` items are never
+held at once: peak memory is stated by :func:`wltools.refine.cost.peak_bytes`.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import networkx as nx
 import numpy as np
 
 from ..distances import adjacency_matrix
-from .engine import RefinementResult, multiset_rows, multiset_text, run_reference, run_refinement
+from .cost import DEFAULT_MAX_BYTES, block_rows
+from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
+from .grouping import HashCollision, RowGrouper
 
-__all__ = ["refine_fwl2", "refine_fwl2_reference", "atomic_types"]
+__all__ = ["refine_fwl2", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours"]
 
 _ATOMIC = {0: "u = v", 1: "adjacent", 2: "non-adjacent"}
 
@@ -39,8 +43,67 @@ def atomic_types(A: np.ndarray) -> np.ndarray:
     return C
 
 
-def refine_fwl2(G: nx.Graph, H: nx.Graph) -> RefinementResult:
-    """2-FWL (= 3-WL) on a pair with one shared colour table (fast exact path).
+def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES):
+    """One 2-FWL round in blocks over the first node ``u`` (:mod:`wltools.refine.grouping`):
+    ``items[u, v, w] = C[u, w] * k + C[w, v]`` for a block of ``u`` is one contiguous
+    ``[b, n, n]`` array, sorted along ``w`` in place and viewed (no copy) as ``b n`` rows; ``b``
+    keeps the block within ``max_bytes`` (:func:`wltools.refine.cost.block_rows`)."""
+    b = block_rows(n, n, max_bytes)
+    nn = n * n
+
+    def next_colours(cg, ch, k):
+        mats = (cg, ch)
+        flat = (cg.reshape(-1), ch.reshape(-1))
+
+        def rows(idx):
+            g, rest = np.divmod(idx, nn)
+            u, v = np.divmod(rest, n)
+            out = np.empty((idx.size, n), dtype=np.int64)
+            prefix = np.empty(idx.size, dtype=np.int64)
+            for gg in (0, 1):
+                sel = np.flatnonzero(g == gg)
+                if sel.size:
+                    C = mats[gg]
+                    r = C[u[sel]] * k
+                    r += C[:, v[sel]].T
+                    r.sort(axis=1)
+                    out[sel] = r
+                    prefix[sel] = C[u[sel], v[sel]]
+            return prefix, out
+
+        for salt in range(8):
+            grouper = RowGrouper(2 * nn, rows, max_bytes, salt)
+            try:
+                for g, C in enumerate(mats):
+                    CT = np.ascontiguousarray(C.T)
+                    for lo in range(0, n, b):
+                        hi = min(n, lo + b)
+                        items = C[lo:hi, None, :] * k  # [b, 1, w]
+                        items = items + CT[None, :, :]  # [b, v, w]: C[u, w] k + C[w, v]
+                        items.sort(axis=2)
+                        grouper.add(np.arange(g * nn + lo * n, g * nn + hi * n), flat[g][lo * n : hi * n],
+                                    items.reshape((hi - lo) * n, n))
+                        del items
+            except HashCollision:
+                continue
+            break
+        else:  # pragma: no cover
+            raise RuntimeError("2-FWL: hash collisions in 8 independent tries")
+
+        def row_of(i):
+            prefix, r = rows(np.array([i]))
+            return np.concatenate([prefix, r[0]])
+
+        return grouper.ids, row_of
+
+    return next_colours
+
+
+def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES) -> RefinementResult:
+    """2-FWL (= 3-WL) on a pair with one shared colour table (fast exact path, bounded memory).
+
+    ``max_bytes`` bounds the work arrays of one block and, separately, the store of verified
+    rows; :func:`wltools.refine.cost.peak_bytes` states the whole peak before a run.
 
     Examples
     --------
@@ -51,12 +114,6 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph) -> RefinementResult:
     """
     Cg, Ch = atomic_types(adjacency_matrix(G)), atomic_types(adjacency_matrix(H))
     n = Cg.shape[0]
-
-    def step(cg, ch, k):
-        # items[u, v, w] = C[u, w] * k + C[w, v]
-        return tuple(
-            multiset_rows(C.reshape(-1), (C[:, None, :] * k + C.T[None, :, :]).reshape(n * n, n)) for C in (cg, ch)
-        )
 
     def describe(t, c, row, kp):
         if row is None:
@@ -70,7 +127,7 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph) -> RefinementResult:
             items, lambda ab: f"({ab[0]}, {ab[1]})"
         )
 
-    return run_refinement("3wl", Cg, Ch, step, describe)
+    return refine_rounds("3wl", Cg, Ch, fwl2_next_colours(n, max_bytes), describe)
 
 
 def refine_fwl2_reference(G: nx.Graph, H: nx.Graph) -> RefinementResult:

@@ -7,8 +7,12 @@ over any distance of :mod:`wltools.distances` or a tuple of them (then ``d`` is 
 colour is also kept in the key; this changes nothing, as ``(d(v, v), chi(v))`` is in the multiset
 and ``d(v, v)`` is distinct from ``d(v, u)``, ``u != v``, for SPD, RD and RRWP.
 
-Fast path: distances as exact shared integer keys (:func:`wltools.distances.distance_keys`); rows
-``[chi(v), sorted(key(v, u) * k + chi(u) for u in V)]`` renumbered by the shared engine.
+Fast path: distances as exact shared integer keys in the smallest unsigned dtype (SPD by C
+breadth-first search in row blocks, :func:`wltools.distances.spd.spd_keys`; RD and RRWP by
+:mod:`wltools.distances`); rows ``[chi(v), sorted(key(v, u) * k + chi(u) for u in V)]`` built and
+grouped in row blocks (:mod:`wltools.refine.grouping`, exact), so peak memory stays bounded
+(:func:`wltools.refine.cost.peak_bytes`). The witness labels keys from the values already
+computed.
 """
 
 from __future__ import annotations
@@ -21,96 +25,157 @@ import networkx as nx
 import numpy as np
 
 from ..distances import INF, distance_keys, resistance_exact, rrwp_exact, spd_matrix
-from .engine import RefinementResult, multiset_rows, multiset_text, run_reference, run_refinement
+from ..distances.resistance import resistance_keys_and_values
+from ..distances.spd import spd_keys
+from .cost import DEFAULT_MAX_BYTES, block_rows
+from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
+from .grouping import HashCollision, RowGrouper
 
-__all__ = ["refine_gdwl", "refine_gdwl_reference", "joint_keys"]
+__all__ = ["refine_gdwl", "refine_gdwl_reference", "joint_keys", "gdwl_next_colours"]
 
 _NAMES = {"spd": "SPD", "rd": "RD", "rrwp": "RRWP"}
 
 
+def _compact(a: np.ndarray) -> np.ndarray:
+    """Non-negative integer keys in the smallest unsigned dtype that holds them."""
+    top = int(a.max()) if a.size else 0
+    return a.astype(np.uint8 if top < 2**8 else (np.uint16 if top < 2**16 else np.uint32), copy=False)
+
+
 def joint_keys(G, H, distances: Sequence[str], rrwp_steps: int | None = None):
-    """Shared integer keys ``[n, n]`` of G and H for a tuple of distances (equal iff equal tuples).
+    """Shared integer keys ``[n, n]`` of G and H for a tuple of distances (equal iff equal tuples),
+    in the smallest unsigned dtype, and ``label(key)``, the exact value of a key as text (from the
+    values already computed: SPD keys are ``d + 1``, RD keys index the exact resistances, RRWP keys
+    are labelled by the first four exact walk probabilities at a pair that has the key).
 
     Examples
     --------
     >>> import networkx as nx
-    >>> kg, kh = joint_keys(nx.path_graph(3), nx.star_graph(2), ["spd"])
-    >>> kg.tolist(), kh.tolist()
-    ([[0, 1, 2], [1, 0, 1], [2, 1, 0]], [[0, 1, 1], [1, 0, 2], [1, 2, 0]])
-    >>> kg, _ = joint_keys(nx.path_graph(3), nx.star_graph(2), ["spd", "rd"])  # on trees RD = SPD
-    >>> kg.tolist()
-    [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
+    >>> kg, kh, label = joint_keys(nx.path_graph(3), nx.star_graph(2), ["spd"])
+    >>> kg.tolist(), kh.tolist(), label(3)
+    ([[1, 2, 3], [2, 1, 2], [3, 2, 1]], [[1, 2, 2], [2, 1, 3], [2, 3, 1]], '2')
+    >>> kg, _, label = joint_keys(nx.path_graph(3), nx.star_graph(2), ["spd", "rd"])  # on trees RD = SPD
+    >>> kg.tolist(), label(2)
+    ([[0, 1, 2], [1, 0, 1], [2, 1, 0]], '(2, 2)')
     """
-    per = [distance_keys([G, H], d, rrwp_steps=rrwp_steps) for d in distances]
+    per, labels = [], []
+    for d in distances:
+        if d == "spd":
+            per.append((spd_keys(G), spd_keys(H)))
+            labels.append(lambda key: "inf" if key == 0 else str(key - 1))
+        elif d == "rd":
+            (kg, kh), values = resistance_keys_and_values([G, H])
+            per.append((_compact(kg), _compact(kh)))
+            labels.append(lambda key, values=values: "inf" if values[key] is INF else str(values[key]))
+        else:
+            kg, kh = distance_keys([G, H], d, rrwp_steps=rrwp_steps)
+            per.append((_compact(kg), _compact(kh)))
+            labels.append(_rrwp_label(G, H, per[-1][0], per[-1][1], rrwp_steps))
     if len(per) == 1:
-        return per[0][0], per[0][1]
+        return per[0][0], per[0][1], labels[0]
     n2g = per[0][0].size
     cols = np.stack([np.concatenate([p[0].reshape(-1), p[1].reshape(-1)]) for p in per], axis=1)
-    inv = np.unique(cols, axis=0, return_inverse=True)[1].reshape(-1)
-    return inv[:n2g].reshape(per[0][0].shape), inv[n2g:].reshape(per[0][1].shape)
+    uniq, inv = np.unique(cols, axis=0, return_inverse=True)
+    inv = _compact(inv.reshape(-1))
+
+    def label(key: int) -> str:
+        return "(" + ", ".join(lab(int(x)) for lab, x in zip(labels, uniq[key])) + ")"
+
+    return inv[:n2g].reshape(per[0][0].shape), inv[n2g:].reshape(per[0][1].shape), label
 
 
-def _label_fn(G, H, distances, Dg, Dh, rrwp_steps):
-    """Readable label of a distance key: the exact value at a representative pair."""
+def _rrwp_label(G, H, Dg, Dh, rrwp_steps):
+    """Readable label of an RRWP key: the first (at most four) exact walk probabilities at a pair
+    that has it, by propagating ``e_i`` over ``min(K, 4) - 1`` steps (not the whole RRWP)."""
+    K = rrwp_steps if rrwp_steps is not None else max(len(G), len(H))
     cache: dict = {}
-    exact: dict = {}
+    where: dict = {}
 
-    def value(g, d):
-        if (g, d) not in exact:
-            graph = (G, H)[g]
-            if d == "spd":
-                exact[g, d] = spd_matrix(graph)
-            elif d == "rd":
-                exact[g, d] = resistance_exact(graph)
-        return exact[g, d]
+    def first_index(key):
+        if not where:
+            flat = np.concatenate([Dg.reshape(-1), Dh.reshape(-1)])
+            u, first = np.unique(flat, return_index=True)
+            where.update(zip(u.tolist(), first.tolist()))
+        return where[key]
 
-    def rrwp_row(g, i, K):
-        """Row i of [I, M, ..., M^(K-1)] exactly (Fractions), by propagating e_i."""
-        if (g, i) not in exact:
+    def label(key: int) -> str:
+        if key not in cache:
+            idx = first_index(key)
+            g, rest = (0, idx) if idx < Dg.size else (1, idx - Dg.size)
             graph = (G, H)[g]
+            i, j = divmod(rest, graph.number_of_nodes())
             r = {i: Fraction(1)}
-            rows = [r]
-            for _ in range(K - 1):
+            vals = [r.get(j, 0)]
+            for _ in range(min(K, 4) - 1):
                 nxt: dict = {}
                 for u, x in r.items():
                     deg = graph.degree(u)
                     for w in graph[u]:
                         nxt[w] = nxt.get(w, 0) + x / deg
                 r = nxt
-                rows.append(r)
-            exact[g, i] = rows
-        return exact[g, i]
-
-    flat = np.concatenate([Dg.reshape(-1), Dh.reshape(-1)])
-    n2g = Dg.size
-
-    def label(key: int) -> str:
-        if key in cache:
-            return cache[key]
-        idx = int(np.flatnonzero(flat == key)[0])
-        g, rest = (0, idx) if idx < n2g else (1, idx - n2g)
-        n = (Dg if g == 0 else Dh).shape[0]
-        i, j = divmod(rest, n)
-        parts = []
-        for d in distances:
-            if d == "spd":
-                v = int(value(g, d)[i, j])
-                parts.append("inf" if v < 0 else str(v))
-            elif d == "rd":
-                v = value(g, d)[i][j]
-                parts.append("inf" if v is INF else str(v))
-            else:
-                K = rrwp_steps if rrwp_steps is not None else max(len(G), len(H))
-                vals = tuple(row.get(j, 0) for row in rrwp_row(g, i, min(K, 4)))
-                parts.append("(" + ", ".join(str(x) for x in vals) + (f", ... #{key})" if K > 4 else ")"))
-        cache[key] = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+                vals.append(r.get(j, 0))
+            cache[key] = "(" + ", ".join(str(x) for x in vals) + (f", ... #{key})" if K > 4 else ")")
         return cache[key]
 
     return label
 
 
+def gdwl_next_colours(Dg: np.ndarray, Dh: np.ndarray, max_bytes: int = DEFAULT_MAX_BYTES):
+    """One GD-WL round over key matrices, block by block (:class:`~wltools.refine.grouping.RowGrouper`):
+    row of node ``v`` = ``[chi(v), sorted(key(v, u) * k + chi(u) for u in V)]``; blocks of rows
+    stay within ``max_bytes``, and so does the store of representative rows."""
+    n = Dg.shape[0]
+    b = block_rows(n, 1, max_bytes)
+    mats = (Dg, Dh)
+
+    def next_colours(cg, ch, k):
+        cols = (cg, ch)
+
+        def rows(idx):
+            g = idx // n  # blocks never straddle the graphs
+            out = np.empty((idx.size, n), dtype=np.int64)
+            for gg in (0, 1):
+                sel = np.flatnonzero(g == gg)
+                if sel.size:
+                    v = idx[sel] % n
+                    block = mats[gg][v].astype(np.int64)
+                    block *= k
+                    block += cols[gg][None, :]
+                    block.sort(axis=1)
+                    out[sel] = block
+            prefix = np.concatenate(cols)[idx]
+            return prefix, out
+
+        for salt in range(8):
+            grouper = RowGrouper(2 * n, rows, max_bytes, salt)
+            try:
+                for g in (0, 1):
+                    for lo in range(0, n, b):
+                        idx = np.arange(g * n + lo, g * n + min(n, lo + b))
+                        grouper.add(idx, *rows(idx))
+            except HashCollision:
+                continue
+            break
+        else:  # pragma: no cover
+            raise RuntimeError("GD-WL: hash collisions in 8 independent tries")
+
+        def row_of(i):
+            prefix, r = rows(np.array([i]))
+            return np.concatenate([prefix, r[0]])
+
+        return grouper.ids, row_of
+
+    return next_colours
+
+
 def refine_gdwl(
-    G: nx.Graph, H: nx.Graph, distances: Sequence[str], *, rrwp_steps: int | None = None, test: str | None = None
+    G: nx.Graph,
+    H: nx.Graph,
+    distances: Sequence[str],
+    *,
+    rrwp_steps: int | None = None,
+    test: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> RefinementResult:
     """GD-WL on a pair with one shared colour table (fast exact path).
 
@@ -124,6 +189,9 @@ def refine_gdwl(
         ``K`` of RRWP; default ``max(n_G, n_H)``.
     test : str, optional
         Name written into the result (default ``"gdwl"``).
+    max_bytes : int
+        Budget of the row blocks of a round and, separately, of the store of verified rows
+        (:func:`wltools.refine.cost.peak_bytes` states the whole peak).
 
     Examples
     --------
@@ -136,13 +204,8 @@ def refine_gdwl(
     'nodes whose SPD/RD multiset is {(0, 0):1, (1, 2/3):2, (inf, inf):3}: 0 in G, 6 in H'
     """
     distances = tuple(distances)
-    Dg, Dh = joint_keys(G, H, distances, rrwp_steps)
-    Dg, Dh = Dg.astype(np.int64), Dh.astype(np.int64)
+    Dg, Dh, label = joint_keys(G, H, distances, rrwp_steps)
     name = "/".join(_NAMES.get(d, d) for d in distances)
-    label = _label_fn(G, H, distances, Dg, Dh, rrwp_steps)
-
-    def step(cg, ch, k):
-        return tuple(multiset_rows(c, D * k + c[None, :]) for D, c in ((Dg, cg), (Dh, ch)))
 
     def describe(t, c, row, kp):
         if row is None:
@@ -157,7 +220,7 @@ def refine_gdwl(
 
     n = Dg.shape[0]
     zeros = np.zeros(n, dtype=np.int64)
-    return run_refinement(test or "gdwl", zeros, zeros.copy(), step, describe)
+    return refine_rounds(test or "gdwl", zeros, zeros.copy(), gdwl_next_colours(Dg, Dh, max_bytes), describe)
 
 
 def _exact_matrix(G, d, rrwp_steps, n_max):

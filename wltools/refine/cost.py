@@ -1,0 +1,152 @@
+"""Peak memory of exact refinement, stated before it starts.
+
+:func:`peak_bytes` estimates the peak memory (bytes allocated by numpy and Python while refining,
+as :mod:`tracemalloc` counts them, not counting the two input graphs) of
+:func:`wltools.refine.refine_pair` on two graphs of ``n`` nodes and ``m`` edges each. The CLI uses it
+to refuse inputs that would not fit; the tests check it against measured peaks.
+
+The models, per test (``s`` = bytes of one distance key, 1, 2 or 4 by ``n``; ``W`` = the block
+workspace budget :data:`DEFAULT_MAX_BYTES`):
+
+* ``1wl``: sparse partition refinement, ``O(n + m)``: CSR arrays of both graphs and the per-round
+  work arrays (:mod:`wltools.refine.wl1`).
+* ``spd``: two ``n x n`` key matrices of ``s`` bytes each, the BFS block, the verified row store
+  (one sorted row per colour class, at most ``2n`` rows of ``n`` int64) and the row blocks, which
+  :mod:`wltools.refine.grouping` keeps below ``W``.
+* ``rd``: as ``spd`` with int64 keys, plus the multi-modular adjugates of the largest component
+  (one ``n x n`` int64 residue matrix per prime, :mod:`wltools.distances.resistance`).
+* ``rrwp``: as ``spd`` with int64 keys, plus the residues of ``B^k`` modulo ``P`` primes
+  (``P x n x n`` float64 per graph, :mod:`wltools.distances.rrwp`).
+* ``3wl``: the ``n x n`` colour matrices and hashes of both graphs, and blocks over the first node
+  whose work arrays and verified row store stay below ``W`` each (:mod:`wltools.refine.fwl`).
+
+Examples
+--------
+>>> peak_bytes("1wl", 100_000, 150_000) < 200 * 2**20
+True
+>>> peak_bytes("3wl", 500, 750) < 2 * 2**30
+True
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import UnknownNameError
+
+__all__ = ["peak_bytes", "DEFAULT_MAX_BYTES", "key_itemsize", "rrwp_prime_count", "block_rows"]
+
+#: Default budget (bytes) of the block work arrays of SPD/RD/RRWP-WL and 3-WL, and separately of
+#: their verified row store.
+DEFAULT_MAX_BYTES = 256 * 2**20
+
+_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl")
+
+# bytes of one element in a block of rows: the int64 items, the sorted copy numpy makes and the
+# int64 temporaries of hashing and verification
+_BLOCK_FACTOR = 4 * 8
+
+
+def key_itemsize(n: int) -> int:
+    """Bytes of one SPD key (``d + 1``, ``0`` = unreachable) for graphs of ``n`` nodes.
+
+    Examples
+    --------
+    >>> key_itemsize(200), key_itemsize(5000), key_itemsize(100_000)
+    (1, 2, 4)
+    """
+    return 1 if n + 1 < 2**8 else (2 if n + 1 < 2**16 else 4)
+
+
+def block_rows(width: int, per_row: int, max_bytes: int = DEFAULT_MAX_BYTES) -> int:
+    """Rows per block so that ``rows * width * _BLOCK_FACTOR * per_row <= max_bytes`` (at least 1).
+
+    ``per_row`` is the number of sorted rows one block row makes (``1`` for GD-WL, ``n`` for 3-WL).
+
+    Examples
+    --------
+    >>> block_rows(500, 500, 256 * 2**20)
+    33
+    >>> block_rows(10, 1)
+    838860
+    """
+    return max(1, max_bytes // (max(1, width) * max(1, per_row) * _BLOCK_FACTOR))
+
+
+def rrwp_prime_count(n: int, lcm_degrees: int, steps: int) -> int:
+    """Number of primes :func:`wltools.distances.rrwp_keys` uses: ``p < min(2^40, 2^53 / (n L))``
+    until their product exceeds ``L^(K-1)``.
+
+    Examples
+    --------
+    >>> rrwp_prime_count(100, 6, 32)
+    3
+    """
+    pmax = min(2**53 // (max(n, 1) * lcm_degrees + 1), 2**40)
+    bits = (steps - 1) * math.log2(max(lcm_degrees, 1))
+    return max(1, math.ceil((bits + 1) / (math.log2(pmax) - 0.01)))
+
+
+def _store(n: int, rows: int, max_bytes: int) -> int:
+    """Verified row store: at most ``rows`` sorted int64 rows of ``n`` items, capped at the budget."""
+    return min(rows * n * 8, max_bytes)
+
+
+def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None) -> int:
+    """Estimated peak memory (bytes) of refining two graphs of ``n`` nodes and ``m`` edges each.
+
+    Parameters
+    ----------
+    test : {"1wl", "spd", "rd", "rrwp", "3wl"}
+    n, m : int
+        Nodes and edges of *each* graph.
+    rrwp_steps : int, optional
+        ``K`` of RRWP; default ``n`` (as :func:`wltools.refine.refine_pair`).
+
+    Returns
+    -------
+    int
+        An honest estimate (tested to be within a factor of about 2 of measured peaks) of the
+        extra memory the refinement allocates, with the default block budget
+        :data:`DEFAULT_MAX_BYTES`. For RRWP the lcm of the degrees is taken as ``lcm(1..6)``
+        (degrees up to 6; larger degrees need more primes).
+
+    Raises
+    ------
+    UnknownNameError
+        ``test`` is none of the five tests.
+
+    Examples
+    --------
+    >>> peak_bytes("spd", 5000, 7500) < 1 * 2**30
+    True
+    >>> peak_bytes("3wl", 100, 150) > peak_bytes("3wl", 50, 75)
+    True
+    """
+    if test not in _TESTS:
+        raise UnknownNameError(f"unknown test {test!r}; choose from {', '.join(_TESTS)}")
+    n, m = max(int(n), 0), max(int(m), 0)
+    W = DEFAULT_MAX_BYTES
+    base = 64 * 1024 + 120 * n  # Python-level overhead: relabelling dicts, result, small arrays
+    if test == "1wl":
+        return base + 8 * (30 * n + 28 * m)
+    two_n = 2 * n
+    block = min(n * n * _BLOCK_FACTOR, W)  # one graph's rows at a time
+    colours = 8 * 8 * two_n
+    if test == "spd":
+        bfs = min(n, block_rows(n, 1)) * n * 8
+        return base + 2 * n * n * key_itemsize(n) + bfs + _store(n, two_n, W) + block + colours
+    keys = 2 * n * n * 8 * 3  # int64 keys of both graphs and the renumbering copies
+    if test == "rd":
+        primes = max(1, math.ceil((n * math.log2(max(m / max(n, 1) * 2, 2)) + 2 * math.log2(n + 2)) / 26))
+        modular = n * n * 8 * (primes * 3 + 4)  # adjugate, numerator and digit residues, unique
+        return base + max(keys, modular) + _store(n, two_n, W) + block + colours
+    if test == "rrwp":
+        K = rrwp_steps if rrwp_steps is not None else n
+        P = rrwp_prime_count(n, 60, max(1, K))
+        residues = n * n * 8 * (2 * P + 2 * P + 4)  # float64 powers, int64 columns, stacked rows
+        return base + max(keys, residues) + _store(n, two_n, W) + block + colours
+    # 3wl
+    pairs = 2 * n * n
+    per_pair = 8 * 8  # colours, hashes, ids, unique's sort and inverse
+    return base + pairs * per_pair + min(n * n * n * _BLOCK_FACTOR, W) + _store(n, pairs, W)
