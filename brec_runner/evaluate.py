@@ -148,7 +148,12 @@ def run(
         spec = RunSpec(source=source, protocol=protocol, device=device, eval_batch_size=eval_batch_size,
                        multi_pair=multi_pair, threads=threads)
         label = " ray" if executor == "ray" else f" x{workers}" if workers > 1 else ""
-        _execute(rd, runner, spec, shard_ids(ids, shard), seeds, progress, label, stop_after, on_outcome)
+        try:
+            _execute(rd, runner, spec, shard_ids(ids, shard), seeds, progress, label, stop_after, on_outcome)
+        except WLToolsError as exc:
+            for failure in getattr(exc, "failures", None) or []:  # execute_ray.UnitsFailed: never dropped
+                rd.append_failure({**failure, "executor": executor if isinstance(executor, str) else "custom"})
+            raise
     return out
 
 

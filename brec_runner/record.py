@@ -9,6 +9,8 @@ Layout of a run directory::
                                       (wltools.provenance), format, settings hash, code versions
       results.jsonl                   one JSON object per finished (pair, seed), appended + fsynced
       results-shard-K-of-N.jsonl      the same, written by shard K of N (``--shard K/N``)
+      failures.jsonl                  units that failed after their retries (--executor ray); a
+                                      resume runs them again
       .lock, .lock-results*.jsonl     advisory locks (brec_runner.locks)
 
 Directories written by older versions may also hold ``results[-shard-K-of-N]-worker-J-of-W.jsonl``
@@ -361,6 +363,21 @@ class RunDirectory:
             raise RunDirectoryError(f"cannot append to {self.results_path}: {exc.strerror}") from None
         self._records.append(json.loads(line))
         self.done.add((int(record["id"]), int(record["seed"])))
+
+    def append_failure(self, failure: dict[str, Any]) -> None:
+        """Append a unit that failed after its retries to ``failures.jsonl`` (fsynced). It is no
+        result: a resume runs the unit again, and the file keeps what happened."""
+        import time
+
+        line = json.dumps({**failure, "settings": self.config["settings_hash"], "code": self.code,
+                           "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, sort_keys=True) + "\n"
+        try:
+            with open(self.path / "failures.jsonl", "a", encoding="utf-8") as fh:
+                fh.write(line)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise RunDirectoryError(f"cannot append to {self.path / 'failures.jsonl'}: {exc.strerror}") from None
 
     def close(self) -> None:
         """Release the results file's lock."""
