@@ -72,6 +72,8 @@ __all__ = [
     "verify_data",
     "RELABEL_RULE",
     "dataset_digest",
+    "suite_digest",
+    "pairs_of",
 ]
 
 #: Version of the rule that turns (pair, seed) into relabelled copies; part of every run's settings.
@@ -305,6 +307,31 @@ def load_pairs(
     [360, 361]
     """
     return [_pair(i) for i in select_ids(categories, ids)]
+
+
+def pairs_of(suite: str | None, ids: Iterable[int] | None = None) -> list:
+    """The pairs a run evaluates: BREC's (``suite`` None, :func:`load_pairs`) or those of a suite of
+    :mod:`wltools.suites` (CSL, EXP, SR25, graph8c, ...). Both have the fields the runner reads."""
+    if suite is None:
+        return load_pairs(ids=ids)
+    from wltools.suites import suite_pairs
+
+    return suite_pairs(suite, ids)
+
+
+@functools.lru_cache(maxsize=None)
+def suite_digest(suite: str, rule: str = RELABEL_RULE) -> str:
+    """sha256 (16 hex) of a suite's name, its data files' checksums and the relabelling rule."""
+    import hashlib
+
+    from wltools.suites import get_suite
+    from wltools.suites.base import CHECKSUMS
+
+    s = get_suite(suite)
+    h = hashlib.sha256(f"{rule}\0suite:{s.name}".encode())
+    for rel in sorted(s.files):
+        h.update(f"\0{rel}\0{CHECKSUMS.get(rel, '')}".encode())
+    return h.hexdigest()[:16]
 
 
 # --------------------------------------------------------------------------------------------

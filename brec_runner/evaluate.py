@@ -52,7 +52,8 @@ def _sample_graphs(pair, protocol: Protocol, source: ModelSource) -> tuple[list,
             encoded_graphs(copies, source.transform, source.transform_key))
 
 
-def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str, invariance: dict) -> dict[str, Any]:
+def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str, invariance: dict,
+            suite: str | None = None) -> dict[str, Any]:
     from wltools.provenance import environment
 
     from .configs import model_info
@@ -66,10 +67,11 @@ def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str, in
 
         mcfg = registry.model_config(source.name, source.preset, **source.options)
         cfg["model_config"] = dataclasses.asdict(mcfg) if dataclasses.is_dataclass(mcfg) else repr(mcfg)
-    from .dataset import RELABEL_RULE, dataset_digest
+    from .dataset import RELABEL_RULE, dataset_digest, suite_digest
 
+    data = {"dataset": dataset_digest()} if suite is None else {"dataset": suite_digest(suite), "suite": suite}
     return {**cfg, "protocol": protocol.to_dict(), "device_type": torch.device(device).type, "device": device,
-            "dataset": dataset_digest(), "relabel_rule": RELABEL_RULE,
+            **data, "relabel_rule": RELABEL_RULE,
             "seeds": list(seeds), "pairs": sorted(ids), "invariance": invariance,
             "theory": model_info(source.name) if built_in else {"theory": {}, "published": None},
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -102,12 +104,14 @@ def run(
     stop_after: int | None = None,
     on_outcome: Callable[[dict], None] | None = None,
     allow_code_change: bool = False,
+    suite: str | None = None,
 ) -> Path:
     """Run the units of :func:`evaluate` and return the run directory (no report).
 
     ``stop_after`` stops after that many new units (an interruption, for tests and probes);
     ``on_outcome`` is called with each record after it is written; ``allow_code_change`` resumes a
-    run directory started under another code version (:class:`brec_runner.record.RunDirectory`).
+    run directory started under another code version (:class:`brec_runner.record.RunDirectory`);
+    ``suite`` runs the pairs of a :mod:`wltools.suites` suite (``pairs``: its ids) instead of BREC's.
     """
     import torch
 
@@ -127,9 +131,15 @@ def run(
     seeds = [int(s) for s in seeds]
     if not seeds or len(set(seeds)) != len(seeds):
         raise WLToolsError(f"seeds must be distinct integers, got {seeds}")
-    selected = dataset.load_pairs(categories=categories, ids=pairs)
+    if suite is None:
+        selected = dataset.load_pairs(categories=categories, ids=pairs)
+    else:
+        from wltools.suites import get_suite, parse_pair_ids
+
+        suite = get_suite(suite).name
+        selected = dataset.pairs_of(suite, parse_pair_ids(suite, pairs) if isinstance(pairs, str) else pairs)
     if not selected:
-        raise WLToolsError("no BREC pair selected")
+        raise WLToolsError("no pair selected")
     if threads is not None:
         torch.set_num_threads(int(threads))
 
@@ -142,11 +152,11 @@ def run(
     invariance = {**probe_invariance(source, copies, seeds[0], selected[0].id, device), "pair": selected[0].id}
 
     ids = [p.id for p in selected]
-    out = Path(out) if out is not None else Path("runs") / f"brec-{_slug(source.name)}-{source.preset or 'run'}"
-    with RunDirectory(out, _config(source, protocol, seeds, ids, device, invariance), shard,
+    out = Path(out) if out is not None else Path("runs") / f"{suite or 'brec'}-{_slug(source.name)}-{source.preset or 'run'}"
+    with RunDirectory(out, _config(source, protocol, seeds, ids, device, invariance, suite), shard,
                       code=code_version(source)["version"], allow_code_change=allow_code_change) as rd:
         spec = RunSpec(source=source, protocol=protocol, device=device, eval_batch_size=eval_batch_size,
-                       multi_pair=multi_pair, threads=threads)
+                       multi_pair=multi_pair, threads=threads, suite=suite)
         label = " ray" if executor == "ray" else f" x{workers}" if workers > 1 else ""
         try:
             _execute(rd, runner, spec, shard_ids(ids, shard), seeds, progress, label, stop_after, on_outcome)
@@ -238,6 +248,7 @@ def evaluate(
     address: str | None = None,
     gpus_per_unit: float = 0.0,
     cpus_per_unit: float | None = None,
+    suite: str | None = None,
 ):
     """Evaluate ``model`` on BREC pairs with the RPC protocol; return its :class:`~brec_runner.report.Report`.
 
@@ -285,6 +296,9 @@ def evaluate(
         Graphs per test batch (default: all of them at once).
     theory : bool
         Compute the theoretical verdicts for the report (cached).
+    suite : str or None
+        Evaluate on a classic suite instead of BREC (``csl``, ``exp``, ``sr25``, ``graph8c``, ...;
+        ``wltools suite list``); ``pairs`` then selects its ids and ``categories`` is ignored.
     executor : {"local", "ray"}
         ``"ray"``: every unit (or ``multi_pair`` window) is a Ray task, with the same records
         (:mod:`brec_runner.execute_ray`; ``pip install -e ".[ray]"``). ``address`` names a running
@@ -323,5 +337,5 @@ def evaluate(
               protocol=protocol, out=out, device=device, workers=workers, progress=progress, options=options,
               preset=preset, shard=shard, multi_pair=multi_pair, threads=threads,
               eval_batch_size=eval_batch_size, executor=executor, address=address,
-              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit)
+              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit, suite=suite)
     return Report.from_run_dirs([out], theory=theory)

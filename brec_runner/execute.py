@@ -46,6 +46,7 @@ class RunSpec:
     eval_batch_size: int | None = None
     multi_pair: int | None = None
     threads: int | None = 1
+    suite: str | None = None  # pairs of a wltools.suites suite instead of BREC's
 
 
 def prepare_pair(pair, protocol: Protocol, transform, transform_key) -> tuple[list, list]:
@@ -83,7 +84,7 @@ class InProcess:
             torch.set_num_threads(int(spec.threads))
         if not units:
             return
-        by_id = {p.id: p for p in dataset.load_pairs(ids=sorted({int(pid) for pid, _ in units}))}
+        by_id = {p.id: p for p in dataset.pairs_of(spec.suite, sorted({int(pid) for pid, _ in units}))}
         cache: dict[int, tuple] = {}
 
         def data_of(pid: int) -> tuple:

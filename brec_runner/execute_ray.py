@@ -214,7 +214,7 @@ class RayExecutor:
         ray = import_ray()
         if self.gpus_per_unit > 0 and not str(spec.device).startswith("cuda"):
             raise WLToolsError(f"--gpus-per-unit {self.gpus_per_unit} needs --device cuda")
-        pairs = {p.id: p for p in dataset.load_pairs(ids=sorted({pid for pid, _ in units}))}
+        pairs = {p.id: p for p in dataset.pairs_of(spec.suite, sorted({pid for pid, _ in units}))}
         sizes = {pid: {"n": p.meta.get("n", ()), "m": p.meta.get("m", ())} for pid, p in pairs.items()}
         if spec.multi_pair and spec.multi_pair > 1:
             groups = multi_pair_windows(units, spec.multi_pair,

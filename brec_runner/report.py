@@ -121,7 +121,7 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
             skipped: list[str]) -> dict[str, Any]:
     from .configs import theory_bound
 
-    published = (config.get("theory") or {}).get("published")
+    published = None if config.get("suite") else (config.get("theory") or {}).get("published")
     th = theory_bound(config) or {"lower": None, "upper": None, "class": "unknown (no bound declared)",
                                   "note": "", "rrwp_steps": None}
     seeds = sorted({r["seed"] for r in records})
@@ -136,7 +136,12 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
         from .theory import theory_verdicts
 
         k = th["rrwp_steps"]
-        verdicts = theory_verdicts(tests, rrwp_steps=k, ids=ids)
+        if config.get("suite"):
+            from wltools.suites.theory import suite_theory
+
+            verdicts = suite_theory(config["suite"], tests, rrwp_steps=k or 32, ids=ids).verdicts
+        else:
+            verdicts = theory_verdicts(tests, rrwp_steps=k, ids=ids)
 
     def sep(pid: int, test: str | None) -> bool | None:
         if not test or pid not in verdicts or test not in verdicts[pid]:
@@ -196,7 +201,7 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
         "protocol": config["protocol"], "seeds": seeds, "pairs": len(ids), "records": len(records),
         "run_dirs": [str(d) for d in run_dirs], "device": config.get("device"),
         "settings_hash": config.get("settings_hash"), "code_versions": config.get("code_versions"),
-        "relabel_rule": config.get("relabel_rule"), "skipped_lines": list(skipped),
+        "relabel_rule": config.get("relabel_rule"), "skipped_lines": list(skipped), "suite": config.get("suite"),
         "invariance": config.get("invariance"),
         "theory": {"lower": lower, "upper": upper, "rrwp_steps": k, "class": th.get("class"),
                    "note": th.get("note"), "computed": bool(verdicts), "source": th.get("source")},
@@ -257,7 +262,7 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
     if th.get("rrwp_steps"):
         bound += f" (RRWP K={th['rrwp_steps']})"
     title = rep["model"] + (f" (preset {rep['preset']})" if rep.get("preset") else "")
-    lines = [f"# BREC: {title}", "",
+    lines = [f"# {'suite ' + rep['suite'] if rep.get('suite') else 'BREC'}: {title}", "",
              f"Seeds {', '.join(map(str, rep['seeds']))}; {rep['pairs']} pairs, {rep['records']} (pair, seed) "
              f"results; device {rep['device']}; T² threshold {rep['protocol']['threshold']:g}"
              f" ({rep['protocol'].get('threshold_rule', 'exact')}); relabelled copies: "

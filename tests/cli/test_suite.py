@@ -62,3 +62,32 @@ def test_check_with_epwl():
     assert [(x["test"], x["distinguished"], x["iteration"]) for x in res] == [("epwl", True, 1)]
     r = _run("check", "shrikhande", "rook4x4", "--test", "epwl-lap")
     assert r.exit_code == 0 and "not distinguished" in r.output
+
+
+def test_suite_run_trains_through_the_brec_runner_and_reports_against_the_suite(tmp_path, monkeypatch):
+    """`suite run`: the same runner, records and checks as BREC; the report's theory is the suite's."""
+    import json
+    from pathlib import Path
+
+    from brec_runner.record import read_run
+    from brec_runner.report import build_report
+
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
+    gin = f"{Path(__file__).resolve().parents[2] / 'examples' / 'gin.py'}:gin"
+    out = tmp_path / "csl"
+    res = CliRunner().invoke(cli.cli, ["suite", "run", "csl", "--model", gin, "--pairs", "0-1", "--epochs", "1",
+                                       "--out", str(out), "--quiet"])
+    assert res.exit_code == 0, res.output
+    run = read_run(out)
+    assert run.config["suite"] == "csl" and {r["category"] for r in run.records} == {"csl"}
+    assert sorted((r["id"], r["seed"]) for r in run.records) == [(0, 0), (1, 0)]
+    rep = build_report([out])
+    assert rep["suite"] == "csl" and rep["categories"][-1]["theory_upper"] == 0  # GIN is 1-WL: CSL is beyond it
+    assert rep["categories"][-1]["3wl"] == 2
+    # BREC records and suite records are different data: one directory never mixes them
+    res = CliRunner().invoke(cli.cli, ["brec", "run", "--model", gin, "--pairs", "0-1", "--epochs", "1",
+                                       "--out", str(out), "--quiet"])
+    assert res.exit_code == 2 and "dataset" in res.output
+    res = CliRunner().invoke(cli.cli, ["suite", "run", "nosuch", "--model", gin])
+    assert res.exit_code == 2 and "nosuch" in res.output
+    assert json.loads((out / "config.json").read_text())["pairs"] == [0, 1]
