@@ -50,15 +50,90 @@ def claims() -> None:
 # --- check / iso ---
 
 
+class _MemorySize(click.ParamType):
+    """A memory size such as 4G, 512M or 1.5GiB (:func:`wltools.resources.parse_size`), in bytes."""
+
+    name = "SIZE"
+
+    def convert(self, value, param, ctx):
+        from wltools.resources import parse_size
+
+        if isinstance(value, int):
+            return value
+        try:
+            return parse_size(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+_MAX_MEMORY_HELP = ("Refuse work whose estimated peak memory is above SIZE (e.g. 4G), before "
+                    "starting it; default 80% of the memory free now.")
+
+#: Largest canonical form printed as graph6 by `iso --format json` (graph6 takes n^2/12 bytes).
+_CANONICAL_GRAPH6_MAX_NODES = 1000
+
 
 def _graph_summary(spec: str, G) -> dict:
     return {"spec": spec, "n": G.number_of_nodes(), "m": G.number_of_edges()}
+
+
+def _require_iso(G, which: str, max_memory: int | None) -> None:
+    """Refuse a canonical labelling over the budget or above wltools.iso's tested limit."""
+    from wltools.errors import ResourceLimitError
+    from wltools.iso import MAX_NODES, choose_method, peak_bytes
+    from wltools.resources import require
+
+    n, m = G.number_of_nodes(), G.number_of_edges()
+    if n > MAX_NODES:
+        raise ResourceLimitError(
+            f"isomorphism of {which} ({n:,} nodes): above the tested limit of {MAX_NODES:,} nodes "
+            "of the canonical labeller"
+        )
+    require(peak_bytes(n, m), f"canonical labelling ({choose_method(n)}) of {which} ({n:,} nodes)",
+            max_memory=max_memory)
+
+
+def _canonical_forms(G, H, max_memory: int | None):
+    """One canonical labelling per graph (checked against the budget first), reused for the
+    verdict, the certificates and the canonical graph6."""
+    from wltools.iso import canonical_form
+
+    _require_iso(G, "G", max_memory)
+    _require_iso(H, "H", max_memory)
+    return canonical_form(G), canonical_form(H)
+
+
+def _out_of_memory(what: str) -> ReportedError:
+    return ReportedError(f"out of memory while {what}; the estimate was too low: give a smaller "
+                         "input or a lower --max-memory, and report this")
 
 
 def _table(rows: list[tuple[str, ...]]) -> list[str]:
     """Left-aligned columns separated by two spaces."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+
+
+def _require_tests(tests, G, H, rrwp_steps: int | None, max_memory: int | None) -> None:
+    """Refuse, before any work, a refinement test whose estimated peak memory
+    (:func:`wltools.refine.cost.peak_bytes`, for graphs of the larger order and size) plus the two
+    graphs is over the budget."""
+    from wltools.errors import UnknownNameError
+    from wltools.graphs import load_bytes
+    from wltools.refine.cost import peak_bytes
+    from wltools.resources import require
+    from wltools.wl_tests import TEST_LABELS
+
+    n = max(G.number_of_nodes(), H.number_of_nodes())
+    m = max(G.number_of_edges(), H.number_of_edges())
+    graphs = (load_bytes(G.number_of_nodes(), G.number_of_edges())
+              + load_bytes(H.number_of_nodes(), H.number_of_edges())) // 2
+    for t in tests:
+        try:
+            need = peak_bytes(t, n, m, rrwp_steps=rrwp_steps)
+        except UnknownNameError:  # a test without a cost model yet
+            continue
+        require(need + graphs, f"{TEST_LABELS.get(t, t)} on {n:,} nodes", max_memory=max_memory)
 
 
 @cli.command()
@@ -77,14 +152,17 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
     type=click.IntRange(min=1),
     default=None,
     metavar="K",
-    help="RRWP steps K (channels I, M, ..., M^(K-1)); default max(n_G, n_H).",
+    help="RRWP steps K (channels I, M, ..., M^(K-1)); default max(n_G, n_H); values above "
+         "n + 1 are lowered to n + 1 (higher powers of M add nothing, by Cayley-Hamilton).",
 )
 @click.option("--exact", is_flag=True, help="Use the exact refinement path, not the fast one.")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
     help="text: a table with witnesses; json: one object for scripts.",
 )
-def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str) -> None:
+@click.option("--max-memory", type=_MemorySize(), default=None, help=_MAX_MEMORY_HELP)
+def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str,
+          max_memory: int | None) -> None:
     """Can refinement tests distinguish graphs G and H? Also says whether they are isomorphic.
 
     G and H are each a file (graph6/sparse6, edge list, GraphML, node-link JSON; FILE:INDEX picks
@@ -96,14 +174,23 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     import json
 
     from wltools.graphs import load_graph
-    from wltools.iso import certificate_digest, is_isomorphic
     from wltools.refine import refine_pair
 
-    G, H = load_graph(g), load_graph(h)
+    G, H = load_graph(g, max_memory=max_memory), load_graph(h, max_memory=max_memory)
     tests = TESTS if test == "all" else (test,)
-    results = [refine_pair(G, H, t, rrwp_steps=rrwp_steps, fast=not exact) for t in tests]
-    isomorphic = is_isomorphic(G, H)
-    digests = {"G": certificate_digest(G), "H": certificate_digest(H)}
+    n = max(G.number_of_nodes(), H.number_of_nodes())
+    if rrwp_steps is not None and rrwp_steps > n + 1 and "rrwp" in tests:
+        click.echo(f"note: --rrwp-steps {rrwp_steps} lowered to n + 1 = {n + 1}: by Cayley-Hamilton "
+                   f"the powers of M beyond M^{n} add nothing to RRWP-WL", err=True)
+        rrwp_steps = n + 1
+    _require_tests(tests, G, H, rrwp_steps, max_memory)
+    try:
+        form_g, form_h = _canonical_forms(G, H, max_memory)
+        results = [refine_pair(G, H, t, rrwp_steps=rrwp_steps, fast=not exact) for t in tests]
+    except MemoryError:
+        raise _out_of_memory(f"checking {g} against {h}") from None
+    isomorphic = form_g.isomorphic(form_h)
+    digests = {"G": form_g.digest(), "H": form_h.digest()}
     if isomorphic and any(r.distinguished for r in results):
         click.echo("warning: isomorphic graphs reported as distinguished; this is a bug", err=True)
 
@@ -137,7 +224,8 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         lines += ["", "witnesses:"]
         lines += [f"  {r.test}: {r.witness}" for r in witnesses]
     lines.append("")
-    certs = f"pynauty certificates {digests['G']} vs {digests['H']}"
+    methods = form_g.method if form_g.method == form_h.method else f"{form_g.method}/{form_h.method}"
+    certs = f"{methods} certificates {digests['G']} vs {digests['H']}"
     if isomorphic:
         lines.append(f"isomorphic: yes ({certs}); no test can distinguish isomorphic graphs")
     elif not witnesses:
@@ -152,27 +240,36 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
 @click.argument("h", metavar="H")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-    help="text: one line; json: one object with certificates and canonical graph6 forms.",
+    help="text: one line; json: one object with certificates and canonical graph6 forms "
+         "(graph6 up to 1,000 nodes, else null).",
 )
-def iso(g: str, h: str, fmt: str) -> None:
-    """Are graphs G and H isomorphic? Exact, by nauty canonical certificates (pynauty).
+@click.option("--max-memory", type=_MemorySize(), default=None, help=_MAX_MEMORY_HELP)
+def iso(g: str, h: str, fmt: str, max_memory: int | None) -> None:
+    """Are graphs G and H isomorphic? Exact, by canonical certificates: nauty (pynauty) up to 256
+    nodes, bliss (igraph) above, up to 100,000 nodes.
 
     G and H are given as for `wltools check`. Exit code 0 whether or not they are isomorphic.
     """
     import json
 
     from wltools.graphs import load_graph
-    from wltools.iso import canonical_graph6, certificate_digest, is_isomorphic
 
-    G, H = load_graph(g), load_graph(h)
-    isomorphic = is_isomorphic(G, H)
-    dg, dh = certificate_digest(G), certificate_digest(H)
+    G, H = load_graph(g, max_memory=max_memory), load_graph(h, max_memory=max_memory)
+    try:
+        form_g, form_h = _canonical_forms(G, H, max_memory)
+    except MemoryError:
+        raise _out_of_memory(f"labelling {g} and {h}") from None
+    isomorphic = form_g.isomorphic(form_h)
+    dg, dh = form_g.digest(), form_h.digest()
     if fmt == "json":
+        def graph6(form):
+            return form.graph6() if form.n <= _CANONICAL_GRAPH6_MAX_NODES else None
+
         obj = {
             "graphs": {"G": _graph_summary(g, G), "H": _graph_summary(h, H)},
             "isomorphic": isomorphic,
             "certificates": {"G": dg, "H": dh},
-            "canonical_graph6": {"G": canonical_graph6(G), "H": canonical_graph6(H)},
+            "canonical_graph6": {"G": graph6(form_g), "H": graph6(form_h)},
         }
         click.echo(json.dumps(obj, indent=2))
         return

@@ -42,7 +42,6 @@ from typing import Iterable
 
 import networkx as nx
 import numpy as np
-import torch
 
 from wltools.graphs import permute_graph
 from wltools.iso import canonical_order
@@ -122,6 +121,8 @@ def _arrays_digest(arrays: dict[str, np.ndarray]) -> str:
 
 
 def _save(path: Path, data, entry_key: str) -> bool:
+    import torch
+
     arrays: dict[str, np.ndarray] = {}
     for key, value in data.to_dict().items():
         if isinstance(value, torch.Tensor):
@@ -153,6 +154,7 @@ def _save(path: Path, data, entry_key: str) -> bool:
 
 def _load(path: Path, entry_key: str):
     """``(data, None)`` for a sound entry of ``entry_key``, else ``(None, why)``."""
+    import torch
     from torch_geometric.data import Data
 
     try:
@@ -191,6 +193,7 @@ def _warn(path: Path, why: str) -> None:
 def _permute_data(data, inv: np.ndarray, lab: np.ndarray):
     """``data`` computed on the canonical form, moved to the graph where node ``v`` = canonical
     ``inv[v]`` (``lab[a]`` = graph node of canonical node ``a``). ``None`` if ambiguous."""
+    import torch
     from torch_geometric.data import Data
 
     n = len(inv)
@@ -201,7 +204,7 @@ def _permute_data(data, inv: np.ndarray, lab: np.ndarray):
         k for k, v in d.items()
         if k.endswith("index") and isinstance(v, torch.Tensor) and v.dim() == 2 and not v.is_floating_point()
     ]
-    orders: dict[int, torch.Tensor] = {}
+    orders: dict = {}
     out: dict = {}
     for k in index_keys:
         idx = d[k]

@@ -27,7 +27,6 @@ from wltools.errors import UnknownNameError
 from wltools.wl_tests import DEFAULT_RRWP_STEPS, TESTS
 
 from .dataset import CATEGORY_IDS, NUM_PAIRS, load_pairs, select_ids
-from .encoding_cache import cache_root
 
 __all__ = [
     "DEFAULT_TESTS",
@@ -99,6 +98,8 @@ def _refine_fn():
 
 
 def _cache_file(test: str, rrwp_steps: int, fast: bool, version: str) -> Path:
+    from .encoding_cache import cache_root  # here, not at the top: a model-side module
+
     k = f"-k{rrwp_steps}" if test == "rrwp" else ""
     return cache_root() / "theory" / f"{test}{k}-{'fast' if fast else 'exact'}-{version}.jsonl"
 

@@ -11,6 +11,7 @@ __all__ = [
     "UnknownNameError",
     "DataIntegrityError",
     "RunDirectoryError",
+    "ResourceLimitError",
 ]
 
 
@@ -36,3 +37,8 @@ class DataIntegrityError(WLToolsError):
 
 class RunDirectoryError(WLToolsError):
     """A BREC run directory is unusable (config mismatch on resume, missing results)."""
+
+
+class ResourceLimitError(WLToolsError):
+    """Work refused before it starts: its estimated memory is over the budget (``--max-memory``),
+    or its size is beyond a tested limit (e.g. of the canonical labellers)."""

@@ -27,6 +27,12 @@ name (lower case letters, digits, ``_``/``-``, optional ``:ARG``), :class:`Graph
 otherwise (a missing file, malformed graph6). Readable graphs outside the supported class
 (directed, self-loops, multi-edges, no nodes) raise :class:`UnsupportedGraphError`.
 
+Sizes are checked before anything is built: a graph6 header must agree with the length of its
+body, and the memory a graph needs (:func:`load_bytes`, from the node count of a graph6 / sparse6
+header, a name's size, or the counts of a JSON or edge-list file) is checked against the budget
+``max_memory`` (:func:`wltools.resources.require`; default a share of the free memory), raising
+:class:`~wltools.errors.ResourceLimitError` instead of allocating.
+
 Nodes are relabelled ``0..n-1`` deterministically (:func:`relabel_consecutive`): integers in
 increasing order, strings in natural order (``n2`` before ``n10``), so the same file always gives
 the same graph. Parsing is done by networkx readers (``from_graph6_bytes``, ``from_sparse6_bytes``,
@@ -61,6 +67,7 @@ from wltools.errors import (
     UnsupportedGraphError,
     WLToolsError,
 )
+from wltools.resources import require
 
 __all__ = [
     "NamedGraph",
@@ -74,6 +81,7 @@ __all__ = [
     "permute_graph",
     "relabel_consecutive",
     "named_graph",
+    "load_bytes",
 ]
 
 #: File formats understood by :func:`load_graphs` (``fmt`` argument).
@@ -140,6 +148,75 @@ def _node_key(x: object) -> tuple:
     if isinstance(x, str):
         return (1, _natural(x))
     return (2, type(x).__name__, _natural(repr(x)))
+
+
+def _count(k: int, what: str) -> str:
+    """``'1,000 nodes'``."""
+    return f"{k:,} {what}"
+
+
+# ----------------------------------------------------------------------------- sizes
+
+
+def load_bytes(n: int, m: int) -> int:
+    """Estimated peak memory (bytes) of reading a graph of ``n`` nodes and ``m`` edges into
+    networkx and validating it (the parsed graph and its relabelled copy).
+
+    Measured with :mod:`tracemalloc` on sparse6 input (cycles, random regular graphs, 2,000 to
+    100,000 nodes): about ``750 n + 650 m`` bytes; this estimate rounds up.
+
+    Examples
+    --------
+    >>> load_bytes(100_000, 150_000) < 2**30
+    True
+    >>> load_bytes(2**30, 0) > 500 * 2**30
+    True
+    """
+    return 64 * 1024 + 800 * max(int(n), 0) + 700 * max(int(m), 0)
+
+
+def _require_load(n: int, m: int, label: str, max_memory: int | None) -> None:
+    require(load_bytes(n, m), f"reading graph {label} ({_count(n, 'nodes')}, up to "
+            f"{_count(m, 'edges')})", max_memory=max_memory)
+
+
+def _graph6_order(body: bytes, kind: str, label: str) -> tuple[int, bytes]:
+    """The order ``n`` in a graph6 / sparse6 header (McKay's formats.txt: one byte for
+    ``n <= 62``, ``~`` and three bytes up to ``258047``, ``~~`` and six bytes beyond) and the
+    rest of the body."""
+    if any(c < 63 or c > 126 for c in body):
+        raise GraphFormatError(f"malformed {kind} {label}: each character must be in range(63, 127)")
+    if not body:
+        raise GraphFormatError(f"malformed {kind} {label}: no order (number of nodes)")
+    if body[0] != 126:
+        return body[0] - 63, body[1:]
+    width, start = (6, 2) if body[1:2] == b"~" else (3, 1)
+    digits = body[start : start + width]
+    if len(digits) < width:
+        raise GraphFormatError(f"malformed {kind} {label}: the order (number of nodes) is cut off")
+    n = 0
+    for c in digits:
+        n = (n << 6) | (c - 63)
+    return n, body[start + width :]
+
+
+def _check_graph6_size(raw: bytes, kind: str, label: str, max_memory: int | None) -> None:
+    """Refuse a graph6 body whose length disagrees with its header, and any graph6 / sparse6
+    graph whose size is over the memory budget, before decoding it."""
+    n, rest = _graph6_order(raw[1:] if kind == "sparse6" else raw, kind, label)
+    if kind == "graph6":
+        bits = n * (n - 1) // 2
+        need = (bits + 5) // 6
+        if len(rest) != need:
+            raise GraphFormatError(
+                f"malformed graph6 {label}: the header says {_count(n, 'nodes')}, whose adjacency "
+                f"takes {_count(need, 'bytes')}, but {_count(len(rest), 'follow')}"
+            )
+        m = min(bits, 6 * len(rest))
+    else:
+        k = max(1, (n - 1).bit_length())  # bits per node number
+        m = 6 * len(rest) // (k + 1)  # each edge takes at least one (b, x) unit
+    _require_load(n, m, label, max_memory)
 
 
 # ----------------------------------------------------------------------------- relabelling
@@ -305,7 +382,9 @@ def validate_graph(G: nx.Graph, name: str | None = None) -> nx.Graph:
 # ----------------------------------------------------------------------------- graph6 / sparse6
 
 
-def parse_graph6(text: str | bytes, name: str | None = None) -> nx.Graph:
+def parse_graph6(
+    text: str | bytes, name: str | None = None, *, max_memory: int | None = None
+) -> nx.Graph:
     """Parse one graph6 string, or sparse6 when it starts with ``:``.
 
     Implements the formats of McKay's ``formats.txt`` (nauty) through networkx's
@@ -318,6 +397,8 @@ def parse_graph6(text: str | bytes, name: str | None = None) -> nx.Graph:
         One graph6 / sparse6 string.
     name : str, optional
         How the input is named in error messages (default: the text itself).
+    max_memory : int, optional
+        Memory budget in bytes (default: :func:`wltools.resources.require`'s).
 
     Returns
     -------
@@ -327,9 +408,13 @@ def parse_graph6(text: str | bytes, name: str | None = None) -> nx.Graph:
     Raises
     ------
     GraphFormatError
-        Malformed text, or several graphs (use :func:`load_graphs`).
+        Malformed text (including a graph6 body whose length disagrees with the order in its
+        header), or several graphs (use :func:`load_graphs`).
     UnsupportedGraphError
         digraph6 (directed), self-loops or multi-edges (sparse6), zero nodes.
+    ResourceLimitError
+        The order in the header (and the edges the body can hold) need more memory than
+        ``max_memory``; refused before decoding.
 
     Examples
     --------
@@ -364,6 +449,7 @@ def parse_graph6(text: str | bytes, name: str | None = None) -> nx.Graph:
             f"graph {label} is digraph6 (directed); only undirected graphs are supported"
         )
     kind = "sparse6" if raw.startswith(b":") else "graph6"
+    _check_graph6_size(raw, kind, label, max_memory)
     try:
         G = nx.from_sparse6_bytes(raw) if kind == "sparse6" else nx.from_graph6_bytes(raw)
     except _READ_ERRORS as exc:
@@ -401,6 +487,9 @@ class NamedGraph:
         Allowed range of ``N`` for sized families.
     description : str
         One line: what the graph is and where it comes from.
+    edges : callable, optional
+        ``edges(N)``, the number of edges of a sized family's member (for the memory check made
+        before building it); None: ``N`` edges.
 
     Examples
     --------
@@ -414,6 +503,7 @@ class NamedGraph:
     description: str
     min_size: int = 1
     max_size: int = 0
+    edges: Callable[[int], int] | None = None
 
 
 def _shrikhande() -> nx.Graph:
@@ -494,9 +584,9 @@ NAMED_GRAPHS: dict[str, NamedGraph] = {
         _bicyclopentyl, False,
         "bicyclopentyl skeleton: 10 nodes, 11 edges (Graphormer App. A.1, Fig. 2)",
     ),
-    "complete": NamedGraph(_complete, True, "complete graph K_N", 1, 1_000),
-    "cycle": NamedGraph(_cycle, True, "cycle C_N (N >= 3)", 3, 100_000),
-    "path": NamedGraph(_path, True, "path P_N on N nodes", 1, 100_000),
+    "complete": NamedGraph(_complete, True, "complete graph K_N", 1, 1_000, lambda k: k * (k - 1) // 2),
+    "cycle": NamedGraph(_cycle, True, "cycle C_N (N >= 3)", 3, 100_000, lambda k: k),
+    "path": NamedGraph(_path, True, "path P_N on N nodes", 1, 100_000, lambda k: k - 1),
 }
 
 
@@ -504,21 +594,8 @@ def _known_names() -> str:
     return ", ".join(f"{k}:N" if v.sized else k for k, v in NAMED_GRAPHS.items())
 
 
-def named_graph(name: str) -> nx.Graph:
-    """Build a named graph (see :data:`NAMED_GRAPHS`), e.g. ``"petersen"`` or ``"cycle:6"``.
-
-    Raises
-    ------
-    UnknownNameError
-        Unknown name.
-    GraphFormatError
-        A missing, superfluous, non-integer or out-of-range size.
-
-    Examples
-    --------
-    >>> named_graph("cycle:6").number_of_edges()
-    6
-    """
+def _named_size(name: str) -> tuple[NamedGraph, int | None]:
+    """The family of a graph name and its size (None for fixed graphs), checked."""
     base, sep, arg = name.strip().partition(":")
     spec = NAMED_GRAPHS.get(base)
     if spec is None:
@@ -526,7 +603,7 @@ def named_graph(name: str) -> nx.Graph:
     if not spec.sized:
         if sep:
             raise GraphFormatError(f"graph name {_show(name)}: {base!r} takes no size")
-        G = spec.build()
+        return spec, None
     else:
         if not arg:
             raise GraphFormatError(
@@ -540,6 +617,33 @@ def named_graph(name: str) -> nx.Graph:
             raise GraphFormatError(
                 f"graph name {_show(name)}: size must be in {spec.min_size}..{spec.max_size}"
             )
+        return spec, size
+
+
+def named_graph(name: str, *, max_memory: int | None = None) -> nx.Graph:
+    """Build a named graph (see :data:`NAMED_GRAPHS`), e.g. ``"petersen"`` or ``"cycle:6"``.
+
+    Raises
+    ------
+    UnknownNameError
+        Unknown name.
+    GraphFormatError
+        A missing, superfluous, non-integer or out-of-range size.
+    ResourceLimitError
+        The graph would need more memory than ``max_memory`` (default: a share of the free
+        memory); checked before it is built.
+
+    Examples
+    --------
+    >>> named_graph("cycle:6").number_of_edges()
+    6
+    """
+    spec, size = _named_size(name)
+    if size is None:
+        G = spec.build()
+    else:
+        m = spec.edges(size) if spec.edges is not None else size
+        _require_load(size, m, _show(name.strip()), max_memory)
         G = spec.build(size)
     return validate_graph(G, name=name.strip())
 
@@ -571,12 +675,12 @@ def _sniff(data: bytes) -> str:
     return "edgelist"
 
 
-def _read_graph6_lines(data: bytes, where: str) -> list[nx.Graph]:
+def _read_graph6_lines(data: bytes, where: str, max_memory: int | None = None) -> list[nx.Graph]:
     graphs = []
     for lineno, line in enumerate(data.splitlines(), start=1):
         if not line.strip() or line.strip() in _HEADERS:
             continue
-        graphs.append(parse_graph6(line, name=f"{where} line {lineno}"))
+        graphs.append(parse_graph6(line, name=f"{where} line {lineno}", max_memory=max_memory))
     return graphs
 
 
@@ -588,30 +692,85 @@ def _read_graphml(path: Path, where: str) -> nx.Graph:
     return validate_graph(G, name=where)
 
 
-def _read_json(data: bytes, where: str) -> nx.Graph:
+_NODE_LINK = ("node-link JSON: an object with a 'nodes' list and an 'edges' (or 'links') list, "
+              "as written by networkx.node_link_data")
+
+
+def _node_link_id(value: object, what: str, where: str) -> object:
+    """A node id of node-link JSON: a string or a number (not a boolean, null, list or object)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise GraphFormatError(
+            f"node-link JSON {where}: {what} is {json.dumps(value)}; node ids must be strings or "
+            "numbers"
+        )
+    return value
+
+
+def _read_json(data: bytes, where: str, max_memory: int | None = None) -> nx.Graph:
+    """Node-link JSON (``networkx.node_link_data``), checked before a graph is built: ``directed``
+    and ``multigraph``, when present, are JSON booleans; every node has an ``id`` (a string or a
+    number, listed once); every edge has a ``source`` and a ``target`` among those ids. A
+    repeated edge is reported (as a multi-edge), not merged."""
     try:
         obj = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise GraphFormatError(f"malformed JSON in {where}: {_one_line(exc)}") from None
-    if not isinstance(obj, dict) or not isinstance(obj.get("nodes"), list):
+    if not isinstance(obj, dict):
+        raise GraphFormatError(f"{where}: expected {_NODE_LINK}")
+    for key in ("directed", "multigraph"):
+        if key in obj and not isinstance(obj[key], bool):
+            raise GraphFormatError(
+                f"node-link JSON {where}: {key!r} must be true or false, got {json.dumps(obj[key])}"
+            )
+    if "edges" in obj and "links" in obj:
         raise GraphFormatError(
-            f"{where}: expected node-link JSON (an object with a 'nodes' list, as written by "
-            "networkx.node_link_data)"
+            f"node-link JSON {where}: has both 'edges' and 'links'; expected one of them"
+        )
+    key = "links" if "links" in obj else "edges"
+    nodes, edges = obj.get("nodes"), obj.get(key)
+    if not isinstance(nodes, list) or not isinstance(edges, list):
+        missing = [k for k, v in (("nodes", nodes), (key, edges)) if not isinstance(v, list)]
+        raise GraphFormatError(
+            f"{where}: no {' or '.join(repr(k) for k in missing)} list; expected {_NODE_LINK}"
         )
     if obj.get("directed"):
         raise UnsupportedGraphError(
             f"graph {where} is directed; only undirected graphs are supported"
         )
-    key = "links" if "links" in obj and "edges" not in obj else "edges"
-    obj = {**obj, key: obj.get(key, [])}
-    try:
-        G = nx.node_link_graph(obj, edges=key)
-    except _READ_ERRORS as exc:
-        raise GraphFormatError(f"malformed node-link JSON in {where}: {_one_line(exc)}") from None
+    _require_load(len(nodes), len(edges), where, max_memory)
+    ids: dict[object, None] = {}
+    for i, node in enumerate(nodes):
+        if not isinstance(node, dict) or "id" not in node:
+            raise GraphFormatError(
+                f"node-link JSON {where}: node {i} has no 'id' (nodes are objects {{\"id\": ...}})"
+            )
+        v = _node_link_id(node["id"], f"the id of node {i}", where)
+        if v in ids:
+            raise GraphFormatError(f"node-link JSON {where}: node id {json.dumps(v)} is listed twice")
+        ids[v] = None
+    pairs = []
+    for j, edge in enumerate(edges):
+        if not isinstance(edge, dict) or "source" not in edge or "target" not in edge:
+            raise GraphFormatError(
+                f"node-link JSON {where}: {key[:-1]} {j} needs a 'source' and a 'target'"
+            )
+        ends = []
+        for end in ("source", "target"):
+            v = _node_link_id(edge[end], f"the {end} of {key[:-1]} {j}", where)
+            if v not in ids:
+                raise GraphFormatError(
+                    f"node-link JSON {where}: {key[:-1]} {j} has {end} {json.dumps(v)}, which is "
+                    "not in 'nodes'"
+                )
+            ends.append(v)
+        pairs.append(tuple(ends))
+    G = nx.MultiGraph()
+    G.add_nodes_from(ids)
+    G.add_edges_from(pairs)
     return validate_graph(G, name=where)
 
 
-def _read_edgelist(data: bytes, where: str) -> nx.Graph:
+def _read_edgelist(data: bytes, where: str, max_memory: int | None = None) -> nx.Graph:
     """Whitespace-separated ``u v [ignored...]`` lines, ``#`` comments; a one-token line declares
     an isolated node. Parsed by ``networkx.parse_edgelist`` into a MultiGraph, so a repeated edge
     is reported instead of silently merged."""
@@ -620,10 +779,13 @@ def _read_edgelist(data: bytes, where: str) -> nx.Graph:
     except UnicodeDecodeError as exc:
         raise GraphFormatError(f"{where}: not a text file ({_one_line(exc)})") from None
     isolated = []
+    m = 0
     for line in lines:
         tokens = line.split("#", 1)[0].split()
         if len(tokens) == 1:
             isolated.append(tokens[0])
+        m += len(tokens) > 1
+    _require_load(2 * m + len(isolated), m, where, max_memory)
     try:
         G = nx.parse_edgelist(lines, comments="#", create_using=nx.MultiGraph, data=False)
     except _READ_ERRORS as exc:
@@ -632,7 +794,9 @@ def _read_edgelist(data: bytes, where: str) -> nx.Graph:
     return validate_graph(G, name=where)
 
 
-def load_graphs(path: str | os.PathLike, fmt: str | None = None) -> list[nx.Graph]:
+def load_graphs(
+    path: str | os.PathLike, fmt: str | None = None, *, max_memory: int | None = None
+) -> list[nx.Graph]:
     """Read every graph of a file.
 
     graph6 / sparse6 files hold one graph per line (blank lines skipped, ``>>graph6<<`` /
@@ -645,6 +809,8 @@ def load_graphs(path: str | os.PathLike, fmt: str | None = None) -> list[nx.Grap
         The file.
     fmt : {"graph6", "graphml", "json", "edgelist"}, optional
         Format; default: from the suffix, else sniffed from the content (module docstring).
+    max_memory : int, optional
+        Memory budget in bytes for each graph (default: a share of the free memory).
 
     Returns
     -------
@@ -657,6 +823,8 @@ def load_graphs(path: str | os.PathLike, fmt: str | None = None) -> list[nx.Grap
         Missing / unreadable / empty file, malformed content, unknown ``fmt``.
     UnsupportedGraphError
         A directed graph, self-loop, multi-edge or zero-node graph in the file.
+    ResourceLimitError
+        A graph whose size (from its header or counts) needs more memory than ``max_memory``.
 
     Examples
     --------
@@ -676,15 +844,15 @@ def load_graphs(path: str | os.PathLike, fmt: str | None = None) -> list[nx.Grap
         raise GraphFormatError(f"{where} is empty: no graph in it")
     fmt = fmt or _SUFFIX_FORMAT.get(path.suffix.lower()) or _sniff(data)
     if fmt == "graph6":
-        graphs = _read_graph6_lines(data, where)
+        graphs = _read_graph6_lines(data, where, max_memory)
         if not graphs:
             raise GraphFormatError(f"{where} holds only a header: no graph in it")
         return graphs
     if fmt == "graphml":
         return [_read_graphml(path, where)]
     if fmt == "json":
-        return [_read_json(data, where)]
-    return [_read_edgelist(data, where)]
+        return [_read_json(data, where, max_memory)]
+    return [_read_edgelist(data, where, max_memory)]
 
 
 def _is_file(path: Path) -> bool:
@@ -702,8 +870,8 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def _single_from_file(path: Path) -> nx.Graph:
-    graphs = load_graphs(path)
+def _single_from_file(path: Path, max_memory: int | None = None) -> nx.Graph:
+    graphs = load_graphs(path, max_memory=max_memory)
     if len(graphs) != 1:
         raise GraphFormatError(
             f"{str(path)!r} holds {len(graphs)} graphs; select one as {path}:INDEX (0-based)"
@@ -716,7 +884,30 @@ def _single_from_file(path: Path) -> nx.Graph:
 # ----------------------------------------------------------------------------- specifications
 
 
-def load_graph(spec: str | os.PathLike) -> nx.Graph:
+def _spec_size(spec: str) -> tuple[int, int] | None:
+    """``(n, m)`` of a named graph, ``(n, upper bound of m)`` of a graph6 / sparse6 string, known
+    without building it; None for anything else (files are checked as they are read)."""
+    try:
+        if spec.partition(":")[0] in NAMED_GRAPHS:
+            family, size = _named_size(spec)
+            if size is None:
+                return None
+            return size, (family.edges(size) if family.edges is not None else size)
+        if _is_graph6_text(spec):
+            raw = spec.encode("ascii")
+            for header in _HEADERS:
+                raw = raw[len(header) :] if raw.startswith(header) else raw
+            if raw[:1] == b":":
+                n, rest = _graph6_order(raw[1:], "sparse6", "")
+                return n, 6 * len(rest) // (max(1, (n - 1).bit_length()) + 1)
+            n, rest = _graph6_order(raw, "graph6", "")
+            return n, min(n * (n - 1) // 2, 6 * len(rest))
+    except (WLToolsError, UnicodeEncodeError):
+        return None
+    return None
+
+
+def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None) -> nx.Graph:
     """Load one graph from a file path, a ``+`` union, a name, ``FILE:INDEX``, or graph6/sparse6.
 
     The resolution order is given in the module docstring (an existing file wins, then a union,
@@ -726,6 +917,9 @@ def load_graph(spec: str | os.PathLike) -> nx.Graph:
     ----------
     spec : str or PathLike
         The specification.
+    max_memory : int, optional
+        Memory budget in bytes (default: a share of the free memory,
+        :func:`wltools.resources.require`).
 
     Returns
     -------
@@ -740,6 +934,9 @@ def load_graph(spec: str | os.PathLike) -> nx.Graph:
         Missing file, malformed content or graph6, a file with several graphs and no index.
     UnsupportedGraphError
         Directed graph, self-loop, multi-edge, zero nodes.
+    ResourceLimitError
+        The graph (a union: all its parts) would need more memory than ``max_memory``; refused
+        before it is built.
 
     Examples
     --------
@@ -749,7 +946,7 @@ def load_graph(spec: str | os.PathLike) -> nx.Graph:
     5
     """
     if isinstance(spec, os.PathLike):
-        return _single_from_file(Path(spec))
+        return _single_from_file(Path(spec), max_memory)
     if not isinstance(spec, str):
         raise GraphFormatError(f"graph specification must be a string, got {type(spec).__name__}")
     s = spec.strip()
@@ -757,20 +954,26 @@ def load_graph(spec: str | os.PathLike) -> nx.Graph:
         raise GraphFormatError("empty graph specification")
     path = Path(s)
     if _is_file(path):
-        return _single_from_file(path)
+        return _single_from_file(path, max_memory)
     if _is_dir(path):
         raise GraphFormatError(f"{s!r} is a directory, not a graph file")
     if "+" in s:
         parts = [p.strip() for p in s.split("+")]
         if not all(parts):
             raise GraphFormatError(f"graph union {_show(s)}: empty part")
-        G = nx.disjoint_union_all([load_graph(p) for p in parts])
+        sizes = [_spec_size(p) for p in parts]
+        known = [z for z in sizes if z is not None]
+        if known:  # parts, union and its relabelled copy: about three times the parts
+            n, m = sum(z[0] for z in known), sum(z[1] for z in known)
+            require(3 * load_bytes(n, m), f"the graph union {_show(s)} ({_count(n, 'nodes')}, up to "
+                    f"{_count(m, 'edges')})", max_memory=max_memory)
+        G = nx.disjoint_union_all([load_graph(p, max_memory=max_memory) for p in parts])
         return validate_graph(G, name=s)
     if s.partition(":")[0] in NAMED_GRAPHS:
-        return named_graph(s)
+        return named_graph(s, max_memory=max_memory)
     m = _INDEX_RE.fullmatch(s)
     if m and _is_file(Path(m.group(1))):
-        graphs = load_graphs(m.group(1))
+        graphs = load_graphs(m.group(1), max_memory=max_memory)
         index = int(m.group(2))
         if index >= len(graphs):
             raise GraphFormatError(
@@ -782,7 +985,7 @@ def load_graph(spec: str | os.PathLike) -> nx.Graph:
     problem = f"{_show(s)} is not an existing file, a known graph name, or valid graph6/sparse6"
     if _is_graph6_text(s):
         try:
-            G = parse_graph6(s)
+            G = parse_graph6(s, max_memory=max_memory)
         except GraphFormatError as exc:
             if _NAME_RE.fullmatch(s):
                 raise UnknownNameError(f"{problem} (known names: {_known_names()})") from None

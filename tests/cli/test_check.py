@@ -196,3 +196,34 @@ def test_iso_different_orders():
     result = _run("iso", "cycle:5", "cycle:6")
     assert result.exit_code == 0
     assert result.stdout.startswith("not isomorphic")
+
+
+# ----------------------------------------------------------------------------- fast start
+
+
+def test_check_iso_and_brec_theory_import_no_torch(tmp_path):
+    """Issue 16 item 1: `check`, `iso` and `brec theory` run without importing torch or
+    torch-geometric (run in a fresh interpreter, then sys.modules is inspected)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "import cli\n"
+        "def run(*args):\n"
+        "    r = CliRunner().invoke(cli.cli, list(args))\n"
+        "    assert r.exit_code == 0, r.output\n"
+        "run('check', 'petersen', 'petersen')\n"
+        "run('iso', 'cycle:300', 'cycle:300', '--format', 'json')\n"
+        f"run('brec', 'theory', '--pairs', '0-1', '--tests', '1wl', '--out', {str(tmp_path / 'theory')!r})\n"
+        "bad = sorted(m for m in ('torch', 'torch_geometric') if m in sys.modules)\n"
+        "assert not bad, bad\n"
+    )
+    env = {**os.environ, "WLTOOLS_CACHE": str(tmp_path / "cache")}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]

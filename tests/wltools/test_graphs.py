@@ -480,3 +480,100 @@ def test_relabel_consecutive_is_validate_graphs_relabelling():
     assert list(validate_graph(G).edges) == list(H.edges)
     P = nx.path_graph(4)
     assert list(relabel_consecutive(P).edges) == list(P.edges)
+
+
+# ----------------------------------------------------------------------------- sizes before allocation
+
+import time  # noqa: E402
+
+from wltools.errors import ResourceLimitError  # noqa: E402
+from wltools.graphs import load_bytes, parse_graph6  # noqa: E402
+
+
+def _sparse6_header(n: int) -> bytes:
+    """sparse6 with order ``n`` (formats.txt: N(n)) and one body character."""
+    if n <= 62:
+        head = bytes([n + 63])
+    elif n <= 258047:
+        head = b"~" + bytes(((n >> s) & 63) + 63 for s in (12, 6, 0))
+    else:
+        head = b"~~" + bytes(((n >> s) & 63) + 63 for s in (30, 24, 18, 12, 6, 0))
+    return b":" + head + b"A"
+
+
+def test_sparse6_header_claiming_2_30_nodes_is_refused_at_once():
+    t0 = time.perf_counter()
+    with pytest.raises(ResourceLimitError, match="1,073,741,824 nodes"):
+        parse_graph6(_sparse6_header(2**30))
+    assert time.perf_counter() - t0 < 1.0  # refused from the header: nothing built
+
+
+def test_sparse6_order_over_an_explicit_budget_is_refused():
+    with pytest.raises(ResourceLimitError, match="--max-memory is 1 MiB"):
+        parse_graph6(_sparse6_header(100_000), max_memory=2**20)
+    assert parse_graph6(":D").number_of_nodes() == 5  # five isolated nodes
+
+
+def test_graph6_body_must_match_its_header():
+    with pytest.raises(GraphFormatError, match="header says 63 nodes"):
+        parse_graph6("~??~")
+    with pytest.raises(GraphFormatError, match="cut off"):
+        parse_graph6("~~??")
+
+
+def test_named_graphs_and_unions_are_checked_before_they_are_built():
+    with pytest.raises(ResourceLimitError, match="complete:1000"):
+        load_graph("complete:1000", max_memory=50 * 2**20)
+    with pytest.raises(ResourceLimitError, match="union"):
+        load_graph("cycle:90000+cycle:90000", max_memory=150 * 2**20)
+    assert load_graph("cycle:6", max_memory=2**20).number_of_nodes() == 6
+    assert load_bytes(1000, 499_500) > 300 * 2**20
+
+
+def test_files_are_checked_against_the_budget(tmp_path):
+    el = _write(tmp_path, "big.edgelist", "".join(f"{i} {i + 1}\n" for i in range(2000)))
+    with pytest.raises(ResourceLimitError):
+        load_graph(el, max_memory=2**20)
+    js = _write(tmp_path, "big.json", json.dumps({"nodes": [{"id": i} for i in range(3000)], "edges": []}))
+    with pytest.raises(ResourceLimitError):
+        load_graph(js, max_memory=2**20)
+
+
+NODE_LINK_BAD = [
+    ("unknown-target", {"nodes": [{"id": 0}, {"id": 1}], "edges": [{"source": 0, "target": 7}]},
+     GraphFormatError, "target 7, which is not in 'nodes'"),
+    ("unknown-source-links", {"nodes": [{"id": "a"}], "links": [{"source": "z", "target": "a"}]},
+     GraphFormatError, "source \"z\""),
+    ("directed-string", {"directed": "false", "nodes": [{"id": 0}], "edges": []},
+     GraphFormatError, "'directed' must be true or false"),
+    ("multigraph-number", {"multigraph": 0, "nodes": [{"id": 0}], "edges": []},
+     GraphFormatError, "'multigraph' must be true or false"),
+    ("node-without-id", {"nodes": [{"name": 0}], "edges": []}, GraphFormatError, "no 'id'"),
+    ("edge-without-target", {"nodes": [{"id": 0}], "edges": [{"source": 0}]},
+     GraphFormatError, "needs a 'source' and a 'target'"),
+    ("no-edges-key", {"nodes": [{"id": 0}]}, GraphFormatError, "no 'edges' list"),
+    ("no-nodes-key", {"edges": []}, GraphFormatError, "no 'nodes' list"),
+    ("both-keys", {"nodes": [{"id": 0}], "edges": [], "links": []}, GraphFormatError, "both"),
+    ("duplicate-id", {"nodes": [{"id": 0}, {"id": 0}], "edges": []}, GraphFormatError, "listed twice"),
+    ("list-id", {"nodes": [{"id": [1]}], "edges": []}, GraphFormatError, "strings or numbers"),
+    ("repeated-edge", {"nodes": [{"id": 0}, {"id": 1}],
+                       "edges": [{"source": 0, "target": 1}, {"source": 1, "target": 0}]},
+     UnsupportedGraphError, "parallel edges"),
+]
+
+
+@pytest.mark.parametrize("case", NODE_LINK_BAD, ids=[c[0] for c in NODE_LINK_BAD])
+def test_node_link_json_is_checked(tmp_path, case):
+    name, obj, error, needle = case
+    path = _write(tmp_path, f"{name}.json", json.dumps(obj))
+    with pytest.raises(error) as info:
+        load_graph(path)
+    assert needle in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_node_link_json_good_forms(tmp_path):
+    obj = {"directed": False, "multigraph": False, "graph": {},
+           "nodes": [{"id": "a"}, {"id": "b"}, {"id": 3}], "links": [{"source": "a", "target": 3}]}
+    G = load_graph(_write(tmp_path, "ok.json", json.dumps(obj)))
+    assert (G.number_of_nodes(), G.number_of_edges()) == (3, 1)

@@ -150,3 +150,141 @@ def test_canonical_order_inverts_canonical_labeling_and_gives_the_canonical_form
         assert nx.to_graph6_bytes(C, nodes=range(n), header=False).decode().strip() == canonical_graph6(G)
         H = _relabel(G, rng)
         assert list(permute_graph(H, canonical_order(H)).edges) == list(C.edges)
+
+
+# ----------------------------------------------------------------------------- one labelling, two labellers
+
+import pynauty  # noqa: E402
+
+from wltools import iso as iso_module  # noqa: E402
+from wltools.errors import ResourceLimitError, UnknownNameError  # noqa: E402
+from wltools.iso import CanonicalForm, canonical_form, choose_method  # noqa: E402
+
+SUITES_DIR = Path(__file__).resolve().parents[2] / "data" / "suites"
+
+
+def _pynauty_graph(G: nx.Graph) -> pynauty.Graph:
+    n = G.number_of_nodes()
+    return pynauty.Graph(n, directed=False, adjacency_dict={v: sorted(G.adj[v]) for v in range(n)})
+
+
+def test_nauty_certificate_is_byte_identical_to_pynauty_certificate():
+    """One nauty call per graph: the certificate is packed from canon_label's labelling, and equals
+    what pynauty.certificate (a second nauty call) returns, for orders across word boundaries."""
+    rng = random.Random(3)
+    for n in list(range(1, 70)) + [127, 128, 129, 200, 256]:
+        G = nx.gnp_random_graph(n, rng.random(), seed=rng.randrange(2**32))
+        assert certificate(G) == n.to_bytes(8, "big") + pynauty.certificate(_pynauty_graph(G))
+
+
+def test_brec_canonical_orders_are_nautys():
+    """The BREC runner's canonical orders are unchanged: every BREC graph is labelled by nauty
+    and canonical_order is the inverse of pynauty.canon_label."""
+    for g, h in _brec_pairs():
+        for G in (g, h):
+            assert choose_method(G.number_of_nodes()) == "nauty"
+            expected = np.argsort(np.asarray(pynauty.canon_label(_pynauty_graph(G)), dtype=np.int64))
+            assert canonical_order(G).tolist() == expected.tolist()
+
+
+def _classes(graphs, method):
+    """Partition of graph indices by certificate under ``method``."""
+    by: dict[bytes, list[int]] = {}
+    for i, G in enumerate(graphs):
+        by.setdefault(canonical_form(G, method).certificate, []).append(i)
+    return sorted(by.values())
+
+
+def test_bliss_agrees_with_nauty_on_every_brec_graph():
+    """bliss (igraph) against pynauty on all 800 BREC graphs: the same verdict on every pair, the
+    same certificate for a random relabelling, and a canonical form isomorphic to the graph."""
+    rng = random.Random(11)
+    for g, h in _brec_pairs():
+        fg, fh = canonical_form(g, "bliss"), canonical_form(h, "bliss")
+        assert fg.isomorphic(fh) is False  # nauty: every BREC pair is non-isomorphic
+        for G, f in ((g, fg), (h, fh)):
+            assert canonical_form(_relabel(G, rng), "bliss").certificate == f.certificate
+            assert certificate(f.graph()) == certificate(G)  # nauty: the form is G relabelled
+
+
+@pytest.mark.parametrize("suite", ["sr", "exp"])
+def test_bliss_agrees_with_nauty_on_suite_graphs(suite):
+    """The held-out suites (data/suites): bliss and nauty split the graphs into the same
+    isomorphism classes."""
+    graphs = [parse_graph6(line) for path in sorted((SUITES_DIR / suite).glob("*.g6"))
+              for line in path.read_bytes().split() if line]
+    assert len(graphs) > 50
+    assert _classes(graphs, "bliss") == _classes(graphs, "nauty")
+
+
+def test_bliss_agrees_with_nauty_on_graph8c():
+    """Every fourth of the 11,117 connected graphs of order 8: pairwise non-isomorphic under both
+    labellers."""
+    lines = (SUITES_DIR / "graph8c" / "graph8c.g6").read_bytes().split()
+    graphs = [parse_graph6(line) for line in lines[::4]]
+    for method in ("nauty", "bliss"):
+        assert len({canonical_form(G, method).certificate for G in graphs}) == len(graphs)
+
+
+@pytest.mark.parametrize("p", [0.05, 0.5, 0.9])
+def test_bliss_on_random_graphs_including_dense_ones(p):
+    """Sparse graphs, and dense ones (labelled through their complement), above the nauty size."""
+    rng = random.Random(int(p * 100))
+    n = 300
+    G = nx.gnp_random_graph(n, p, seed=1)
+    H = nx.gnp_random_graph(n, p, seed=2)
+    H.add_edges_from(list(nx.non_edges(H))[: max(0, G.number_of_edges() - H.number_of_edges())])
+    H.remove_edges_from(list(H.edges())[: max(0, H.number_of_edges() - G.number_of_edges())])
+    fg = canonical_form(G)
+    assert fg.method == "bliss" and fg.n == n
+    assert canonical_form(_relabel(G, rng)).certificate == fg.certificate
+    assert is_isomorphic(G, _relabel(G, rng))
+    assert is_isomorphic(G, H) == (
+        canonical_form(G, "nauty").certificate == canonical_form(H, "nauty").certificate)
+    nauty = canonical_form(G, "nauty").certificate
+    assert canonical_form(fg.graph(), "nauty").certificate == nauty  # the form is G relabelled
+
+
+def test_large_sparse_graphs_by_bliss():
+    G = load_graph("cycle:5000")
+    H = _relabel(G, random.Random(1))
+    assert is_isomorphic(G, H)
+    assert not is_isomorphic(G, load_graph("cycle:2500+cycle:2500"))
+    R = nx.random_regular_graph(3, 2000, seed=1)
+    f = canonical_form(R)
+    assert f.method == "bliss"
+    assert canonical_form(_relabel(R, random.Random(2))).certificate == f.certificate
+    assert not f.isomorphic(canonical_form(nx.random_regular_graph(3, 2000, seed=2)))
+
+
+def test_canonical_form_fields_and_comparisons():
+    f = canonical_form(nx.path_graph(4))
+    assert isinstance(f, CanonicalForm) and (f.method, f.n, f.m) == ("nauty", 4, 3)
+    assert f.digest() == certificate_digest(nx.path_graph(4))
+    assert f.graph6() == canonical_graph6(nx.path_graph(4))
+    assert list(canonical_labeling(nx.path_graph(4))) == [int(v) for v in np.argsort(f.order)]
+    assert not f.isomorphic(canonical_form(nx.path_graph(400)))  # other order: no comparison
+    with pytest.raises(ValueError):
+        f.isomorphic(canonical_form(nx.path_graph(4), "bliss"))
+    with pytest.raises(UnknownNameError):
+        canonical_form(nx.path_graph(4), "traces")
+
+
+def test_size_limits_refuse_before_labelling(monkeypatch):
+    monkeypatch.setattr(iso_module, "MAX_NODES", 50)
+    with pytest.raises(ResourceLimitError, match="tested limit of 50 nodes"):
+        canonical_form(nx.cycle_graph(51))
+    monkeypatch.setattr(iso_module, "MAX_NODES", 100_000)
+    monkeypatch.setattr(iso_module, "PYNAUTY_MAX_NODES", 20)
+
+    def boom(*args, **kwargs):  # pragma: no cover - must not be reached
+        raise AssertionError("pynauty called above its limit")
+
+    monkeypatch.setattr(pynauty, "canon_label", boom)
+    with pytest.raises(ResourceLimitError, match="pynauty overflows"):
+        canonical_form(nx.cycle_graph(21), "nauty")
+
+
+def test_peak_bytes_grows_with_size():
+    assert iso_module.peak_bytes(100, 150) < iso_module.peak_bytes(100_000, 150_000) < 2**30
+    assert iso_module.peak_bytes(1000, 499_500) > iso_module.peak_bytes(1000, 1000)

@@ -1,0 +1,150 @@
+"""Start-up time of the CLI, and isomorphism at 2,000 nodes (issue 16, items 1 and 6; not part of
+the test suite).
+
+Start-up: each command runs as a fresh subprocess exactly as the ``wltools`` console script runs it
+(``from cli import main; main()``, from the repository root), one warm-up run and then ``--repeat``
+timed runs; the median wall time is recorded, with whether torch / torch-geometric got imported.
+The commands: ``wltools --help``, ``wltools check petersen petersen``, ``wltools iso petersen
+petersen`` and ``wltools brec theory --pairs 0-3 --out TMP`` (the verdict cache in a temporary
+``WLTOOLS_CACHE``, filled by the warm-up run). The target is ``check`` within 3x of ``--help``.
+
+Isomorphism (``--iso``): on two random 3-regular graphs of 2,000 nodes (the second a seeded
+relabelling of the first, so the labeller has to finish its search) the old ``check`` did four
+nauty runs (``is_isomorphic``: two certificates; then two ``certificate_digest``); the new one
+does one canonical labelling per graph (:func:`wltools.iso.canonical_form`, bliss above 256 nodes).
+The old module is read from git (``--old-rev``) and run in the same interpreter.
+
+Usage::
+
+    python benchmarks/startup_bench.py              # start-up only
+    python benchmarks/startup_bench.py --iso        # also the 2,000-node isomorphism timings
+
+Results go to ``benchmarks/results/startup.json`` with :func:`wltools.provenance.environment`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+# what the console script does, plus a report of the heavy modules on exit
+_SCRIPT = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: sys.stderr.write('\\nLOADED=' + ','.join(m for m in "
+    "('torch', 'torch_geometric', 'scipy', 'igraph', 'pynauty') if m in sys.modules) + '\\n'))\n"
+    "from cli import main\n"
+    "sys.argv[0] = 'wltools'\n"
+    "sys.exit(main())\n"
+)
+
+
+def _time_command(args: list[str], repeat: int, env: dict) -> dict:
+    cmd = [sys.executable, "-c", _SCRIPT, *args]
+    walls, loaded = [], ""
+    for i in range(repeat + 1):
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        if proc.returncode != 0:
+            raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr[-500:]}")
+        loaded = proc.stderr.rsplit("LOADED=", 1)[-1].strip()
+        if i:  # the first run warms the disk cache (and the verdict cache)
+            walls.append(wall)
+    return {"command": "wltools " + " ".join(args), "median_s": round(statistics.median(walls), 4),
+            "min_s": round(min(walls), 4), "runs": len(walls),
+            "imports": [m for m in loaded.split(",") if m],
+            "torch_imported": "torch" in loaded.split(",")}
+
+
+def startup(repeat: int) -> dict:
+    tmp = Path(tempfile.mkdtemp(prefix="wltools-startup-"))
+    env = {**os.environ, "WLTOOLS_CACHE": str(tmp / "cache")}
+    commands = {
+        "help": ["--help"],
+        "check": ["check", "petersen", "petersen"],
+        "iso": ["iso", "petersen", "petersen"],
+        "brec_theory": ["brec", "theory", "--pairs", "0-3", "--out", str(tmp / "theory")],
+    }
+    out = {name: _time_command(args, repeat, env) for name, args in commands.items()}
+    base = out["help"]["median_s"]
+    out["ratios_to_help"] = {k: round(v["median_s"] / base, 2) for k, v in out.items() if k != "help"}
+    out["target"] = "check within 3x of --help"
+    out["target_met"] = out["ratios_to_help"]["check"] <= 3.0
+    return out
+
+
+def _old_iso(rev: str):
+    """The wltools.iso module of git revision ``rev``, loaded under another name."""
+    text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:wltools/iso.py"], check=True,
+                          capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp(prefix="wltools-old-iso-")) / "old_iso.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("old_iso", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def iso_2000(rev: str, n: int = 2000) -> dict:
+    import networkx as nx
+
+    from wltools.iso import canonical_form
+
+    G = nx.random_regular_graph(3, n, seed=1)
+    perm = list(range(n))
+    random.Random(2).shuffle(perm)
+    H = nx.relabel_nodes(G, dict(enumerate(perm)))
+    old = _old_iso(rev)
+    t0 = time.perf_counter()
+    old_verdict = old.is_isomorphic(G, H)
+    t1 = time.perf_counter()
+    old_digests = (old.certificate_digest(G), old.certificate_digest(H))
+    t2 = time.perf_counter()
+    fg, fh = canonical_form(G), canonical_form(H)
+    new_verdict = fg.isomorphic(fh)
+    t3 = time.perf_counter()
+    assert old_verdict and new_verdict and old_digests[0] == old_digests[1] and fg.digest() == fh.digest()
+    return {"graphs": f"random 3-regular, n = {n} (seed 1) and a relabelling (seed 2)",
+            "old_rev": rev, "old_is_isomorphic_s": round(t1 - t0, 3),
+            "old_two_digests_s": round(t2 - t1, 3), "old_total_s": round(t2 - t0, 3),
+            "new_method": fg.method, "new_two_forms_s": round(t3 - t2, 3),
+            "speedup": round((t2 - t0) / max(t3 - t2, 1e-9), 1)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=7, help="timed runs per command (median)")
+    ap.add_argument("--iso", action="store_true", help="also time isomorphism at 2,000 nodes")
+    ap.add_argument("--old-rev", default="3dd6a62", help="git revision of the old wltools/iso.py")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "startup.json"))
+    args = ap.parse_args()
+
+    from wltools.provenance import environment
+
+    result = {"environment": environment(), "startup": startup(args.repeat)}
+    if args.iso:
+        result["iso_2000"] = iso_2000(args.old_rev)
+    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    s = result["startup"]
+    for k in ("help", "check", "iso", "brec_theory"):
+        print(f"{s[k]['command'][:60]:<62} {s[k]['median_s']:7.3f} s  imports {','.join(s[k]['imports'])}")
+    print(f"ratios to --help: {s['ratios_to_help']} (target met: {s['target_met']})")
+    if args.iso:
+        print(json.dumps(result["iso_2000"], indent=2))
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
