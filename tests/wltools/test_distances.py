@@ -149,6 +149,53 @@ def test_rrwp_keys_equal_iff_exact_values_equal(K):
     _key_partition_matches(rrwp_exact(G, K), rrwp_exact(H, K), kg, kh)
 
 
+@pytest.mark.parametrize("K", [12, 25])
+def test_rrwp_keys_exact_with_many_primes(K):
+    # degrees 1..6 (L = 60): several primes, and the one-prime hash pass must still be verified
+    G = nx.gnm_random_graph(16, 30, seed=3)
+    H = nx.gnm_random_graph(16, 30, seed=4)
+    kg, kh = rrwp_keys([G, H], K)
+    _key_partition_matches(rrwp_exact(G, K), rrwp_exact(H, K), kg, kh)
+
+
+@pytest.mark.parametrize("bad_tries", [1, 3, 5])
+def test_rrwp_keys_recover_from_hash_collisions(monkeypatch, bad_tries):
+    # the first tries hash every entry alike (as a one-prime coincidence or a 64-bit collision
+    # would): verification must reject them and a later try give the exact keys
+    import wltools.distances.rrwp as rrwp
+
+    real, calls = rrwp._hash_pass, []
+
+    def colliding(Bs, primes, K, w, sizes):
+        calls.append(len(primes))
+        h = real(Bs, primes, K, w, sizes)
+        return h * 0 if len(calls) <= bad_tries else h
+
+    monkeypatch.setattr(rrwp, "_hash_pass", colliding)
+    G, H = nx.gnm_random_graph(12, 20, seed=5), nx.gnm_random_graph(12, 20, seed=6)
+    kg, kh = rrwp.rrwp_keys([G, H], 8)
+    _key_partition_matches(rrwp_exact(G, 8), rrwp_exact(H, 8), kg, kh)
+    assert len(calls) == bad_tries + 1
+    assert calls[0] == 1  # the first pass hashes one prime only
+
+
+def test_rrwp_reduce_matches_integer_mod():
+    from wltools.distances.modular import primes_below
+    from wltools.distances.rrwp import _reduce
+
+    primes = primes_below(2**40, 3)
+    pv = np.array(primes, dtype=np.float64)
+    rng = np.random.default_rng(0)
+    vals = [[0, 1, p - 1, p, p + 1, 2 * p - 1, 5 * p, 2**53 - 1 - (2**53 - 1) % p, 2**53 - 1] for p in primes]
+    ints = np.array(vals, dtype=np.int64)[None]  # [1, 3, 9]
+    ints = np.concatenate([ints, rng.integers(0, 2**53, size=(4, 3, 9))])
+    Y = ints.astype(np.float64)
+    assert np.array_equal(Y.astype(np.int64), ints)  # all exact in float64
+    got = _reduce(Y, pv[None, :, None], pv, np.empty_like(Y))
+    want = ints % np.array(primes, dtype=np.int64)[None, :, None]
+    assert np.array_equal(got.astype(np.int64), want)
+
+
 def test_resistance_and_spd_keys_equal_iff_values_equal():
     G, H = _graphs()[4], nx.gnp_random_graph(7, 0.4, seed=2)
     kg, kh = distance_keys([G, H], "rd")

@@ -95,36 +95,80 @@ def _prime_moduli(nmax: int, L: int, K: int) -> list[int]:
     return primes
 
 
-def _residue_steps(Bs, primes, K, L):
-    """Yield, for ``k = 0..K-1``, the residues of ``B^k`` modulo the primes that determine it
-    (the first ``P_k`` primes, whose product first exceeds ``2 L^k > max (B^k)_ij``): one float64
-    array ``[P_k, n, n]`` per graph (integers below ``p``, exact). All ``P`` residues are
-    carried from step to step; only the first ``P_k`` are yielded."""
+def _reduce(Y: np.ndarray, pk: np.ndarray, primes: np.ndarray, tmp: np.ndarray) -> np.ndarray:
+    """Canonical residues (in ``[0, p)``) of the non-negative integers ``Y < 2^53`` modulo the
+    primes ``pk`` (broadcast along axis 1), in place; ``tmp`` is a work array of ``Y``'s shape.
+
+    ``floor(Y / p)`` in float64 is off by at most one, so ``Y - p floor(Y / p)`` (exact: integers
+    below ``2^53``) lies in ``[-p, 2p)``; the two corrections run only where needed.
+    """
+    np.divide(Y, pk, out=tmp)
+    np.floor(tmp, out=tmp)
+    tmp *= pk
+    Y -= tmp
+    if Y.min() < 0:
+        np.add(Y, pk, out=Y, where=Y < 0)
+    if (Y.max(axis=(0, 2)) >= primes).any():
+        np.subtract(Y, pk, out=Y, where=Y >= pk)
+    return Y
+
+
+def _residue_steps(Bs, primes: Sequence[int], K: int):
+    """Yield, for ``k = 0..K-1``, the residues of ``B^k`` modulo every prime: one float64 array
+    ``[n, P, n]`` per graph (entry ``[i, q, j]`` = ``(B^k)_ij mod p_q``, an integer below ``p_q``,
+    exact). ``B^k = B B^(k-1)`` is one sparse-times-dense product of ``B`` (``2m`` nonzeros, row sums
+    ``L``) with all ``P`` residue matrices side by side, so every partial sum is an integer below
+    ``L p < 2^53``. The arrays are reused: consume each step's before asking for the next."""
     P = len(primes)
-    logs = np.cumsum(np.log2(np.array(primes, dtype=np.float64)))
-    pk = np.array(primes, dtype=np.float64)[:, None, None]
-    inv = 1.0 / pk
-    Xs = [np.broadcast_to(np.eye(B.shape[0]), (P, B.shape[0], B.shape[0])).copy() for B in Bs]
-    yield [X[:1] for X in Xs]
-    for k in range(1, K):
-        Pk = min(P, int(np.searchsorted(logs, k * math.log2(L) + 1)) + 1)
+    pv = np.array(primes, dtype=np.float64)
+    pk = pv[None, :, None]
+    Xs = []
+    for B in Bs:
+        n = B.shape[0]
+        X = np.zeros((n, P, n))
+        X[np.arange(n), :, np.arange(n)] = 1.0
+        Xs.append(X)
+    yield Xs
+    work = np.empty(max(X.size for X in Xs))  # one work array shared by the graphs
+    for _ in range(1, K):
         for g, B in enumerate(Bs):
             n = B.shape[0]
-            # X @ B with B sparse (nnz = 2m): every partial sum is an integer <= 2^53, exact
-            Y = np.ascontiguousarray((B.T @ Xs[g].reshape(P * n, n).T).T).reshape(P, n, n)
-            q = np.floor(Y * inv)  # Y / p up to one unit of rounding
-            q *= pk
-            Y -= q  # exact (integers below 2^53), in [-p, 2p)
-            Y += np.where(Y < 0, pk, 0.0)
-            Y -= np.where(Y >= pk, pk, 0.0)
-            Xs[g] = Y
-        yield [X[:Pk] for X in Xs]
+            Y = (B @ Xs[g].reshape(n, P * n)).reshape(n, P, n)
+            Xs[g] = None  # free B^(k-1) before reducing B^k
+            Xs[g] = _reduce(Y, pk, pv, work[: Y.size].reshape(Y.shape))
+        yield Xs
 
 
-def _agree(Xs, offsets, a, b) -> bool:
-    """Whether the flat entries ``a`` and ``b`` (indices over all graphs) have equal residues."""
-    flat = np.concatenate([X.reshape(X.shape[0], -1) for X in Xs], axis=1) if len(Xs) > 1 else Xs[0].reshape(Xs[0].shape[0], -1)
-    return bool(np.array_equal(flat[:, a], flat[:, b]))
+def _hash_pass(Bs, primes: Sequence[int], K: int, w: np.ndarray, sizes: Sequence[int]) -> np.ndarray:
+    """One 64-bit hash per entry (all graphs, row-major, concatenated) of its residues modulo
+    ``primes`` at every step ``k < K``, with odd weights ``w[k, q]``: a function of the exact
+    RRWP values, so equal values give equal hashes."""
+    offsets = np.cumsum([0, *sizes])
+    h = np.zeros(int(offsets[-1]), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for k, Xs in enumerate(_residue_steps(Bs, primes, K)):
+            h *= np.uint64(0x9E3779B97F4A7C15)
+            for g, X in enumerate(Xs):
+                seg = h[offsets[g] : offsets[g + 1]].reshape(X.shape[0], X.shape[2])
+                for q in range(X.shape[1]):
+                    seg += X[:, q, :].view(np.uint64) * w[k, q]
+            h ^= h >> np.uint64(31)
+    return h
+
+
+def _verified(Bs, primes: Sequence[int], K: int, L: int, dup: np.ndarray, rep: np.ndarray) -> bool:
+    """Whether every entry ``dup[t]`` equals entry ``rep[t]`` modulo every prime that determines
+    step ``k`` (the first ``P_k``, whose product exceeds ``2 L^k > max (B^k)_ij``) at every ``k``:
+    then by the Chinese remainder theorem their integers ``(B^k)_ij``, hence their RRWP tuples,
+    are equal."""
+    logs = np.cumsum(np.log2(np.array(primes, dtype=np.float64)))
+    for k, Xs in enumerate(_residue_steps(Bs, primes, K)):
+        Pk = min(len(primes), int(np.searchsorted(logs, k * math.log2(L) + 1)) + 1)
+        for q in range(Pk):
+            flat = np.concatenate([X[:, q, :].reshape(-1) for X in Xs])
+            if not np.array_equal(flat[dup], flat[rep]):
+                return False
+    return True
 
 
 def rrwp_keys(graphs: Sequence[nx.Graph], K: int) -> list[np.ndarray]:
@@ -135,11 +179,14 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int) -> list[np.ndarray]:
     products with the sparse ``B``; their product exceeds ``L^(K-1)``, so equal residue vectors
     mean equal integers.
 
-    Two passes over ``k = 0..K-1``: the first folds every step's residues into one 64-bit hash
-    per entry and groups the entries by it; the second recomputes the residues and *verifies*
-    that every entry equals its group's first entry at every step and prime, so the keys are
-    exact (a hash collision, probability about ``N^2 / 2^64`` for ``N`` entries, is detected and
-    the grouping redone with other weights).
+    Two passes over ``k = 0..K-1``. The first hashes every entry's residues modulo *one* prime at
+    every step into 64 bits and groups the entries by hash; equal values always share a hash, so
+    each group is a union of classes. The second computes the residues modulo *all* primes and
+    *verifies* that every entry equals its group's first entry at every step and every prime it
+    needs, so the keys are exact. A group that fails (two values equal modulo the hash prime at
+    every step, or a 64-bit collision, probability about ``N^2 / 2^64`` for ``N`` entries) is
+    detected, and the grouping is redone with another prime and other weights, from the fourth
+    try on with all primes. The first pass costs ``1 / P`` of the second.
 
     Examples
     --------
@@ -164,20 +211,15 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int) -> list[np.ndarray]:
     if total == 0:
         return [np.zeros(A.shape, dtype=np.int64) for A in As]
     for salt in range(8):
-        w = np.random.default_rng([20240601, salt]).integers(1, 2**62, size=(K, len(primes)), dtype=np.uint64)
+        hashed = [primes[salt % len(primes)]] if salt < 3 else primes
+        w = np.random.default_rng([20240601, salt]).integers(1, 2**62, size=(K, len(hashed)), dtype=np.uint64)
         w = w * np.uint64(2) + np.uint64(1)
-        h = np.zeros(total, dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for k, Xs in enumerate(_residue_steps(Bs, primes, K, L)):
-                h *= np.uint64(0x9E3779B97F4A7C15)
-                for g, X in enumerate(Xs):
-                    h[offsets[g] : offsets[g + 1]] += w[k, : X.shape[0]] @ X.reshape(X.shape[0], -1).view(np.uint64)
-                h ^= h >> np.uint64(31)
+        h = _hash_pass(Bs, hashed, K, w, sizes)
         _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+        del h
         inv = inv.reshape(-1)
         rep = first[inv]
-        del h
         dup = np.flatnonzero(rep != np.arange(total))  # entries to check against their group's first
-        if all(_agree(Xs, offsets, dup, rep[dup]) for Xs in _residue_steps(Bs, primes, K, L)):
+        if _verified(Bs, primes, K, L, dup, rep[dup]):
             return [inv[offsets[g] : offsets[g + 1]].reshape(As[g].shape) for g in range(len(As))]
     raise RuntimeError("RRWP keys: hash collisions in 8 independent tries")  # pragma: no cover
