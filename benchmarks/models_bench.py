@@ -30,10 +30,31 @@ the load of the machine (8 minutes on 2 cores shared with other busy processes a
 6-11; the throughput of one setting varied by up to 100x between such runs, so compare figures
 only within one run). ``--quick`` shrinks everything for a smoke test (about 1 CPU-minute).
 
+Two more sections (``--sections``; issue 17), whose figures are *ratios measured in the same
+rounds*, so that they carry over to another machine where absolute times do not:
+
+- ``roofline``: for every model and preset, on one pair per BREC category (:data:`ROOFLINE_PAIRS`),
+  forward+backward per training step of each optimisation variant (:data:`OPTIMISATIONS`: the plain
+  path, + the mask-free full layout, + the distinct-row PE stem), timed round by round alternately
+  with a reference float32 matmul (1024^3). Per variant: the matmul-class FLOPs of a step (counted
+  by ``torch.utils.flop_counter``), the achieved rate as a fraction of the matmul rate of the same
+  round (median over rounds), and the paired speedups against the plain path and the previous
+  variant. Batches: 16 graphs (the protocol's) up to 64 nodes; CFI-sized pairs
+  ``--cfi-graphs-small`` / ``--cfi-graphs-brec`` graphs (default 4 / 2).
+- ``multipair``: seconds per unit of G units trained one after the other (``rpc.evaluate_pair``)
+  and at once (``multipair.evaluate_units``, ``--multi-pair G``), alternating, with
+  ``--multipair-epochs`` epochs; ``seeds``: G seeds of one pair (data shared: only parameters
+  vmapped), ``pairs``: G equally sized pairs (data vmapped too).
+
 Usage::
 
     python benchmarks/models_bench.py                      # CPU (+ CUDA if available)
     python benchmarks/models_bench.py --device cpu --out benchmarks/results/models_bench.json
+    python benchmarks/models_bench.py --sections roofline --threads 1 \
+        --out benchmarks/results/models_roofline.json
+    python benchmarks/models_bench.py --sections multipair --threads 1 --multipair-epochs 1 \
+        --categories basic,regular,extension,cfi_n80,4vertex,distance_regular \
+        --multipair-mix seeds,pairs --out benchmarks/results/models_multipair.json
 """
 
 from __future__ import annotations
@@ -41,9 +62,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -51,13 +70,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import torch
-import torch_geometric
+from torch.utils.flop_counter import FlopCounterMode
 from torch_geometric.data import Batch
 
 from brec_runner.dataset import load_pairs, relabelings, to_pyg
 from wltools.models import create_model, create_transform, list_models
 from wltools.models.layers import dense_attention
 from wltools.models.registry import list_presets
+from wltools.provenance import environment
 
 BASIC_ID, CFI_ID = 0, 345
 SEED = 0
@@ -293,38 +313,173 @@ def bench_attention_kernel(device, args, urpe: bool) -> dict:
     }
 
 
+# ---------------------------------------------------------------------------------------------
+# Roofline: achieved FLOP rate against this machine's matmul rate, and the speedup of each
+# optimisation (issue 17), as ratios measured in the same rounds.
+
+#: one pair per BREC category (cfi twice: the largest pair and a typical 80-node one)
+ROOFLINE_PAIRS = {"basic": 0, "regular": 145, "extension": 160, "cfi": 345, "cfi_n80": 305,
+                  "4vertex": 360, "distance_regular": 380}
+#: per model, the variants timed in every round: (label, config overrides, full_layout); each
+#: adds one optimisation to the previous one. Models without an entry run their default only.
+OPTIMISATIONS = {
+    "ppgt": [("plain", {"dedup_stem": False}, False), ("full_layout", {"dedup_stem": False}, True),
+             ("full_layout+dedup", {"dedup_stem": True}, True)],
+    "grit": [("plain", {"dedup_stem": False}, False), ("full_layout", {"dedup_stem": False}, True),
+             ("full_layout+dedup", {"dedup_stem": True}, True)],
+}
+MM_SIZE = 1024  # the reference matmul: [1024, 1024] @ [1024, 1024], float32
+
+
+def _matmul_s(n: int = MM_SIZE, tries: int = 3) -> float:
+    """Best-of-``tries`` seconds of one float32 ``n x n`` matmul (the machine's practical peak)."""
+    g = torch.Generator().manual_seed(SEED)
+    a, b = torch.randn(n, n, generator=g), torch.randn(n, n, generator=g)
+    a @ b
+    best = float("inf")
+    for _ in range(tries):
+        t0 = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _count_flops(model, batch) -> int:
+    """Matmul-class FLOPs (mm, bmm, addmm, einsum, SDPA's math path) of one fwd+bwd step,
+    counted by :class:`torch.utils.flop_counter.FlopCounterMode`; elementwise and indexing work is
+    not counted (it is what a roofline calls memory traffic)."""
+    with FlopCounterMode(display=False) as fc:
+        _step(model, batch)
+    return int(fc.get_total_flops())
+
+
+def _roofline_batch_size(n_nodes: int, preset: str, args) -> int:
+    if n_nodes <= 64:
+        return 16  # the BREC protocol's batch
+    return args.cfi_graphs_brec if preset == "brec" else args.cfi_graphs_small
+
+
+def bench_roofline(name: str, preset: str, category: str, pid: int, args) -> dict:
+    """fwd+bwd per step of every variant of ``name`` on one BREC pair, interleaved round by round
+    with the reference matmul; FLOP rates as fractions of the matmul rate of the same round."""
+    pair = load_pairs(ids=[pid])[0]
+    n = pair.g.number_of_nodes()
+    bs = _roofline_batch_size(n, preset, args)
+    graphs = relabelings(pair, seed=SEED, num=max(bs, 2))[:bs]
+    datas = [create_transform(name, preset)(to_pyg(G)) for G in graphs]
+    variants = OPTIMISATIONS.get(name, [("default", {}, True)])
+    runs = {}
+    for label, overrides, full in variants:
+        torch.manual_seed(SEED)
+        m = create_model(name, preset, **overrides).train()
+        if hasattr(m, "full_layout"):
+            m.full_layout = full
+        b = m.prepare_batch(Batch.from_data_list(datas))
+        runs[label] = (m, b, _count_flops(m, b))  # the counted step is the warm-up
+    rounds = args.roofline_rounds if n <= 64 else max(2, args.roofline_rounds // 2)
+    mm_flops = 2 * MM_SIZE**3
+    times = {label: [] for label in runs}
+    mm_times = []
+    for _ in range(rounds):
+        mm_times.append(_matmul_s())
+        for label, (m, b, _) in runs.items():
+            t0 = time.perf_counter()
+            _step(m, b)
+            times[label].append(time.perf_counter() - t0)
+    out_variants = {}
+    first = variants[0][0]
+    prev = None
+    for label, (m, b, flops) in runs.items():
+        ts = times[label]
+        frac = statistics.median((flops / t) / (mm_flops / tm) for t, tm in zip(ts, mm_times))
+        v = {
+            "median_step_s": round(statistics.median(ts), 5),
+            "matmul_flops_per_step": flops,
+            "gflops_per_s": round(flops / statistics.median(ts) / 1e9, 3),
+            "fraction_of_matmul_peak": round(frac, 4),
+        }
+        if label != first:
+            v[f"speedup_vs_{first}"] = round(statistics.median(a / c for a, c in zip(times[first], ts)), 3)
+            v[f"speedup_vs_{prev}"] = round(statistics.median(a / c for a, c in zip(times[prev], ts)), 3)
+        out_variants[label] = v
+        prev = label
+    plan = getattr(runs[variants[-1][0]][1], f"{name}_plan", None)
+    return {
+        "model": name, "preset": preset, "category": category, "pair_id": pid, "num_nodes": n,
+        "batch_size": bs, "rounds": rounds, "pair_rows": int(sum(d.num_nodes**2 for d in datas)),
+        "distinct_rows": None if plan is None or plan.rows is None else int(plan.rows.numel()),
+        "matmul_gflops_per_s_median": round(mm_flops / statistics.median(mm_times) / 1e9, 2),
+        "variants": out_variants,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Multi-pair mode (brec_runner.multipair) against the one-pair loop, per model and category.
+
+
+def bench_multipair(name: str, preset: str, category: str, pid: int, group: int, args,
+                    mix: str = "seeds") -> dict:
+    """Seconds per unit of ``group`` units trained one after the other (``rpc.evaluate_pair``) and
+    at once (``multipair.evaluate_units``), alternating, ``epochs`` epochs each. ``mix="seeds"``:
+    ``group`` seeds of one pair (shared data: only parameters are vmapped); ``mix="pairs"``:
+    ``group`` equally sized pairs of the category, one seed (the data are vmapped too)."""
+    import dataclasses
+    import warnings
+
+    from brec_runner.execute import prepare_pair
+    from brec_runner.model_source import resolve_model
+    from brec_runner.multipair import evaluate_units
+    from brec_runner.rpc import evaluate_pair, fresh_model
+
+    src = resolve_model(name, preset=preset)
+    protocol = dataclasses.replace(src.protocol, epochs=args.multipair_epochs)
+    pair = load_pairs(ids=[pid])[0]
+    n = pair.g.number_of_nodes()
+    if mix == "seeds":
+        pairs = [pair] * group
+        seeds = list(range(group))
+    else:
+        same = [p for p in load_pairs(pair.category) if p.g.number_of_nodes() == n
+                and p.g.number_of_edges() == pair.g.number_of_edges()]
+        pairs, seeds = same[:group], [0] * min(group, len(same))
+    data = {}
+    for p in pairs:
+        if p.id not in data:
+            data[p.id] = prepare_pair(p, protocol, src.transform, None)
+    units = [(p.id, s, *data[p.id]) for p, s in zip(pairs, seeds)]
+    model = fresh_model(src.factory, src.options, 0, pid)
+    t_loop, t_multi, modes = [], [], set()
+    for _ in range(args.multipair_rounds):
+        t0 = time.perf_counter()
+        for u in units:
+            evaluate_pair(model, u[0], u[2], u[3], protocol, u[1])
+        t_loop.append((time.perf_counter() - t0) / len(units))
+        t0 = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            outs = list(evaluate_units(model, units, protocol, group_size=group, failures={}))
+        t_multi.append((time.perf_counter() - t0) / len(units))
+        modes |= {o.mode for o in outs}
+    return {
+        "model": name, "preset": preset, "category": category, "pair_id": pid, "num_nodes": n,
+        "mix": mix, "group": len(units), "epochs": protocol.epochs, "batch_size": protocol.batch_size,
+        "rounds": args.multipair_rounds, "modes": sorted(modes),
+        "warnings": sorted({str(w.message)[:200] for w in caught}),
+        "loop_s_per_unit": [round(t, 4) for t in t_loop], "multi_s_per_unit": [round(t, 4) for t in t_multi],
+        "speedup_multi_over_loop": round(statistics.median(a / b for a, b in zip(t_loop, t_multi)), 3),
+    }
+
+
 def _environment(devices) -> dict:
-    try:
-        commit = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
-        ).stdout.strip()
-    except OSError:
-        commit = ""
-    mem_total = None
-    try:
-        with open("/proc/meminfo") as f:
-            mem_total = round(int(f.readline().split()[1]) / 2**20, 1)
-    except OSError:
-        pass
+    """Provenance from :mod:`wltools.provenance` (the one definition), plus this run's settings."""
     env = {
         "timestamp_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "git_commit": commit,
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "cpu_count": os.cpu_count(),
-        "torch_threads": torch.get_num_threads(),
-        "memory_gib": mem_total,
+        **environment(devices[-1] if devices else None),
         "load_average_start": list(os.getloadavg()),
-        "python": sys.version.split()[0],
-        "torch": torch.__version__,
-        "torch_geometric": torch_geometric.__version__,
         "devices": devices,
         "seed": SEED,
         "pairs": {"basic": BASIC_ID, "cfi": CFI_ID},
     }
-    if "cuda" in devices:
-        env["cuda_device"] = torch.cuda.get_device_name(0)
-        env["cuda_version"] = torch.version.cuda
     return env
 
 
@@ -338,6 +493,15 @@ def main(argv=None) -> int:
     ap.add_argument("--cfi-graphs-brec", type=int, default=2)
     ap.add_argument("--threads", type=int, default=None, help="torch intra-op threads")
     ap.add_argument("--quick", action="store_true", help="smoke test: tiny counts")
+    ap.add_argument("--sections", default="throughput,sl2",
+                    help="comma-separated of throughput, sl2, roofline, multipair")
+    ap.add_argument("--categories", default=None,
+                    help=f"roofline/multipair pairs, comma-separated of {', '.join(ROOFLINE_PAIRS)}")
+    ap.add_argument("--roofline-rounds", type=int, default=4, help="timed rounds (half for CFI)")
+    ap.add_argument("--multipair-group", type=int, default=4)
+    ap.add_argument("--multipair-epochs", type=int, default=2)
+    ap.add_argument("--multipair-rounds", type=int, default=2)
+    ap.add_argument("--multipair-mix", default="seeds", help="seeds, pairs or seeds,pairs")
     ap.add_argument("--out", default=str(DEFAULT_OUT))
     args = ap.parse_args(argv)
     if args.threads:
@@ -351,12 +515,40 @@ def main(argv=None) -> int:
         print("error: no CUDA device", file=sys.stderr)
         return 2
     models = args.models.split(",") if args.models else list_models()
-    workloads = _workloads(args.quick)
-    out = {"environment": _environment(devices), "settings": vars(args), "results": [],
-           "sl2_vs_sdp": []}
+    sections = set(args.sections.split(","))
+    unknown = sections - {"throughput", "sl2", "roofline", "multipair"}
+    if unknown:
+        ap.error(f"unknown section(s) {', '.join(sorted(unknown))}")
+    cats = args.categories.split(",") if args.categories else list(ROOFLINE_PAIRS)
+    out = {"environment": _environment(devices), "settings": vars(args)}
     t_start = time.perf_counter()
-    for device in devices:
+    if "roofline" in sections:
+        out["roofline"] = []
         for name in models:
+            for preset in (args.presets.split(",") if args.presets else list_presets(name)):
+                for cat in cats:
+                    r = bench_roofline(name, preset, cat, ROOFLINE_PAIRS[cat], args)
+                    out["roofline"].append(r)
+                    print(f"roofline {name:17s} {preset:5s} {cat:16s} n={r['num_nodes']:3d} bs={r['batch_size']:2d} "
+                          + "  ".join(f"{k}: {v['median_step_s']:.3f}s {v['fraction_of_matmul_peak']:.3f}pk"
+                                      + (f" x{v['speedup_vs_plain']}" if "speedup_vs_plain" in v else "")
+                                      for k, v in r["variants"].items()), flush=True)
+    if "multipair" in sections:
+        out["multipair"] = []
+        for name in models:
+            for preset in (args.presets.split(",") if args.presets else ["small"]):
+                for cat in cats:
+                    for mix in args.multipair_mix.split(","):
+                        r = bench_multipair(name, preset, cat, ROOFLINE_PAIRS[cat], args.multipair_group, args, mix)
+                        out["multipair"].append(r)
+                        print(f"multipair {name:17s} {preset:5s} {cat:16s} {mix:5s} G={r['group']} "
+                              f"loop {r['loop_s_per_unit']} multi {r['multi_s_per_unit']} s/unit "
+                              f"-> x{r['speedup_multi_over_loop']} {r['modes']}", flush=True)
+    if sections & {"throughput", "sl2"}:
+        workloads = _workloads(args.quick)
+        out["results"], out["sl2_vs_sdp"] = [], []
+    for device in devices if sections & {"throughput", "sl2"} else []:
+        for name in models if "throughput" in sections else []:
             presets = args.presets.split(",") if args.presets else list_presets(name)
             for preset in presets:
                 for workload, graphs in workloads.items():
@@ -366,7 +558,7 @@ def main(argv=None) -> int:
                           f"{r['graphs_per_s']:9.2f} graphs/s  peak {r['peak_mem_mb']:8.1f} MB  "
                           f"(batch {r['batch_size']}, {r['graphs_timed']} graphs timed)",
                           flush=True)
-        if "ppgt" in models:
+        if "ppgt" in models and "sl2" in sections:
             for urpe in (False, True):
                 for workload, preset in (("basic", "brec"), ("cfi", "small")):
                     r = bench_sl2_vs_sdp(workload, workloads[workload], preset, device, args, urpe)

@@ -36,9 +36,21 @@ To use the values in a dense all-pairs model, :func:`to_dense_pair` scatters a p
 a batch into ``[B, N_max, N_max, ...]`` aligned with :func:`wltools.models.layers.dense_batch`
 (PyG's ``to_dense_batch`` layout: same ``B`` and ``N_max``, same node order), and
 :func:`dense_pair_mask` gives the valid-pair mask.
+
+Two data-only shortcuts (computed once per batch by :func:`pair_plan`, stored by a model's
+``prepare_batch``):
+
+- *full layout* (:func:`is_full_layout`): when every graph of a batch has ``N`` nodes (a BREC
+  pair's relabelings always do) and ``pair_index`` is the layout above, the pair list *is* the
+  row-major ``[B, N, N]`` array, so scattering is a ``view`` and every node and pair mask is true;
+- *distinct rows* (:func:`unique_rows`): a batch of relabelings repeats few distinct encoding
+  rows (a CFI batch of 16 graphs of 198 nodes: 203 distinct RRWP rows among 627,264 pairs), so a
+  per-pair encoder that works row by row can run on the distinct rows and be gathered.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import torch
 from torch import Tensor
@@ -52,6 +64,11 @@ __all__ = [
     "AddResistanceDistance",
     "to_dense_pair",
     "dense_pair_mask",
+    "is_full_layout",
+    "unique_rows",
+    "PairPlan",
+    "pair_plan",
+    "is_functorch_wrapped",
 ]
 
 
@@ -226,6 +243,7 @@ def to_dense_pair(
     num_graphs: int | None = None,
     max_num_nodes: int | None = None,
     fill_value: float = 0.0,
+    full: bool = False,
 ) -> Tensor:
     """Scatter a pair attribute ``[P, *F]`` of a batch into ``[B, N_max, N_max, *F]``.
 
@@ -243,7 +261,12 @@ def to_dense_pair(
         ``batch.batch``.
     num_graphs, max_num_nodes : int, optional
         Inferred from ``batch`` when omitted.
+    full : bool, default False
+        The caller has checked :func:`is_full_layout`: the result is ``value.view(B, N, N, *F)``
+        (same values as the scatter, no copy).
     """
+    if full:
+        return value.view((num_graphs, max_num_nodes, max_num_nodes) + tuple(value.shape[1:]))
     if num_graphs is None:
         num_graphs = int(batch.max()) + 1 if batch.numel() else 0
     g, li, lj, counts = _dense_coords(pair_index, batch, num_graphs)
@@ -258,3 +281,196 @@ def dense_pair_mask(node_mask: Tensor) -> Tensor:
     """``[B, N, N]`` bool mask of real pairs from the ``[B, N]`` node mask of
     :func:`~wltools.models.layers.dense_batch`."""
     return node_mask.unsqueeze(2) & node_mask.unsqueeze(1)  # [B, N, N]
+
+
+def is_functorch_wrapped(t: Tensor) -> bool:
+    """True for a tensor wrapped by a :mod:`torch.func` transform (e.g. batched by ``vmap``): its
+    values may differ per vmapped unit, so data-dependent shortcuts (unique rows, layout checks)
+    must not be computed from it. False where the check is unavailable."""
+    try:
+        from torch._C._functorch import is_functorch_wrapped_tensor
+    except ImportError:  # pragma: no cover - every torch with torch.func has it
+        return False
+    return bool(is_functorch_wrapped_tensor(t))
+
+
+def is_full_layout(pair_index: Tensor, num_nodes: int, num_graphs: int, max_num_nodes: int) -> bool:
+    """Whether the pair list of a batch is exactly the row-major ``[B, N, N]`` array.
+
+    True iff every graph has ``N = max_num_nodes`` nodes (``num_nodes == B * N``) and column
+    ``p = (g * N + i) * N + j`` of ``pair_index`` holds the global ids ``(g N + i, g N + j)``
+    (what :func:`full_pair_index` plus PyG batching give). Then :func:`to_dense_pair` is a view,
+    :func:`~wltools.models.layers.dense_batch` is a view, and no entry is padding. One pass over
+    ``pair_index`` (checked, not assumed: a hand-made pair list in another order gets the scatter).
+
+    Examples
+    --------
+    >>> is_full_layout(full_pair_index(3), 3, 1, 3)
+    True
+    >>> is_full_layout(full_pair_index(3).flip(1), 3, 1, 3)
+    False
+    """
+    B, N = int(num_graphs), int(max_num_nodes)
+    P = pair_index.shape[-1]
+    if num_nodes != B * N or P != B * N * N or pair_index.dim() != 2:
+        return False
+    if is_functorch_wrapped(pair_index):
+        return False
+    ar = torch.arange(P, device=pair_index.device)
+    row = ar // N  # global id of i
+    col = ar - row * N + (ar // (N * N)) * N  # global id of j
+    return bool(torch.equal(pair_index[0], row) and torch.equal(pair_index[1], col))
+
+
+_INT_OF_SIZE = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def _first_of_group(inverse: Tensor, num_groups: int) -> Tensor:
+    """``[U]``: the smallest position of each group of ``inverse [P]``."""
+    P = inverse.numel()
+    pos = torch.arange(P, device=inverse.device)
+    return torch.full((num_groups,), P, dtype=torch.long, device=inverse.device).scatter_reduce(
+        0, inverse, pos, reduce="amin")
+
+
+def _groups(keys: Tensor, order: Tensor) -> tuple[Tensor, int]:
+    """``(inverse [P], U)`` for rows already sorted by ``order`` with sorted keys ``keys``
+    (``[P]`` or ``[P, C]``): equal consecutive keys form one group, numbered in sorted order."""
+    P = order.numel()
+    new = torch.ones(P, dtype=torch.bool, device=order.device)  # [P] a group starts here
+    diff = keys[1:] != keys[:-1]
+    new[1:] = diff if diff.dim() == 1 else diff.any(1)
+    gid = torch.cumsum(new.to(torch.long), 0) - 1  # [P] group of each sorted row
+    inverse = torch.empty_like(gid).scatter(0, order, gid)  # [P] group of each row
+    return inverse, int(gid[-1]) + 1
+
+
+def _hash_weights(num: int, device) -> Tensor:
+    """``[num]`` fixed int64 multipliers in ``[1, 2^25)`` (a multiplicative sequence, no RNG, so
+    that it also runs inside ``vmap``); any values keep :func:`unique_rows` exact."""
+    c = torch.arange(1, num + 1, dtype=torch.int64, device=device)
+    return (c * 2654435761 + 40503) % (2**25 - 1) + 1
+
+
+def unique_rows(x: Tensor) -> tuple[Tensor, Tensor]:
+    """The distinct rows of ``x [P, ...]``, exactly: ``(rows [U], inverse [P])`` with
+    ``x[rows][inverse]`` equal to ``x`` value for value.
+
+    ``rows[u]`` is the first position of the ``u``-th distinct row; the order of the distinct rows
+    is deterministic (by a hash of their bits). Fast path: one int64 hash per row of the raw bits,
+    a stable sort of the hashes, then an exact check that every row equals the representative of
+    its hash class; on failure (a hash collision) an exact lexicographic sort of the rows' bits.
+    Rows are compared bitwise: rows that differ only in the sign of a zero are kept apart, equal
+    NaN payloads are one row. Sorts, scans and scatters only (no ``torch.unique``), so it also runs
+    inside ``torch.func.vmap`` on tensors that are not batched (data shared by every unit).
+
+    Examples
+    --------
+    >>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0], [1.0, 2.0]])
+    >>> rows, inverse = unique_rows(x)
+    >>> torch.equal(x[rows][inverse], x), len(rows)
+    (True, 2)
+    """
+    P = x.shape[0]
+    if x.numel() == 0:
+        empty = torch.zeros(0, dtype=torch.long, device=x.device)
+        return (empty, empty) if P == 0 else (empty.new_zeros(1), empty.new_zeros(P))
+    flat = x.reshape(P, -1)
+    bits = flat.contiguous().view(_INT_OF_SIZE[flat.element_size()]) if flat.is_floating_point() else flat
+    bits = bits.to(torch.int64)  # [P, C]
+    C = bits.shape[1]
+    h = (bits * _hash_weights(C, x.device)).sum(1)  # [P] (int64 arithmetic; overflow only costs the fast path)
+    hs, order = torch.sort(h, stable=True)
+    inverse, U = _groups(hs, order)
+    rows = _first_of_group(inverse, U)
+    if not bool((bits[rows][inverse] == bits).all()):  # a collision: exact lexicographic sort
+        order = torch.arange(P, device=x.device)
+        for c in reversed(range(C)):  # stable sorts, last column first
+            order = order[torch.sort(bits[order, c], stable=True).indices]
+        inverse, U = _groups(bits[order], order)
+        rows = _first_of_group(inverse, U)
+    return rows, inverse
+
+
+@dataclass(frozen=True, eq=False)
+class PairPlan:
+    """Data-only index tensors of one batch's pair list (see :func:`pair_plan`).
+
+    Attributes
+    ----------
+    sources : tuple
+        The tensors it was computed from; :meth:`matches` checks identity, so a plan stored on a
+        batch is never applied to other data (e.g. the per-unit tensors under ``vmap``).
+    key : tuple
+        The settings it was computed under (what the caller deduplicated, dtype, ...).
+    num_graphs, max_num_nodes : int
+    full : bool
+        :func:`is_full_layout`.
+    rows : LongTensor ``[U]`` or None
+        Position of one pair per distinct encoding row (:func:`unique_rows`); None = no dedup.
+    index : LongTensor ``[B, N, N]`` or None
+        Distinct-row index of every dense entry; padding entries hold ``U`` (a zero row the
+        caller appends). None = no dedup.
+    values : Tensor ``[U, ...]`` or None
+        The distinct rows themselves (``values[rows]``), so a forward need not rebuild the
+        per-pair tensor.
+    node_rows : LongTensor ``[num_nodes]`` or None
+        Distinct-row index of each node's diagonal pair ``(v, v)``.
+    """
+
+    sources: tuple
+    key: tuple
+    num_graphs: int
+    max_num_nodes: int
+    full: bool
+    rows: Tensor | None = None
+    index: Tensor | None = None
+    values: Tensor | None = None
+    node_rows: Tensor | None = None
+
+    def matches(self, sources: tuple, key: tuple) -> bool:
+        return self.key == key and len(sources) == len(self.sources) and all(
+            a is b for a, b in zip(sources, self.sources))
+
+    def dense(self, values: Tensor) -> Tensor:
+        """Distinct-row values ``[U, *F]`` to the dense ``[B, N, N, *F]`` (padding zero)."""
+        B, N = self.num_graphs, self.max_num_nodes
+        if not self.full:
+            values = torch.cat([values, values.new_zeros((1,) + values.shape[1:])])  # [U + 1, *F]
+        out = values.index_select(0, self.index.reshape(-1))  # [B*N*N, *F]
+        return out.view((B, N, N) + values.shape[1:])
+
+
+def pair_plan(
+    values: Tensor | None,
+    pair_index: Tensor,
+    batch: Tensor,
+    num_graphs: int,
+    max_num_nodes: int,
+    sources: tuple = (),
+    key: tuple = (),
+) -> PairPlan:
+    """The :class:`PairPlan` of a batch: its layout, and with ``values [P, ...]`` (the pair
+    encoding a row-wise encoder reads) the distinct rows and their dense index.
+
+    Examples
+    --------
+    >>> pi = full_pair_index(2)
+    >>> plan = pair_plan(torch.tensor([[1.0], [0.0], [0.0], [1.0]]), pi, torch.zeros(2, dtype=torch.long), 1, 2)
+    >>> plan.full, plan.rows.tolist(), plan.index.tolist()
+    (True, [1, 0], [[[1, 0], [0, 1]]])
+    """
+    B, N = int(num_graphs), int(max_num_nodes)
+    full = is_full_layout(pair_index, batch.numel(), B, N)
+    rows = index = distinct = node_rows = None
+    if values is not None:
+        rows, inverse = unique_rows(values)
+        distinct = values[rows]  # [U, ...]
+        if full:
+            index = inverse.view(B, N, N)
+        else:
+            index = to_dense_pair(inverse, pair_index, batch, B, N, fill_value=rows.numel())
+        diag = pair_index[0] == pair_index[1]  # [P]
+        node_rows = torch.zeros(batch.numel(), dtype=torch.long, device=batch.device).scatter(
+            0, pair_index[0][diag], inverse[diag])  # [num_nodes]
+    return PairPlan(tuple(sources), tuple(key), B, N, full, rows, index, distinct, node_rows)

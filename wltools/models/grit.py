@@ -7,7 +7,10 @@ scaler Eq. 5, batch norms, FFN) and the model (:class:`GRIT`, registered as ``"g
 
 Pairs are handled densely: node tokens are a flat list ``[num_nodes, d]`` (norms need no mask),
 pair tokens a padded ``[B, N, N, d]`` tensor with the valid-pair mask from
-:func:`~wltools.models.encodings.dense_pair_mask`; padded entries are kept at zero.
+:func:`~wltools.models.encodings.dense_pair_mask`; padded entries are kept at zero. When every
+graph of the batch has ``N`` nodes (always so for a BREC pair's relabelings;
+:func:`~wltools.models.encodings.is_full_layout`) every mask is true: the layers then skip the
+mask products and boolean gathers and use views (bit-identical values, tested).
 
 Source of the ``"brec"`` preset: the PPGT paper reports GRIT's BREC counts (Table 1) but not the
 configuration behind them, so the preset is GRIT's own ZINC configuration (grit.txt App. B.3,
@@ -29,7 +32,7 @@ from torch import Tensor, nn
 from torch_geometric.utils import scatter
 
 from .embedder import GraphEmbedder
-from .encodings import AddRRWP, dense_pair_mask, to_dense_pair
+from .encodings import AddRRWP, PairPlan, dense_pair_mask, is_functorch_wrapped, pair_plan, to_dense_pair
 from .layers import ReadoutMLP, TokenBatchNorm, degree, dense_batch, graph_index
 from .registry import register_model
 
@@ -53,6 +56,10 @@ class GRITConfig:
     pooling: str = "sum"  # graph readout: "sum" (ZINC, Table 9) or "mean"
     head_layers: int = 3  # linear layers of the graph head (d -> d/2 -> d/4 -> out_dim)
     out_dim: int = 16  # BREC output dimension
+    # the RRWP pair stem on the distinct rows of rrwp only, gathered (same values up to float
+    # summation order). Off by default: GRIT's stem is one K x d linear map, and the gather costs
+    # as much as it saves (fwd+bwd ratio 0.99-1.0 on BREC pairs, benchmarks/models_bench.py)
+    dedup_stem: bool = False
 
 
 PRESETS: dict[str, dict] = {
@@ -97,8 +104,8 @@ class GRITAttention(nn.Module):
     are the ``H`` slices of width ``d' = d / H``), and the softmax over all nodes of the graph
     (padding masked). Eq. 3 is the output projection of the concatenated heads.
 
-    Shapes: ``x [B, N, d]`` (dense nodes), ``e [B, N, N, d]``, ``node_mask [B, N]``.
-    Returns ``(x_out [B, N, d], e_out [B, N, N, d])``.
+    Shapes: ``x [B, N, d]`` (dense nodes), ``e [B, N, N, d]``, ``node_mask [B, N]`` (None: no
+    padding, every node real). Returns ``(x_out [B, N, d], e_out [B, N, N, d])``.
     """
 
     def __init__(self, dim: int, heads: int, attn_dropout: float = 0.0, clamp: float | None = 5.0):
@@ -134,13 +141,15 @@ class GRITAttention(nn.Module):
         v = self.W_V(x).view(B, N, H, D)  # [B, N(j), H, D]
         e_w, e_b = self.W_E(e).view(B, N, N, H, 2 * D).split(D, dim=-1)  # 2 x [B, N, N, H, D]
         e_hat = F.relu(signed_sqrt((q + k) * e_w) + e_b)  # [B, N, N, H, D]
-        pair_mask = dense_pair_mask(node_mask)  # [B, N, N]
-        e_hat = e_hat * pair_mask[..., None, None].to(e_hat.dtype)  # padding stays zero
+        if node_mask is not None:
+            pair_mask = dense_pair_mask(node_mask)  # [B, N, N]
+            e_hat = e_hat * pair_mask[..., None, None].to(e_hat.dtype)  # padding stays zero
         logits = torch.einsum("bijhd,hd->bijh", e_hat, self.W_A)  # [B, N, N, H]
         if self.clamp is not None:
             logits = logits.clamp(-self.clamp, self.clamp)
-        neg = torch.finfo(logits.dtype).min
-        logits = logits.masked_fill(~node_mask[:, None, :, None], neg)  # mask padded keys j
+        if node_mask is not None:
+            neg = torch.finfo(logits.dtype).min
+            logits = logits.masked_fill(~node_mask[:, None, :, None], neg)  # mask padded keys j
         alpha = torch.softmax(logits, dim=2)  # [B, N, N, H], over j
         alpha = F.dropout(alpha, p=self.attn_dropout, training=self.training)
         x_hat = torch.einsum("bijh,bjhd->bihd", alpha, v)  # sum_j alpha W_V x_j  [B, N, H, D]
@@ -196,21 +205,32 @@ class GRITLayer(nn.Module):
         return h * self.theta[0] + log_deg[:, None] * h * self.theta[1]
 
     def forward(
-        self, x: Tensor, e: Tensor, node_mask: Tensor, pair_mask: Tensor, log_deg: Tensor
+        self, x: Tensor, e: Tensor, node_mask: Tensor, pair_mask: Tensor, log_deg: Tensor,
+        full: bool = False,
     ) -> tuple[Tensor, Tensor]:
         # x: [T, d] flat nodes; e: [B, N, N, d] padded pairs; log_deg: [T]
-        x_dense = x.new_zeros(*node_mask.shape, x.shape[-1])
-        x_dense[node_mask] = x  # [B, N, d]
-        x_att, e_att = self.attn(x_dense, e, node_mask)  # [B, N, d], [B, N, N, d]
-        h = self.dropout(x_att[node_mask])  # [T, d]
+        # full: no padding (T = B N), so every mask is true and the gathers are views
+        B, N = node_mask.shape
+        d = x.shape[-1]
+        if full:
+            x_dense = x.view(B, N, d)  # [B, N, d]
+        else:
+            x_dense = x.new_zeros(B, N, d)
+            x_dense[node_mask] = x  # [B, N, d]
+        x_att, e_att = self.attn(x_dense, e, None if full else node_mask)  # [B, N, d], [B, N, N, d]
+        h = self.dropout(x_att.reshape(B * N, d) if full else x_att[node_mask])  # [T, d]
         if self.config.degree_scaler:
             h = self.degree_scale(h, log_deg)
         x = self.norm1_x(x + h)  # [T, d]
         x = self.norm2_x(x + self.dropout(self.ffn(x)))  # [T, d]
         if self.config.update_pairs:
-            e_new = e.new_zeros(e.shape)
-            e_new[pair_mask] = self.norm1_e(e[pair_mask] + self.dropout(e_att[pair_mask]))  # [P, d]
-            e = e_new  # [B, N, N, d], padding zero
+            if full:
+                e_new = self.norm1_e(e.reshape(-1, d) + self.dropout(e_att.reshape(-1, d)))  # [P, d]
+                e = e_new.view(e.shape)  # [B, N, N, d]
+            else:
+                e_new = e.new_zeros(e.shape)
+                e_new[pair_mask] = self.norm1_e(e[pair_mask] + self.dropout(e_att[pair_mask]))  # [P, d]
+                e = e_new  # [B, N, N, d], padding zero
         return x, e
 
 
@@ -230,6 +250,9 @@ class GRIT(GraphEmbedder):
     """
 
     invariant_encodings = True  # RRWP is a function of the graph: relabelling permutes it
+    #: use views instead of masks and gathers when a batch has no padding (bit-identical outputs;
+    #: False only to measure the masked path)
+    full_layout: bool = True
 
     def __init__(self, config: GRITConfig) -> None:
         super().__init__()
@@ -254,6 +277,31 @@ class GRIT(GraphEmbedder):
         for block in self.blocks:
             block.reset_parameters()
 
+    def _plan_sources(self, batch) -> tuple:
+        return (batch.rrwp, batch.pair_index, getattr(batch, "batch", None))
+
+    def _make_plan(self, batch, rrwp: Tensor, b: Tensor, B: int, N: int) -> PairPlan:
+        dedup = self.config.dedup_stem and not is_functorch_wrapped(rrwp)
+        return pair_plan(rrwp if dedup else None, batch.pair_index, b, B, N,
+                         self._plan_sources(batch), ("grit", self.config.dedup_stem, rrwp.dtype))
+
+    def _plan(self, batch, rrwp: Tensor, b: Tensor, B: int, N: int) -> PairPlan:
+        plan = getattr(batch, "grit_plan", None)
+        if isinstance(plan, PairPlan) and plan.matches(
+                self._plan_sources(batch), ("grit", self.config.dedup_stem, rrwp.dtype)):
+            return plan
+        return self._make_plan(batch, rrwp, b, B, N)
+
+    def prepare_batch(self, batch):
+        """Store the batch's :class:`~wltools.models.encodings.PairPlan` (layout and, with
+        ``dedup_stem``, the distinct RRWP rows) as ``batch.grit_plan``, so that training steps do
+        not recompute them; used only on the very tensors it was computed from (bit-identical
+        outputs)."""
+        b, B = graph_index(batch)
+        N = int(torch.bincount(b, minlength=B).max())
+        batch.grit_plan = self._make_plan(batch, batch.rrwp.to(self.node_in.weight.dtype), b, B, N)
+        return batch
+
     def forward(self, batch) -> Tensor:
         c = self.config
         dtype = self.node_in.weight.dtype
@@ -270,7 +318,12 @@ class GRIT(GraphEmbedder):
         x = self.node_in(batch.x.to(dtype)) + self.node_pe(p_ii)  # [T, d]
         _, node_mask = dense_batch(x, b, batch_size=B)  # [B, N]
         N = node_mask.shape[1]
-        e = to_dense_pair(self.pair_pe(rrwp), pair_index, b, B, N)  # [B, N, N, d]
+        plan = self._plan(batch, rrwp, b, B, N)
+        full = plan.full and self.full_layout
+        if plan.rows is not None:  # Lin(P_ij) on the distinct rows, gathered
+            e = plan.dense(self.pair_pe(rrwp[plan.rows]))  # [B, N, N, d]
+        else:
+            e = to_dense_pair(self.pair_pe(rrwp), pair_index, b, B, N, full=full)  # [B, N, N, d]
         if self.edge_in is not None and getattr(batch, "edge_attr", None) is not None:
             e_obs = self.edge_in(batch.edge_attr.to(dtype).view(batch.edge_index.shape[1], -1))  # [E, d]
             e = e + to_dense_pair(e_obs, batch.edge_index, b, B, N)
@@ -278,6 +331,6 @@ class GRIT(GraphEmbedder):
         deg = degree(batch.edge_index[1], T, dtype=dtype)  # in-degree = degree (undirected)
         log_deg = torch.log1p(deg)  # [T]
         for block in self.blocks:
-            x, e = block(x, e, node_mask, pair_mask, log_deg)
+            x, e = block(x, e, node_mask, pair_mask, log_deg, full)
         g = scatter(x, b, dim=0, dim_size=B, reduce=c.pooling)  # [B, d]
         return self.head(g)  # [B, out_dim]

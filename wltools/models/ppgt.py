@@ -20,6 +20,14 @@ list ``[num_pairs, D]`` of :mod:`wltools.models.encodings`; each attention layer
 tokens to per-head theta / phi ``[num_pairs, H]`` and scatters them densely to ``[B, H, N, N]``.
 Edge attributes (``e'_ij`` of Eq. 8) are not used: BREC graphs have none, and Eq. 8 then sets the
 term to zero.
+
+Distinct rows (``dedup_stem``, on by default). The PE stem and theta / phi act on each pair's row
+``p'_ij`` alone, and a batch of relabelings repeats few distinct rows (a CFI batch of 16 graphs of
+198 nodes: 203 among 627,264), so the stem and theta / phi run on the distinct rows
+(:func:`~wltools.models.encodings.unique_rows`, exact) and are gathered into the dense
+``[B, N, N, H]`` bias: the same values up to float summation order (tested), the stem costing
+``U / P`` of its plain FLOPs. Not used when the stem's rows interact: a batch-norm stem
+(``norm="batchnorm"``), or stem dropout in training.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from torch import Tensor, nn
 from torch_geometric.nn import global_add_pool, global_mean_pool
 
 from .embedder import GraphEmbedder
-from .encodings import AddRRWP, to_dense_pair
+from .encodings import AddRRWP, PairPlan, is_functorch_wrapped, pair_plan, to_dense_pair
 from .layers import (
     NORMS,
     FeedForward,
@@ -85,6 +93,9 @@ class PPGTConfig:
     head_layers: int = 3  # Table 8 pred. head "# layers"
     head_batchnorm: bool = True  # batch norm on the head output (authors' BREC config)
     out_dim: int = 16  # BREC embedding size
+    # run the PE stem (and theta / phi) on the distinct rows of p' only and gather (same outputs up
+    # to float summation order); off under a batch-norm stem or stem dropout in training
+    dedup_stem: bool = True
 
     @property
     def pair_channels(self) -> int:
@@ -201,25 +212,29 @@ class PPGTAttention(nn.Module):
     def reset_parameters(self) -> None:
         trunc_normal_init_(self)
 
-    def forward(
-        self, h: Tensor, pairs: Tensor, batch: Tensor, pair_index: Tensor, B: int, N: int
-    ) -> Tensor:
-        hd, mask = dense_batch(h, batch, batch_size=B, max_num_nodes=N)  # [B, N, D], [B, N]
+    def forward(self, h: Tensor, pairs: Tensor, batch: Tensor, B: int, N: int, densify,
+                full: bool = False) -> Tensor:
+        """``h [n, D]`` nodes; ``pairs [R, D]`` pair tokens (all pairs, or the distinct rows);
+        ``densify`` maps ``[R, H]`` to the dense ``[B, N, N, H]``; ``full``: every graph has ``N``
+        nodes (no padding, no masks)."""
+        if full:
+            hd, mask = h.view(B, N, -1), None  # [B, N, D]
+        else:
+            hd, mask = dense_batch(h, batch, batch_size=B, max_num_nodes=N)  # [B, N, D], [B, N]
         H = self.num_heads
         q, k, v = (
             self.qkv(hd).view(B, N, 3, H, -1).permute(2, 0, 3, 1, 4).unbind(0)
         )  # 3 x [B, H, N, Dh]
-        theta = to_dense_pair(self.theta(pairs), pair_index, batch, B, N)  # [B, N, N, H]
-        theta = theta.permute(0, 3, 1, 2)  # [B, H, N, N]
+        theta = densify(self.theta(pairs)).permute(0, 3, 1, 2)  # [B, H, N, N]
         urpe = None
         if self.phi is not None:
-            urpe = to_dense_pair(self.phi(pairs), pair_index, batch, B, N).permute(0, 3, 1, 2)
+            urpe = densify(self.phi(pairs)).permute(0, 3, 1, 2)  # [B, H, N, N]
         o = dense_attention(
             q, k, v, theta, mask, self.kind, urpe,
             dropout_p=self.attn_dropout if self.training else 0.0, l2_form=self.l2_form,
         )  # [B, H, N, Dh]
         o = o.transpose(1, 2).reshape(B, N, -1)  # [B, N, D]
-        return self.out(o[mask])  # [num_nodes, D]
+        return self.out(o.reshape(B * N, -1) if full else o[mask])  # [num_nodes, D]
 
 
 class PPGTBlock(nn.Module):
@@ -240,8 +255,9 @@ class PPGTBlock(nn.Module):
         self.ffn.norm.reset_parameters()
         trunc_normal_init_(self.ffn.mlp)
 
-    def forward(self, x: Tensor, pairs: Tensor, batch: Tensor, pair_index: Tensor, B: int, N: int):
-        x = x + self.dropout(self.attn(self.norm(x), pairs, batch, pair_index, B, N))  # [n, D]
+    def forward(self, x: Tensor, pairs: Tensor, batch: Tensor, B: int, N: int, densify,
+                full: bool = False):
+        x = x + self.dropout(self.attn(self.norm(x), pairs, batch, B, N, densify, full))  # [n, D]
         return self.ffn(x)  # [n, D]
 
 
@@ -258,6 +274,9 @@ class PPGT(GraphEmbedder):
     """
 
     invariant_encodings = True
+    #: use views instead of masks and gathers when a batch has no padding (bit-identical outputs;
+    #: False only to measure the masked path)
+    full_layout: bool = True
     #: :meth:`prepare_batch` stores the SPE of a batch's pair features up to this size
     prepare_max_bytes: int = 256 * 2**20
 
@@ -289,37 +308,70 @@ class PPGT(GraphEmbedder):
         if self.head_norm is not None:
             self.head_norm.reset_parameters()
 
-    def _inputs(self, data) -> tuple[Tensor, ...]:
+    def _node_inputs(self, data) -> tuple:
+        """``(x', deg, order, batch, counts, B)``: node features with the App. C.3 attributes."""
         dtype = self.node_fc.weight.dtype
         n_total = int(data.num_nodes)
         batch, B = graph_index(data)
-        pair_index = data.pair_index  # [2, P]
         x = data.x.to(dtype).reshape(n_total, -1)  # [n, in_dim]
-        p = data.rrwp.to(dtype)  # [P, K]
         counts = torch.bincount(batch, minlength=B)  # [B]
+        deg = order = None
         if self.config.inject_degree:  # App. C.3
             deg = degree(data.edge_index[0], n_total, dtype=dtype)  # [n]
             order = counts.to(dtype)[batch]  # [n] graph order of each node's graph
             x = torch.cat([x, deg.log1p()[:, None], order.log()[:, None]], dim=-1)  # [n, in+2]
+        return x, deg, order, batch, counts, B
+
+    def _pair_inputs(self, data, deg: Tensor | None, order: Tensor | None) -> Tensor:
+        """``p' [P, C]``: RRWP plus, with App. C.3, ``1/deg_i, 1/deg_j, 1/n``."""
+        p = data.rrwp.to(self.node_fc.weight.dtype)  # [P, K]
+        if self.config.inject_degree:
             rdeg = 1.0 / deg.clamp(min=1.0)  # [n] (isolated nodes: 1)
-            i, j = pair_index
+            i, j = data.pair_index
             p = torch.cat(
                 [p, rdeg[i, None], rdeg[j, None], (1.0 / order)[i, None]], dim=-1
             )  # [P, K+3]
-        return x, p, batch, pair_index, counts, B
+        return p
+
+    def _inputs(self, data) -> tuple[Tensor, ...]:
+        x, deg, order, batch, counts, B = self._node_inputs(data)
+        return x, self._pair_inputs(data, deg, order), batch, data.pair_index, counts, B
+
+    def _dedup_active(self) -> bool:
+        """Whether this forward may run the stem on distinct rows: ``dedup_stem`` on, a row-wise
+        stem (no batch norm), and no stem dropout drawing per-pair masks."""
+        c = self.config
+        return c.dedup_stem and c.norm != "batchnorm" and not (self.training and c.dropout > 0)
+
+    def _plan_sources(self, data) -> tuple:
+        return (data.rrwp, data.edge_index, data.pair_index, getattr(data, "batch", None))
+
+    def _plan_key(self, data) -> tuple:
+        return ("ppgt", self.config.dedup_stem, self.config.inject_degree, self.node_fc.weight.dtype,
+                tuple(data.rrwp.shape))
+
+    def _make_plan(self, data, p: Tensor, batch: Tensor, pair_index: Tensor, B: int, N: int) -> PairPlan:
+        """Layout and (with ``dedup_stem``) distinct rows of ``p'``; no distinct rows for per-unit
+        data under ``vmap`` (they could differ per unit)."""
+        dedup = self.config.dedup_stem and not is_functorch_wrapped(p)
+        return pair_plan(p if dedup else None, pair_index, batch, B, N,
+                         self._plan_sources(data), self._plan_key(data))
 
     def prepare_batch(self, data):
-        """Store ``SPE(p')`` (Eq. 9) of the batch's pair features as ``data.ppgt_spe``.
+        """Store the batch's :class:`~wltools.models.encodings.PairPlan` (layout, distinct rows of
+        ``p'``) as ``data.ppgt_plan``, and without ``dedup_stem`` ``SPE(p')`` (Eq. 9) as
+        ``data.ppgt_spe``: data-only tensors ``forward`` would otherwise recompute every step.
 
-        SPE depends on the data alone, yet ``forward`` recomputes it in every training step. On a
-        CPU (one thread) storing it made the one-pair BREC loop 1.04x faster for the paper preset on
-        a 10-node Basic pair and about 1.25x for the small preset on a 29-node Regular pair, with
-        bit-identical outputs. Skipped when SPE is off or the tensor would exceed
-        ``prepare_max_bytes`` (CFI-sized batches).
+        The plan is used only by a forward on the very tensors it was computed from. ``ppgt_spe``
+        is skipped when SPE is off or the tensor would exceed ``prepare_max_bytes`` (CFI-sized
+        batches; with ``dedup_stem`` SPE is computed on the few distinct rows and costs nothing).
+        Outputs are bit-identical to an unprepared batch (same code on the same tensors).
         """
-        if self.config.spe_bases == 0:
-            return data
-        p = self._inputs(data)[1]
+        x, p, batch, pair_index, counts, B = self._inputs(data)
+        data.ppgt_plan = self._make_plan(data, p, batch, pair_index, B, int(counts.max()))
+        c = self.config
+        if c.spe_bases == 0 or (c.dedup_stem and c.norm != "batchnorm" and c.dropout == 0):
+            return data  # SPE runs on the distinct rows in training: nothing worth storing
         if p.shape[0] * self._spe_width(p) * p.element_size() <= self.prepare_max_bytes:
             data.ppgt_spe = sinusoidal_pe(p, self.config.spe_bases)  # [P, C (1 + 2S)]
         return data
@@ -335,17 +387,42 @@ class PPGT(GraphEmbedder):
             return None
         return spe
 
+    def _stored_plan(self, data) -> PairPlan | None:
+        plan = getattr(data, "ppgt_plan", None)
+        if isinstance(plan, PairPlan) and plan.matches(self._plan_sources(data), self._plan_key(data)):
+            return plan
+        return None
+
     def forward(self, data) -> Tensor:
-        x, p, batch, pair_index, counts, B = self._inputs(data)
+        x, deg, order, batch, counts, B = self._node_inputs(data)
         N = int(counts.max())
-        diag = pair_index[0] == pair_index[1]  # [P]
-        p_diag = p.new_zeros(x.shape[0], p.shape[1])
-        p_diag[pair_index[0][diag]] = p[diag]  # [n, C] p'_ii
+        pair_index = data.pair_index  # [2, P]
+        plan = self._stored_plan(data)
+        dedup = self._dedup_active()
+        p = None  # p' [P, C] is built only when a per-pair path needs it
+        if plan is None or plan.values is None or not dedup:
+            p = self._pair_inputs(data, deg, order)  # [P, C]
+            if plan is None:
+                plan = self._make_plan(data, p, batch, pair_index, B, N)
+        full = plan.full and self.full_layout
+        if plan.values is not None and dedup:
+            p_diag = plan.values[plan.node_rows]  # [n, C] p'_ii
+        else:
+            diag = pair_index[0] == pair_index[1]  # [P]
+            p_diag = p.new_zeros(x.shape[0], p.shape[1])
+            p_diag[pair_index[0][diag]] = p[diag]  # [n, C] p'_ii
         h = self.node_fc(x) + self.diag_fc(p_diag)  # [n, D] Eq. 8
-        pairs = self.pe_stem(p, self._prepared_spe(data, p))  # [P, D] Eq. 10
+        if plan.values is not None and dedup:
+            pairs = self.pe_stem(plan.values)  # [U, D] Eq. 10 on the distinct rows
+            densify = plan.dense  # [U, H] -> [B, N, N, H]
+        else:
+            pairs = self.pe_stem(p, self._prepared_spe(data, p))  # [P, D] Eq. 10
+
+            def densify(v: Tensor) -> Tensor:  # [P, H] -> [B, N, N, H]
+                return to_dense_pair(v, pair_index, batch, B, N, full=full)
         h = self.norm_in(h)
         for block in self.blocks:
-            h = block(h, pairs, batch, pair_index, B, N)  # [n, D]
+            h = block(h, pairs, batch, B, N, densify, full)  # [n, D]
         h = self.norm_out(h)
         pool = global_add_pool if self.config.pooling == "sum" else global_mean_pool
         g = pool(h, batch, size=B)  # [B, D]

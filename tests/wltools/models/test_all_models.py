@@ -175,14 +175,15 @@ def test_prepared_batch_gives_identical_outputs_and_gradients(name, helpers):
 
 
 def test_ppgt_prepares_its_sinusoidal_pe_within_the_size_limit(helpers):
-    m = create_model("ppgt", "small")
+    """Without ``dedup_stem`` (the plain stem on every pair) ``prepare_batch`` stores SPE."""
+    m = create_model("ppgt", "small", dedup_stem=False)
     b = m.prepare_batch(helpers.batch("ppgt", _graphs(), dtype=torch.float32, sort_edges=True))
     c = m.config
     assert b.ppgt_spe.shape == (b.rrwp.shape[0], c.pair_channels * (1 + 2 * c.spe_bases))
     m.prepare_max_bytes = b.ppgt_spe.numel() * 4 - 1  # one byte too small: not stored
     assert not hasattr(m.prepare_batch(helpers.batch("ppgt", _graphs(), sort_edges=True)), "ppgt_spe")
     # a stored SPE of other settings is ignored, not misread
-    other = create_model("ppgt", "small", spe_bases=2)
+    other = create_model("ppgt", "small", spe_bases=2, dedup_stem=False)
     torch.manual_seed(0)
     other.reset_parameters()
     with torch.no_grad():
@@ -190,6 +191,17 @@ def test_ppgt_prepares_its_sinusoidal_pe_within_the_size_limit(helpers):
         # and forward does read the stored tensor (so the identity test above is not vacuous)
         ref = m.eval()(b)
         b.ppgt_spe.zero_()
+        assert not torch.equal(m(b), ref)
+
+
+def test_ppgt_with_dedup_prepares_a_plan_not_the_spe(helpers):
+    """With ``dedup_stem`` (default) SPE runs on the distinct rows only; the batch stores the plan."""
+    m = create_model("ppgt", "small")
+    b = m.prepare_batch(helpers.batch("ppgt", _graphs(), dtype=torch.float32, sort_edges=True))
+    assert not hasattr(b, "ppgt_spe") and b.ppgt_plan.rows is not None
+    with torch.no_grad():  # forward reads the stored plan: a corrupted one changes the output
+        ref = m.eval()(b)
+        b.ppgt_plan.values.zero_()
         assert not torch.equal(m(b), ref)
 
 
