@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Iterable
 
 from wltools.errors import UnknownNameError
-from wltools.wl_tests import DEFAULT_RRWP_STEPS, TESTS
+from wltools.wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, TESTS
 
 from .dataset import CATEGORY_IDS, NUM_PAIRS, load_pairs, select_ids
 
@@ -70,10 +70,10 @@ def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
     names = [tests] if isinstance(tests, str) else list(tests)
     names = [n.strip().lower() for name in names for n in str(name).split(",") if n.strip()]
     if not names:
-        raise UnknownNameError("empty list of tests; choose from " + ", ".join(TESTS))
+        raise UnknownNameError("empty list of tests; choose from " + ", ".join(ALL_TESTS))
     for n in names:
-        if n not in TESTS:
-            raise UnknownNameError(f"unknown test {n!r}; choose from {', '.join(TESTS)}")
+        if n not in ALL_TESTS:
+            raise UnknownNameError(f"unknown test {n!r}; choose from {', '.join(ALL_TESTS)}")
     return tuple(dict.fromkeys(names))
 
 
@@ -174,7 +174,7 @@ def theory_verdicts(
         stats.update(computed=len(todo), cached=len(tests) * len(pairs) - len(todo))
     if todo:
         # cheap tests first, so the bar's ETA is honest about the slow tail (3-WL on CFI)
-        order = {t: i for i, t in enumerate(TESTS)}
+        order = {t: i for i, t in enumerate(ALL_TESTS)}
         todo.sort(key=lambda tp: (order.get(tp[0], 9), tp[1].meta["n"][0], tp[1].id))
         handles = {}
         try:
