@@ -380,6 +380,23 @@ def _parse_seeds(seed, seeds) -> list[int]:
     return out
 
 
+class _MultiPair(click.ParamType):
+    """``--multi-pair``: a group size G >= 1, or ``auto``."""
+
+    name = "G|auto"
+
+    def convert(self, value, param, ctx):
+        if value is None or value == "auto":
+            return value
+        try:
+            g = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"expected a group size >= 1 or 'auto', got {value!r}", param, ctx)
+        if g < 1:
+            self.fail(f"expected a group size >= 1 or 'auto', got {value!r}", param, ctx)
+        return g
+
+
 @brec.command("run")
 @click.option("--model", "model_name", required=True, metavar="NAME|MODULE:ATTR|PATH.py:ATTR",
               help="A registered model (wltools models list), or your own factory: MODULE:ATTR or PATH.py:ATTR.")
@@ -397,9 +414,10 @@ def _parse_seeds(seed, seeds) -> list[int]:
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Run directory (default runs/brec-MODEL-PRESET); re-running into it resumes.")
 @click.option("--shard", default=None, help="K/N: run only the K-th of N round-robin slices of the pairs.")
-@click.option("--multi-pair", "multi_pair", type=click.IntRange(min=1), default=None,
+@click.option("--multi-pair", "multi_pair", type=_MultiPair(), default=None,
               help="Train up to G (pair, seed) units at once (torch.func vmap over stacked parameters); "
-                   "most models group only the seeds of one pair, so pair it with --seeds.")
+                   "most models group only the seeds of one pair, so pair it with --seeds. 'auto': group the "
+                   "seeds of one pair only when a short timed probe finds it faster (default: the loop).")
 @click.option("--epochs", type=click.IntRange(min=0), default=None, help="Override the protocol's epochs.")
 @click.option("--lr", type=click.FloatRange(min=0, min_open=True), default=None, help="Override the learning rate.")
 @click.option("--batch-size", type=click.IntRange(min=2), default=None, help="Override the training batch size (even).")

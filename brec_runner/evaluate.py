@@ -176,6 +176,13 @@ def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_afte
     todo = plan_units(ids, seeds, rd.done, limit=stop_after)
     if not todo:
         return
+    if spec.multi_pair == "auto":
+        import dataclasses
+
+        from .probe import choose_multi_pair
+
+        group, _ = choose_multi_pair(spec, todo, quiet=not progress)
+        spec = dataclasses.replace(spec, multi_pair=group, one_pair_groups=True)
     source = spec.source
     counts = {"distinguished": sum(r["distinguished"] for r in rd.records),
               "reliability_failures": sum(not r["reliable"] for r in rd.records)}
@@ -288,8 +295,9 @@ def evaluate(
         A built-in model's preset (default ``"brec"``).
     shard : (K, N)
         Run only the K-th of N round-robin slices of the selected pairs.
-    multi_pair : int
-        Train up to G units of equal graph sizes at once (``torch.func.vmap``).
+    multi_pair : int or "auto"
+        Train up to G units of equal graph sizes at once (``torch.func.vmap``); ``"auto"``: group
+        the seeds of one pair when a short timed probe finds it faster (:mod:`brec_runner.probe`).
     threads : int or None
         torch CPU threads per process (one is fastest for BREC's small graphs).
     eval_batch_size : int

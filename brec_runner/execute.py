@@ -47,6 +47,7 @@ class RunSpec:
     multi_pair: int | None = None
     threads: int | None = 1
     suite: str | None = None  # pairs of a wltools.suites suite instead of BREC's
+    one_pair_groups: bool = False  # multi-pair windows hold seeds of one pair only (--multi-pair auto)
 
 
 def prepare_pair(pair, protocol: Protocol, transform, transform_key) -> tuple[list, list]:
@@ -131,6 +132,8 @@ class InProcess:
             return
 
         def size(pid: int):
+            if spec.one_pair_groups:
+                return (pid,)
             return tuple(by_id[pid].meta.get("n", ())), tuple(by_id[pid].meta.get("m", ()))
 
         windows = multi_pair_windows(units, spec.multi_pair, size)

@@ -218,7 +218,8 @@ class RayExecutor:
         sizes = {pid: {"n": p.meta.get("n", ()), "m": p.meta.get("m", ())} for pid, p in pairs.items()}
         if spec.multi_pair and spec.multi_pair > 1:
             groups = multi_pair_windows(units, spec.multi_pair,
-                                        lambda pid: (tuple(sizes[pid]["n"]), tuple(sizes[pid]["m"])))
+                                        lambda pid: (pid,) if spec.one_pair_groups else
+                                        (tuple(sizes[pid]["n"]), tuple(sizes[pid]["m"])))
         else:
             groups = [[u] for u in units]
         started = self._connect(ray)
