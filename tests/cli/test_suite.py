@@ -6,6 +6,7 @@ import csv
 import io
 import json
 
+import pytest
 from click.testing import CliRunner
 
 import cli
@@ -91,3 +92,18 @@ def test_suite_run_trains_through_the_brec_runner_and_reports_against_the_suite(
     res = CliRunner().invoke(cli.cli, ["suite", "run", "nosuch", "--model", gin])
     assert res.exit_code == 2 and "nosuch" in res.output
     assert json.loads((out / "config.json").read_text())["pairs"] == [0, 1]
+
+
+@pytest.mark.parametrize("name", ["csl", "exp", "exp-ppgn", "cexp", "sr16", "sr25", "sr26", "sr28", "graph8c"])
+def test_the_runner_trains_on_one_pair_of_every_suite(name, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from brec_runner.evaluate import run
+    from brec_runner.record import read_run
+
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
+    gin = f"{Path(__file__).resolve().parents[2] / 'examples' / 'gin.py'}:gin"
+    out = run(gin, suite=name, pairs=[0], categories=None, protocol={"epochs": 1}, out=tmp_path / name,
+              progress=False)
+    (rec,) = read_run(out).records
+    assert rec["id"] == 0 and rec["category"] == name and rec["reliable"]
