@@ -139,7 +139,9 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None) -> i
     keys = 2 * n * n * 8 * 3  # int64 keys of both graphs and the renumbering copies
     if test == "rd":
         primes = max(1, math.ceil((n * math.log2(max(m / max(n, 1) * 2, 2)) + 2 * math.log2(n + 2)) / 26))
-        modular = n * n * 8 * (primes * 3 + 4)  # adjugate, numerator and digit residues, unique
+        # adjugate, numerator and digit residues, unique; x2 for the temporaries alive at the peak
+        # (measured 387 MiB at n = 500, benchmarks/results/refine_scaling.json)
+        modular = n * n * 8 * (primes * 6 + 8)
         return base + max(keys, modular) + _store(n, two_n, W) + block + colours
     if test == "rrwp":
         K = rrwp_steps if rrwp_steps is not None else n
