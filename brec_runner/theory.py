@@ -64,17 +64,11 @@ _RESULT_FIELDS = ("distinguished", "reason", "iteration", "iterations", "witness
 
 
 def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
-    """Normalise a test list (``"1wl,spd"`` or names); unknown names raise UnknownNameError."""
-    if tests is None:
-        return DEFAULT_TESTS
-    names = [tests] if isinstance(tests, str) else list(tests)
-    names = [n.strip().lower() for name in names for n in str(name).split(",") if n.strip()]
-    if not names:
-        raise UnknownNameError("empty list of tests; choose from " + ", ".join(ALL_TESTS))
-    for n in names:
-        if n not in ALL_TESTS:
-            raise UnknownNameError(f"unknown test {n!r}; choose from {', '.join(ALL_TESTS)}")
-    return tuple(dict.fromkeys(names))
+    """Normalise a test list (``"1wl,spd"`` or names; :func:`wltools.suites.theory.parse_tests`);
+    ``None`` gives the BREC table's :data:`DEFAULT_TESTS`. Unknown names raise UnknownNameError."""
+    from wltools.suites.theory import parse_tests as parse_names
+
+    return DEFAULT_TESTS if tests is None else parse_names(tests)
 
 
 def code_version() -> str:
