@@ -167,6 +167,63 @@ def test_equals_projection_refinement_on_cospectral_pairs(test):
     assert all(_check_pair(G, H, test) for G, H in pairs)  # cospectral: the same-partition branch
 
 
+def _random_pairs(count: int = 130):
+    """``count`` seeded pairs on 6 or 7 nodes: a G(n, m) graph and a copy rewired by three double
+    edge swaps (the same degree sequence, so the pair agrees on 1-WL's first round and usually
+    differs later)."""
+    import random
+
+    out = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        n = rng.choice([6, 7])
+        G = nx.gnm_random_graph(n, rng.randint(n - 1, n * (n - 1) // 2 - 3), seed=seed)
+        H = G.copy()
+        try:
+            nx.double_edge_swap(H, nswap=3, max_tries=200, seed=seed)
+        except nx.NetworkXException:
+            pass  # too dense to rewire: an isomorphic pair, checked all the same
+        out.append((G, H))
+    return out
+
+
+def _named_pairs():
+    sh, rook = named_graph("shrikhande"), named_graph("rook4x4")
+    return [
+        (nx.star_graph(4), nx.disjoint_union(nx.cycle_graph(4), nx.empty_graph(1))),
+        (nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))),
+        (named_graph("decalin"), named_graph("bicyclopentyl")),
+        (sh, rook),
+        (nx.cycle_graph(5), permute_graph(nx.cycle_graph(5), [2, 0, 4, 1, 3])),
+        (nx.petersen_graph(), permute_graph(nx.petersen_graph(), [3, 1, 4, 0, 9, 2, 6, 5, 8, 7])),
+        (nx.circular_ladder_graph(4), nx.cubical_graph()),
+        (nx.path_graph(6), permute_graph(nx.path_graph(6), [5, 3, 1, 0, 2, 4])),
+    ]
+
+
+def _all_checked_pairs():
+    graphs = _small_graphs()
+    atlas = [(G, H) for G, H in itertools.combinations(graphs, 2)
+             if G.number_of_nodes() == H.number_of_nodes() and G.number_of_edges() == H.number_of_edges()]
+    return {"atlas": atlas, "random": _random_pairs(), "named": _named_pairs()}
+
+
+def test_the_sympy_reference_covers_at_least_200_pairs():
+    """The issue's evidence: EPWL against the exact eigenprojection reference on >= 200 small random
+    and named pairs (each checked for both matrices by the tests here, the cospectral ones too)."""
+    sets = _all_checked_pairs()
+    total = sum(len(v) for v in sets.values()) + len(_cospectral_pairs("adjacency")) + len(
+        _cospectral_pairs("laplacian"))
+    assert total >= 200, {k: len(v) for k, v in sets.items()}
+
+
+@pytest.mark.parametrize("test", list(TESTS))
+def test_equals_projection_refinement_on_random_and_named_pairs(test):
+    same_spectrum = [_check_pair(G, H, test) for G, H in _random_pairs() + _named_pairs()]
+    # both branches of _check_pair are exercised: some pairs share the spectrum, some do not
+    assert any(same_spectrum) and not all(same_spectrum)
+
+
 def test_saltire_pair_and_srg_pair():
     star, c4k1 = nx.star_graph(4), nx.disjoint_union(nx.cycle_graph(4), nx.empty_graph(1))
     assert _check_pair(star, c4k1, "epwl")  # cospectral for A
