@@ -402,7 +402,7 @@ class _MultiPair(click.ParamType):
               help="A registered model (wltools models list), or your own factory: MODULE:ATTR or PATH.py:ATTR.")
 @click.option("--preset", default=None, help="Preset of a built-in model (default brec = paper config).")
 @click.option("--bound", default=None, metavar="TEST|LOWER,UPPER",
-              help="The WL test bounding your model from above (1wl, spd, rd, rrwp[:K], 3wl); "
+              help="The WL test bounding your model from above (1wl, spd, rd, rrwp[:K], 3wl, epwl, epwl-lap); "
                    "default: the factory's wl_bound attribute, else unknown.")
 @click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR",
               help="A PyG transform applied once per graph (default: the factory's transform attribute).")

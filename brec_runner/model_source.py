@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wltools.errors import UnknownNameError, WLToolsError
-from wltools.wl_tests import TEST_LABELS, TESTS
+from wltools.wl_tests import ALL_TESTS, TEST_LABELS
 
 from .protocol import Protocol
 
@@ -205,7 +205,7 @@ def plugin_entry_points() -> dict[str, Any]:
 def parse_bound(value, rrwp_steps: int | None = None) -> dict[str, Any] | None:
     """A declared bound as the runner records it.
 
-    ``value`` is None (unknown), a test name of :data:`wltools.wl_tests.TESTS` (the upper bound),
+    ``value`` is None (unknown), a test name of :data:`wltools.wl_tests.ALL_TESTS` (the upper bound; EPWL included),
     ``"rrwp:K"`` (RRWP-WL with K channels), a ``(lower, upper)`` pair of such names, or a dict as
     returned here. An RRWP bound needs K: from ``"rrwp:K"`` or from ``rrwp_steps`` (the
     ``walk_length`` of the model's transform).
@@ -235,8 +235,8 @@ def parse_bound(value, rrwp_steps: int | None = None) -> dict[str, Any] | None:
             names.append(None)
             continue
         name, _, steps = str(part).strip().partition(":")
-        if name not in TESTS:
-            raise ModelContractError(f"unknown bound {part!r}; choose from {', '.join(TESTS)} "
+        if name not in ALL_TESTS:
+            raise ModelContractError(f"unknown bound {part!r}; choose from {', '.join(ALL_TESTS)} "
                                      "(rrwp:K for RRWP-WL with K channels)")
         if steps:
             if not steps.isdigit() or int(steps) < 1:

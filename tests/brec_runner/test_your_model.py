@@ -156,6 +156,7 @@ def test_unknown_bound_compares_with_3wl_only(user_model_file, tmp_path):
 def test_parse_bound():
     assert parse_bound(("spd", "3wl"))["lower"] == "spd"
     assert parse_bound("rrwp", rrwp_steps=7)["rrwp_steps"] == 7
+    assert parse_bound("epwl-lap")["upper"] == "epwl-lap" and parse_bound(("spd", "epwl"))["lower"] == "spd"
     with pytest.raises(ModelContractError):
         parse_bound(("1wl", "2wl"))
 

@@ -1,6 +1,7 @@
-"""Tests of the example models in examples/ (a researcher's GIN, and GIN + RRWP): shape and
-finiteness on BREC-style graphs, invariance to node relabelling, reset determinism, the 1-WL bound
-of the GIN, and that RRWP lifts it on a 1-WL-equivalent pair."""
+"""Tests of the example models in examples/ (a researcher's GIN, GIN + RRWP and GIN over heat
+kernels): shape and finiteness on BREC-style graphs, invariance to node relabelling, reset
+determinism, the 1-WL bound of the GIN, that RRWP lifts it on a 1-WL-equivalent pair, and the EPWL
+bound of the heat-kernel GIN."""
 
 import importlib.util
 from pathlib import Path
@@ -27,7 +28,8 @@ def _load(name: str):
 
 GIN = _load("gin")
 GIN_RRWP = _load("gin_rrwp")
-FACTORIES = {"gin": GIN.gin, "gin_rrwp": GIN_RRWP.gin_rrwp}
+GIN_HEAT = _load("gin_heat")
+FACTORIES = {"gin": GIN.gin, "gin_rrwp": GIN_RRWP.gin_rrwp, "gin_heat": GIN_HEAT.gin_heat}
 
 
 @pytest.fixture(autouse=True)
@@ -174,3 +176,38 @@ def test_gin_rrwp_reads_the_rrwp_rows_of_nodes_and_edges():
         expected_edges.append(dense[v, u])  # [E, K]
     assert torch.equal(p_node, torch.cat(expected_nodes))
     assert torch.equal(p_edge, torch.cat(expected_edges))
+
+
+def test_gin_heat_declares_epwl_lap_and_its_kernels_are_expm():
+    """The transform's eigendecomposition path against scipy's basis-free matrix exponential."""
+    import numpy as np
+    from scipy.linalg import expm
+
+    assert GIN_HEAT.gin_heat.wl_bound == "epwl-lap" and GIN_HEAT.gin_heat.transform is GIN_HEAT.transform
+    G = nx.disjoint_union(nx.petersen_graph(), nx.path_graph(3))  # repeated eigenvalues, two components
+    d = GIN_HEAT.transform(to_pyg(G))
+    n = G.number_of_nodes()
+    L = nx.laplacian_matrix(G, nodelist=range(n)).toarray().astype(float)
+    heat = d.heat.double().reshape(n, n, -1)
+    for c, t in enumerate(GIN_HEAT.TIMES):
+        assert np.abs(heat[:, :, c].numpy() - expm(-t * L)).max() < 1e-6
+    assert torch.equal(d.pair_index[:, 5 * n + 7], torch.tensor([5, 7]))
+    with pytest.raises(ValueError, match="non-negative"):
+        GIN_HEAT.AddHeatKernel(times=(-1.0,))
+
+
+def test_gin_heat_is_bounded_by_epwl_and_goes_beyond_1wl():
+    """Shrikhande / 4x4 rook's graph: cospectral strongly regular graphs that EPWL-L does not
+    separate, so the heat-kernel GIN gives them equal embeddings for any parameters; decalin /
+    bicyclopentyl (1-WL-equivalent, EPWL-L separates them) get different ones."""
+    from wltools.refine import refine_pair
+
+    same = (load_graph("shrikhande"), load_graph("rook4x4"))
+    apart = (load_graph("decalin"), load_graph("bicyclopentyl"))
+    assert not refine_pair(*same, "epwl-lap").distinguished and refine_pair(*apart, "epwl-lap").distinguished
+    for seed in (0, 1):
+        with torch.no_grad():
+            out = _model("gin_heat", seed)(_batch("gin_heat", list(same)))
+            assert torch.allclose(out[0], out[1], atol=1e-4, rtol=1e-6), (out[0] - out[1]).abs().max()
+            out = _model("gin_heat", seed)(_batch("gin_heat", list(apart)))
+            assert not torch.allclose(out[0], out[1], atol=1e-3)
