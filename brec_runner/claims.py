@@ -24,7 +24,10 @@ from wltools.errors import RunDirectoryError, UnknownNameError
 from .configs import theory_bound
 from .record import read_run as read_checked, results_files
 
-__all__ = ["claim_inputs", "theory_distinguished", "read_run", "check_brec_run"]
+__all__ = ["claim_inputs", "theory_distinguished", "model_bounds", "read_run", "check_brec_run"]
+
+#: The example models shipped in the repository's ``examples/`` (absent from an installed package).
+EXAMPLES = ("gin.py:gin", "gin_rrwp.py:gin_rrwp", "gin_heat.py:gin_heat")
 
 
 def theory_distinguished(test: str, ids: Sequence[int], rrwp_steps: int | None = None
@@ -37,6 +40,25 @@ def theory_distinguished(test: str, ids: Sequence[int], rrwp_steps: int | None =
     ids = [int(i) for i in ids]
     raw = theory_verdicts([test], rrwp_steps=rrwp_steps, ids=ids)
     return {pid: bool(raw[pid][test]["distinguished"]) for pid in ids}
+
+
+def model_bounds() -> dict[str, str | None]:
+    """``{model: declared upper bound}`` for the ``model_bounds`` claim input: every built-in model
+    with a config (:mod:`brec_runner.configs`, ``theory.upper``) and the repository's example
+    models (``examples/NAME.py:FACTORY``, their ``wl_bound``; skipped where the directory is
+    absent, as in an installed package)."""
+    from .configs import config_names, model_info
+
+    out: dict[str, str | None] = {name: model_info(name)["theory"].get("upper") for name in config_names()}
+    root = Path(__file__).resolve().parents[1] / "examples"
+    for spec in EXAMPLES:
+        path, _, attr = spec.partition(":")
+        if (root / path).is_file():
+            from .model_source import load_object
+
+            factory = load_object(f"{root / path}:{attr}")
+            out[f"examples/{spec}"] = getattr(factory, "wl_bound", None)
+    return out
 
 
 def claim_inputs(names: Iterable[str]) -> dict:
@@ -54,7 +76,9 @@ def claim_inputs(names: Iterable[str]) -> dict:
             out["to_data"] = to_pyg
     if "theory_verdicts" in names:
         out["theory_verdicts"] = theory_distinguished
-    unknown = names - {"pairs", "theory_verdicts", "to_data"}
+    if "model_bounds" in names:
+        out["model_bounds"] = model_bounds()
+    unknown = names - {"pairs", "theory_verdicts", "to_data", "model_bounds"}
     if unknown:
         raise ValueError(f"no BREC input named {', '.join(sorted(unknown))}")
     return out

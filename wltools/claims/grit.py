@@ -73,15 +73,34 @@ def first_nonzero_spd(G: nx.Graph, K: int, *, exact: bool, rrwp_exact=None, rrwp
     return first.tolist()
 
 
+def _power_traces(G: nx.Graph, matrix: str) -> tuple[int, ...]:
+    """``(tr B, tr B^2, ..., tr B^n)`` in exact integers (Python ints, no overflow)."""
+    from wltools.refine.epwl import graph_matrix
+
+    B = [[int(x) for x in row] for row in graph_matrix(G, matrix).tolist()]
+    n = len(B)
+    P, out = [row[:] for row in B], []
+    for _ in range(n):
+        out.append(sum(P[i][i] for i in range(n)))
+        P = [[sum(P[i][k] * B[k][j] for k in range(n) if P[i][k]) for j in range(n)] for i in range(n)]
+    return tuple(out)
+
+
 def gdwl_first_histogram(G: nx.Graph, test: str, *, rrwp_steps: int | None = None):
     """The multiset over nodes v of the multisets {d(v, u) : u}: the colour histogram GD-WL with
     distance ``test`` computes at its first iteration (PPGT Eq. 13 / GRIT Eq. 4 from a constant
     colouring). Any two graphs whose values differ are distinguished by that test, so it is a
     sound grouping key for exhaustive inclusion checks. ``test="3wl"`` and ``"1wl"`` get
-    ``(n, degree sequence)``, which both determine after one iteration."""
+    ``(n, degree sequence)``, which both determine after one iteration. ``"epwl"`` and
+    ``"epwl-lap"`` get ``(n, traces of B^1 .. B^n)`` (B the adjacency or Laplacian matrix, exact
+    integers): EPWL's first iteration holds every node's walk-count multiset with the diagonal
+    entry recognisable (its ``B^0`` entry is 1), so it determines these traces, i.e. the
+    spectrum."""
     n = G.number_of_nodes()
     if test in ("1wl", "3wl"):
         return (n, tuple(sorted(d for _, d in G.degree())))
+    if test in ("epwl", "epwl-lap"):
+        return (n, _power_traces(G, "adjacency" if test == "epwl" else "laplacian"))
     from wltools import distances as dist
 
     if test == "spd":

@@ -20,6 +20,10 @@ Inputs
 ``to_data``
     ``to_data(G) -> torch_geometric.data.Data``: a graph as the models see it on BREC
     (:func:`brec_runner.dataset.to_pyg`: constant node feature, both edge directions).
+``model_bounds``
+    ``{model: upper}``: the models whose bounds a claim derives, each with the name of the WL test
+    (of :data:`wltools.wl_tests.ALL_TESTS`) it declares as its upper bound, or None (the built-in
+    models' configs and the examples' ``wl_bound``, :func:`brec_runner.claims.model_bounds`).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ INPUTS: dict[str, str] = {
     "pairs": "the BREC pairs (objects with .id, .g, .h, .category)",
     "theory_verdicts": "BREC theory verdicts, a callable (test, ids, rrwp_steps) -> {id: bool}",
     "to_data": "the BREC input featurisation, a callable networkx graph -> torch_geometric Data",
+    "model_bounds": "the models' declared upper bounds, a dict {model: WL test name or None}",
 }
 
 

@@ -56,7 +56,7 @@ __all__ = [
     "format_results",
 ]
 
-METHODS = ("exhaustive", "brec", "numeric", "run")
+METHODS = ("exhaustive", "brec", "suites", "numeric", "run")
 STATUSES = ("PASS", "FAIL", "ERROR", "SKIP")
 
 

@@ -24,7 +24,7 @@ from wltools.claims.registry import (
 )
 from wltools.errors import RunDirectoryError, UnknownNameError
 
-EXPECTED = {"grit-3.2", "grit-3.1a", "grit-3.3", "gdwl-hierarchy", "ppgt-e3", "ppgt-e1",
+EXPECTED = {"grit-3.2", "grit-3.1a", "grit-3.3", "gdwl-hierarchy", "epwl-placement", "ppgt-e3", "ppgt-e1",
             "sgformer-1wl"}
 
 
