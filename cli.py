@@ -414,10 +414,11 @@ class _MultiPair(click.ParamType):
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Run directory (default runs/brec-MODEL-PRESET); re-running into it resumes.")
 @click.option("--shard", default=None, help="K/N: run only the K-th of N round-robin slices of the pairs.")
-@click.option("--multi-pair", "multi_pair", type=_MultiPair(), default=None,
+@click.option("--multi-pair", "multi_pair", type=_MultiPair(), default="auto", show_default=True,
               help="Train up to G (pair, seed) units at once (torch.func vmap over stacked parameters); "
-                   "most models group only the seeds of one pair, so pair it with --seeds. 'auto': group the "
-                   "seeds of one pair only when a short timed probe finds it faster (default: the loop).")
+                   "most models group only the seeds of one pair, so pair it with --seeds. 'auto': with "
+                   "several seeds, group the seeds of one pair only when a short timed probe finds it "
+                   "faster; the run directory records the decision and resumes keep it. 1: the loop.")
 @click.option("--epochs", type=click.IntRange(min=0), default=None, help="Override the protocol's epochs.")
 @click.option("--lr", type=click.FloatRange(min=0, min_open=True), default=None, help="Override the learning rate.")
 @click.option("--batch-size", type=click.IntRange(min=2), default=None, help="Override the training batch size (even).")

@@ -10,6 +10,7 @@ is a thin layer over it; the five built-in models and a researcher's own model t
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -98,7 +99,7 @@ def run(
     gpus_per_unit: float = 0.0,
     cpus_per_unit: float | None = None,
     shard: tuple[int, int] | None = None,
-    multi_pair: int | None = None,
+    multi_pair: int | str | None = "auto",
     threads: int | None = 1,
     eval_batch_size: int | None = None,
     stop_after: int | None = None,
@@ -181,8 +182,17 @@ def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_afte
 
         from .probe import choose_multi_pair
 
-        group, _ = choose_multi_pair(spec, todo, quiet=not progress)
-        spec = dataclasses.replace(spec, multi_pair=group, one_pair_groups=True)
+        held = rd.multi_pair_choice()
+        if held is None:
+            group, info = choose_multi_pair(spec, todo, quiet=not progress)
+            if "loop_s" in info:  # a timed decision: recorded, so every resume trains the same way
+                held = rd.record_multi_pair_choice(group, info)
+            else:
+                held = {"group": group}
+        elif progress:
+            print(f"wltools: --multi-pair auto: keeping this run's recorded choice "
+                  f"({'multipair:' + str(held['group']) if held['group'] else 'loop'})", file=sys.stderr)
+        spec = dataclasses.replace(spec, multi_pair=held["group"], one_pair_groups=True)
     source = spec.source
     counts = {"distinguished": sum(r["distinguished"] for r in rd.records),
               "reliability_failures": sum(not r["reliable"] for r in rd.records)}
@@ -247,7 +257,7 @@ def evaluate(
     *,
     preset: str | None = None,
     shard: tuple[int, int] | None = None,
-    multi_pair: int | None = None,
+    multi_pair: int | str | None = "auto",
     threads: int | None = 1,
     eval_batch_size: int | None = None,
     theory: bool = True,
@@ -295,9 +305,11 @@ def evaluate(
         A built-in model's preset (default ``"brec"``).
     shard : (K, N)
         Run only the K-th of N round-robin slices of the selected pairs.
-    multi_pair : int or "auto"
+    multi_pair : int or "auto" (default)
         Train up to G units of equal graph sizes at once (``torch.func.vmap``); ``"auto"``: group
-        the seeds of one pair when a short timed probe finds it faster (:mod:`brec_runner.probe`).
+        the seeds of one pair when a short timed probe finds it faster (:mod:`brec_runner.probe`;
+        the decision is recorded in the run directory and kept by every resume); ``1`` or None:
+        the one-pair loop.
     threads : int or None
         torch CPU threads per process (one is fastest for BREC's small graphs).
     eval_batch_size : int

@@ -8,9 +8,13 @@ after a warm-up unit, and keeps grouping only when it is clearly faster per unit
 seeds of one pair only: with several pairs in a group each unit brings its own encodings, and a
 model that deduplicates its encoding stem per batch (PPGT) loses that (0.11-0.30x measured).
 
-The choice depends on timing, so two runs may choose differently; both modes give the same
+``auto`` is the default of ``brec run``, ``suite run`` and :func:`brec_runner.evaluate`. With one
+seed per pair (the default seed 0) nothing is probed and the loop runs. The choice depends on
+timing, so two fresh runs on different machines may choose differently; both modes give the same
 verdicts (tested), their T² differ by float summation order, and every record says its ``mode``.
-``--multi-pair 1`` forces the loop (bit-reproducible records).
+Within a run directory the decision is fixed: the first timed probe is recorded in
+``multi_pair.json`` and every resume, shard or worker of that directory trains the same way.
+``--multi-pair 1`` forces the loop (bit-reproducible records across machines).
 """
 
 from __future__ import annotations

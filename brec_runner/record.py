@@ -11,6 +11,8 @@ Layout of a run directory::
       results-shard-K-of-N.jsonl      the same, written by shard K of N (``--shard K/N``)
       failures.jsonl                  units that failed after their retries (--executor ray); a
                                       resume runs them again
+      multi_pair.json                 the --multi-pair auto decision (group size or the loop) and
+                                      its probe's timings; every later invocation keeps it
       .lock, .lock-results*.jsonl     advisory locks (brec_runner.locks)
 
 Directories written by older versions may also hold ``results[-shard-K-of-N]-worker-J-of-W.jsonl``
@@ -41,6 +43,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +70,7 @@ __all__ = [
 ]
 
 CONFIG = "config.json"
+MULTI_PAIR = "multi_pair.json"
 #: Config keys that change results (see :mod:`brec_runner.identity`).
 COMPARED_KEYS = SETTINGS_KEYS
 #: Config keys a resume may extend or correct (they do not change any record).
@@ -378,6 +382,39 @@ class RunDirectory:
                 os.fsync(fh.fileno())
         except OSError as exc:
             raise RunDirectoryError(f"cannot append to {self.path / 'failures.jsonl'}: {exc.strerror}") from None
+
+    def multi_pair_choice(self) -> dict | None:
+        """The ``--multi-pair auto`` decision recorded by an earlier invocation into this directory
+        (``multi_pair.json``: ``{"group": G or None, "probe": {...}}``), or None when there is none.
+        A damaged file is reported in one line on stderr and ignored (the probe runs again and
+        rewrites it)."""
+        path = self.path / MULTI_PAIR
+        if not path.exists():
+            return None
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            group = doc["group"]
+            if doc.get("settings") != self.config["settings_hash"] or not (
+                    group is None or (isinstance(group, int) and not isinstance(group, bool) and group >= 2)):
+                raise ValueError("not this run's decision")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"wltools: {path} is damaged ({type(exc).__name__}); probing again", file=sys.stderr)
+            return None
+        return doc
+
+    def record_multi_pair_choice(self, group: int | None, probe: dict) -> dict:
+        """Record the ``--multi-pair auto`` decision (atomically, under the directory lock) unless
+        another invocation recorded a sound one first; return the decision that holds."""
+        with FileLock(self.path / ".lock", f"run directory {self.path}", wait=10.0):
+            held = self.multi_pair_choice()
+            if held is not None:
+                return held
+            doc = {"group": group, "probe": probe, "settings": self.config["settings_hash"]}
+            try:
+                _write_json_atomic(self.path / MULTI_PAIR, doc)
+            except OSError as exc:
+                raise RunDirectoryError(f"cannot write {self.path / MULTI_PAIR}: {exc.strerror}") from None
+            return doc
 
     def close(self) -> None:
         """Release the results file's lock."""

@@ -16,7 +16,8 @@ from brec_runner.protocol import Protocol
 from brec_runner.record import finished_units, read_results, results_files
 from wltools.errors import WLToolsError
 
-_KW = dict(protocol=Protocol(epochs=2), pairs=[0, 1, 2, 3, 5], categories=None, seeds=[0, 1], progress=False)
+_KW = dict(protocol=Protocol(epochs=2), pairs=[0, 1, 2, 3, 5], categories=None, seeds=[0, 1], progress=False,
+           multi_pair=1)  # the loop: these tests compare T² bit for bit across worker counts
 
 
 def _by_unit(run_dir):
@@ -61,7 +62,7 @@ def test_workers_match_one_process(one_process, tmp_path):
     _same_verdicts(got, one_process)
     assert len(read_results(out / "results.jsonl")) == len(got) == 10  # nothing duplicated
     grouped = tmp_path / "grouped"
-    run("graphormer", preset="small", out=grouped, workers=2, multi_pair=2, **_KW)
+    run("graphormer", preset="small", out=grouped, workers=2, **{**_KW, "multi_pair": 2})
     _same_verdicts(_by_unit(grouped), one_process, same_arithmetic=False)
     modes = {(r["id"], r["mode"]) for r in read_results(grouped / "results.jsonl")}
     assert modes == {(p, "multipair:2") for p in (0, 1, 2, 3, 5)}  # both seeds of a pair, trained together

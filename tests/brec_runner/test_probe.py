@@ -50,3 +50,34 @@ def test_auto_runs_give_the_loops_verdicts_in_windows_of_one_pair(tiny_model, tm
         key(r): (r["distinguished"], r["reliable"], r["epochs"]) for r in loop}
     for pid in (0, 1, 2):  # windows never mix pairs: per pair two seeds together, the third alone
         assert sorted(r["mode"] == "multipair:2" for r in auto if r["id"] == pid) == [False, True, True]
+
+
+def test_the_decision_is_recorded_and_kept_by_resumes(tiny_model, tmp_path, monkeypatch, capsys):
+    """The first timed probe's choice is written to multi_pair.json; a resume whose own probe would
+    choose otherwise keeps it, and a damaged file is reported and replaced by a fresh probe."""
+    import json
+
+    kw = dict(protocol=Protocol(epochs=1), categories=None, seeds=[0, 1], progress=False)
+    out = tmp_path / "run"
+    monkeypatch.setattr(probe, "MIN_GAIN", 10.0)  # grouping wins
+    run(tiny_model, preset="brec", out=out, pairs=[0], **kw)  # default multi_pair: "auto"
+    doc = json.loads((out / "multi_pair.json").read_text())
+    assert doc["group"] == 2 and doc["probe"]["chosen"] == "multipair:2" and "loop_s" in doc["probe"]
+    monkeypatch.setattr(probe, "MIN_GAIN", 0.0)  # a new probe would now choose the loop
+    run(tiny_model, preset="brec", out=out, pairs=[0, 1], **kw)
+    recs = read_run(out).records
+    assert {r["mode"] for r in recs if r["id"] == 1} == {"multipair:2"}  # the recorded choice held
+    (out / "multi_pair.json").write_text("{not json")
+    run(tiny_model, preset="brec", out=out, pairs=[0, 1, 2], **kw)
+    assert "multi_pair.json is damaged" in capsys.readouterr().err
+    assert json.loads((out / "multi_pair.json").read_text())["group"] is None  # probed again: the loop
+    assert {r["mode"] for r in read_run(out).records if r["id"] == 2} == {"single"}
+
+
+def test_one_seed_runs_record_no_decision_and_multi_pair_1_is_the_loop(tiny_model, tmp_path):
+    kw = dict(protocol=Protocol(epochs=1), categories=None, pairs=[0], progress=False)
+    run(tiny_model, preset="brec", out=tmp_path / "a", seeds=[0], **kw)
+    assert not (tmp_path / "a" / "multi_pair.json").exists()
+    run(tiny_model, preset="brec", out=tmp_path / "b", seeds=[0, 1], multi_pair=1, **kw)
+    assert not (tmp_path / "b" / "multi_pair.json").exists()
+    assert {r["mode"] for r in read_run(tmp_path / "b").records} == {"single"}

@@ -29,7 +29,8 @@ from brec_runner.record import read_results, results_files
 from brec_runner.rpc import pair_seed
 
 PAIRS, SEEDS = [0, 1, 2, 3, 4, 5], [0, 1]  # Basic pairs
-_KW = dict(categories=None, seeds=SEEDS, protocol={"epochs": 3}, progress=False)
+_KW = dict(categories=None, seeds=SEEDS, protocol={"epochs": 3}, progress=False,
+           multi_pair=1)  # the loop: records are compared bit for bit across executors
 # not compared: wall-clock times, the checksum over them, and the settings hash (it names the model
 # factory, and the factories below differ in name only)
 _TIMING = ("wall_s", "cuda_s", "check", "settings")
@@ -160,8 +161,8 @@ def test_ray_records_equal_local(models, local_records, ray_address, tmp_path):
     assert _records(out) == local_records  # bit-identical but for wall-clock times
     # --multi-pair: one task per window, the windows of the in-process executor
     local_mp, ray_mp = tmp_path / "local-mp", tmp_path / "ray-mp"
-    run(f"{models}:tiny", pairs=PAIRS[:2], out=local_mp, multi_pair=2, **_KW)
-    run(f"{models}:tiny", pairs=PAIRS[:2], out=ray_mp, multi_pair=2, executor="ray", **_KW)
+    run(f"{models}:tiny", pairs=PAIRS[:2], out=local_mp, **{**_KW, "multi_pair": 2})
+    run(f"{models}:tiny", pairs=PAIRS[:2], out=ray_mp, executor="ray", **{**_KW, "multi_pair": 2})
     got = _records(ray_mp)
     assert got == _records(local_mp) and {r["mode"] for r in got.values()} == {"multipair:2"}
 
