@@ -128,9 +128,14 @@ def _require_tests(tests, G, H, rrwp_steps: int | None, max_memory: int | None) 
     m = max(G.number_of_edges(), H.number_of_edges())
     graphs = (load_bytes(G.number_of_nodes(), G.number_of_edges())
               + load_bytes(H.number_of_nodes(), H.number_of_edges())) // 2
+    import math
+
+    degrees = {d for X in (G, H) for _, d in X.degree() if d > 0}
+    max_degree = max(degrees, default=0)
     for t in tests:
         try:
-            need = peak_bytes(t, n, m, rrwp_steps=rrwp_steps)
+            need = peak_bytes(t, n, m, rrwp_steps=rrwp_steps, max_degree=max_degree,
+                              lcm_degrees=math.lcm(*degrees) if t == "rrwp" and degrees else None)
         except UnknownNameError:  # a test without a cost model yet
             continue
         require(need + graphs, f"{TEST_LABELS.get(t, t)} on {n:,} nodes", max_memory=max_memory)

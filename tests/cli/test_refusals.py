@@ -52,7 +52,7 @@ def test_malformed_graph6_header():
 
 
 def test_the_issue_message_for_a_test_over_the_free_memory(monkeypatch, machine_with_23_gib):
-    monkeypatch.setattr(wltools.refine.cost, "peak_bytes", lambda test, n, m, rrwp_steps=None: 24 * 2**30)
+    monkeypatch.setattr(wltools.refine.cost, "peak_bytes", lambda test, n, m, rrwp_steps=None, **kw: 24 * 2**30)
     line = _one_error_line(_run("check", "petersen", "petersen", "--test", "3wl"))
     assert line.startswith("error: 3-WL on 10 nodes needs about 24 GiB; this machine has 23 GiB free")
     assert line.endswith("--max-memory to change")
@@ -64,12 +64,15 @@ def test_tests_are_refused_by_their_estimate(machine_with_23_gib):
     # 3-WL on 5,000 nodes is over an explicit budget
     _one_error_line(_run("check", "cycle:5000", "cycle:5000", "--test", "3wl", "--max-memory", "1G"),
                     "3-WL on 5,000 nodes needs about")
+    # EPWL has its own estimate (before it, a large EPWL check was not refused at all)
+    _one_error_line(_run("check", "cycle:3000", "cycle:3000", "--test", "epwl-lap", "--max-memory", "1G"),
+                    "EPWL-L on 3,000 nodes needs about")
 
 
 def test_max_memory_lets_a_test_through(monkeypatch):
     seen = []
     monkeypatch.setattr(wltools.refine.cost, "peak_bytes",
-                        lambda test, n, m, rrwp_steps=None: seen.append((test, n, m)) or 3 * 2**30)
+                        lambda test, n, m, rrwp_steps=None, **kw: seen.append((test, n, m)) or 3 * 2**30)
     _one_error_line(_run("check", "petersen", "cycle:10", "--test", "1wl", "--max-memory", "2G"),
                     "--max-memory is 2 GiB")
     result = _run("check", "petersen", "cycle:10", "--test", "1wl", "--max-memory", "4G")

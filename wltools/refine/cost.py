@@ -19,6 +19,10 @@ workspace budget :data:`DEFAULT_MAX_BYTES`):
   (``P x n x n`` float64 per graph, :mod:`wltools.distances.rrwp`).
 * ``3wl``: the ``n x n`` colour matrices and hashes of both graphs, and blocks over the first node
   whose work arrays and verified row store stay below ``W`` each (:mod:`wltools.refine.fwl`).
+* ``epwl``, ``epwl-lap``: the residues of ``B^k`` modulo ``P`` primes for both graphs, their int64
+  columns and the stacked rows that :func:`wltools.distances.modular.unique_rows` sorts
+  (:func:`wltools.refine.epwl.walk_keys`): about ``(10 P + 16) n^2`` eight-byte items (fitted to
+  tracemalloc peaks of 9.8-14.9 ``P n^2`` items at n = 60-200), then the refinement as ``rrwp``.
 
 Examples
 --------
@@ -34,13 +38,14 @@ import math
 
 from ..errors import UnknownNameError
 
-__all__ = ["peak_bytes", "DEFAULT_MAX_BYTES", "key_itemsize", "rrwp_prime_count", "block_rows"]
+__all__ = ["peak_bytes", "DEFAULT_MAX_BYTES", "key_itemsize", "rrwp_prime_count", "epwl_prime_count",
+           "block_rows"]
 
 #: Default budget (bytes) of the block work arrays of SPD/RD/RRWP-WL and 3-WL, and separately of
 #: their verified row store.
 DEFAULT_MAX_BYTES = 256 * 2**20
 
-_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl")
+_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap")
 
 # bytes of one element in a block of rows: the int64 items, the sorted copy numpy makes and the
 # int64 temporaries of hashing and verification
@@ -87,34 +92,57 @@ def rrwp_prime_count(n: int, lcm_degrees: int, steps: int) -> int:
     return max(1, math.ceil((bits + 1) / (math.log2(pmax) - 0.01)))
 
 
+def epwl_prime_count(n: int, row_sum: int) -> int:
+    """Number of primes :func:`wltools.refine.epwl.walk_keys` uses for walks of length ``0..n``:
+    ``p < min(2^40, 2^53 / (b + 1))`` until their product exceeds ``2 b^n``, ``b`` the largest
+    absolute row sum of the graph matrix (the maximum degree for ``A``, twice it for ``L``).
+
+    Examples
+    --------
+    >>> epwl_prime_count(200, 3), epwl_prime_count(200, 6)
+    (8, 13)
+    """
+    b = max(int(row_sum), 1)
+    pmax = min(2**40, 2**53 // (b + 1))
+    p_bits = math.log2(pmax) - 0.01
+    return max(1, math.ceil((1 + n * math.log2(b)) / p_bits))
+
+
 def _store(n: int, rows: int, max_bytes: int) -> int:
     """Verified row store: at most ``rows`` sorted int64 rows of ``n`` items, capped at the budget."""
     return min(rows * n * 8, max_bytes)
 
 
-def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None) -> int:
+def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
+               max_degree: int | None = None, lcm_degrees: int | None = None) -> int:
     """Estimated peak memory (bytes) of refining two graphs of ``n`` nodes and ``m`` edges each.
 
     Parameters
     ----------
-    test : {"1wl", "spd", "rd", "rrwp", "3wl"}
+    test : {"1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap"}
     n, m : int
         Nodes and edges of *each* graph.
     rrwp_steps : int, optional
         ``K`` of RRWP; default ``n`` (as :func:`wltools.refine.refine_pair`).
+    max_degree : int, optional
+        The largest degree of the two graphs (EPWL's prime count); default: that of ``m`` edges
+        spread evenly, at least 6.
+    lcm_degrees : int, optional
+        The lcm of the positive degrees of the two graphs (RRWP's prime count); default
+        ``lcm(1..6) = 60``. Callers holding the graphs pass both (the CLI does).
 
     Returns
     -------
     int
         An honest estimate (tested to be within a factor of about 2 of measured peaks) of the
         extra memory the refinement allocates, with the default block budget
-        :data:`DEFAULT_MAX_BYTES`. For RRWP the lcm of the degrees is taken as ``lcm(1..6)``
-        (degrees up to 6; larger degrees need more primes).
+        :data:`DEFAULT_MAX_BYTES`. Without ``lcm_degrees`` / ``max_degree`` the RRWP and EPWL
+        prime counts assume degrees up to 6 (larger degrees need more primes).
 
     Raises
     ------
     UnknownNameError
-        ``test`` is none of the five tests.
+        ``test`` is none of the seven tests.
 
     Examples
     --------
@@ -145,8 +173,13 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None) -> i
         return base + max(keys, modular) + _store(n, two_n, W) + block + colours
     if test == "rrwp":
         K = rrwp_steps if rrwp_steps is not None else n
-        P = rrwp_prime_count(n, 60, max(1, K))
+        P = rrwp_prime_count(n, int(lcm_degrees) if lcm_degrees else 60, max(1, K))
         residues = n * n * 8 * (2 * P + 2 * P + 4)  # float64 powers, int64 columns, stacked rows
+        return base + max(keys, residues) + _store(n, two_n, W) + block + colours
+    if test in ("epwl", "epwl-lap"):
+        d = int(max_degree) if max_degree is not None else max(6, math.ceil(2 * m / max(n, 1)))
+        P = epwl_prime_count(n, d * (2 if test == "epwl-lap" else 1))
+        residues = n * n * 8 * (10 * P + 16)
         return base + max(keys, residues) + _store(n, two_n, W) + block + colours
     # 3wl
     pairs = 2 * n * n
