@@ -18,6 +18,7 @@ Usage::
 
     python benchmarks/startup_bench.py              # start-up only
     python benchmarks/startup_bench.py --iso        # also the 2,000-node isomorphism timings
+    python benchmarks/startup_bench.py --compare-rev ea7f603   # and `check` at an older revision
 
 Results go to ``benchmarks/results/startup.json`` with :func:`wltools.provenance.environment`.
 """
@@ -50,12 +51,12 @@ _SCRIPT = (
 )
 
 
-def _time_command(args: list[str], repeat: int, env: dict) -> dict:
-    cmd = [sys.executable, "-c", _SCRIPT, *args]
+def _time_command(args: list[str], repeat: int, env: dict, cwd: Path = ROOT, script: str = _SCRIPT) -> dict:
+    cmd = [sys.executable, "-c", script, *args]
     walls, loaded = [], ""
     for i in range(repeat + 1):
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+        proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - t0
         if proc.returncode != 0:
             raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr[-500:]}")
@@ -68,7 +69,19 @@ def _time_command(args: list[str], repeat: int, env: dict) -> dict:
             "torch_imported": "torch" in loaded.split(",")}
 
 
-def startup(repeat: int) -> dict:
+#: The floor of every graph command: importing the two libraries its graphs and arrays live in.
+_FLOOR = ("import atexit, sys\n"
+          "atexit.register(lambda: sys.stderr.write('\\nLOADED=\\n'))\n"
+          "import numpy, networkx\n")
+
+
+def _old_checkout(rev: str) -> Path:
+    path = Path(tempfile.mkdtemp(prefix="wltools-old-")) / "tree"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(path), rev], check=True)
+    return path
+
+
+def startup(repeat: int, compare_rev: str | None = None) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="wltools-startup-"))
     env = {**os.environ, "WLTOOLS_CACHE": str(tmp / "cache")}
     commands = {
@@ -78,8 +91,17 @@ def startup(repeat: int) -> dict:
         "brec_theory": ["brec", "theory", "--pairs", "0-3", "--out", str(tmp / "theory")],
     }
     out = {name: _time_command(args, repeat, env) for name, args in commands.items()}
+    out["floor_numpy_networkx"] = {**_time_command([], repeat, env, script=_FLOOR),
+                                   "command": "python -c 'import numpy, networkx'"}
+    if compare_rev:  # the same check, run by the code of another revision, in the same session
+        old = _old_checkout(compare_rev)
+        try:
+            out["check_at_" + compare_rev] = _time_command(commands["check"], repeat, env, cwd=old)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=False)
     base = out["help"]["median_s"]
     out["ratios_to_help"] = {k: round(v["median_s"] / base, 2) for k, v in out.items() if k != "help"}
+    out["check_over_floor_s"] = round(out["check"]["median_s"] - out["floor_numpy_networkx"]["median_s"], 4)
     out["target"] = "check within 3x of --help"
     out["target_met"] = out["ratios_to_help"]["check"] <= 3.0
     return out
@@ -128,17 +150,19 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=7, help="timed runs per command (median)")
     ap.add_argument("--iso", action="store_true", help="also time isomorphism at 2,000 nodes")
     ap.add_argument("--old-rev", default="3dd6a62", help="git revision of the old wltools/iso.py")
+    ap.add_argument("--compare-rev", default=None,
+                    help="also time `check petersen petersen` with the code of this git revision")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "startup.json"))
     args = ap.parse_args()
 
     from wltools.provenance import environment
 
-    result = {"environment": environment(), "startup": startup(args.repeat)}
+    result = {"environment": environment(), "startup": startup(args.repeat, args.compare_rev)}
     if args.iso:
         result["iso_2000"] = iso_2000(args.old_rev)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     s = result["startup"]
-    for k in ("help", "check", "iso", "brec_theory"):
+    for k in [k for k, v in s.items() if isinstance(v, dict) and "median_s" in v]:
         print(f"{s[k]['command'][:60]:<62} {s[k]['median_s']:7.3f} s  imports {','.join(s[k]['imports'])}")
     print(f"ratios to --help: {s['ratios_to_help']} (target met: {s['target_met']})")
     if args.iso:

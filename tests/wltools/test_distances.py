@@ -18,6 +18,7 @@ from wltools.distances import (
     rrwp_float,
     rrwp_keys,
     spd_float,
+    spd_keys,
     spd_matrix,
 )
 from wltools.errors import UnknownNameError, UnsupportedGraphError
@@ -230,3 +231,47 @@ def test_package_exports_every_name_and_imports_torch_lazily():
         "from wltools.distances import spd_float; assert 'torch' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def _small_and_sparse_graphs():
+    graphs = [nx.gnp_random_graph(n, p, seed=s) for s, (n, p) in enumerate(
+        [(12, 0.3), (30, 0.1), (40, 0.15), (64, 0.06), (20, 0.0), (25, 0.5)])]
+    return graphs + [nx.disjoint_union(nx.petersen_graph(), nx.path_graph(4)), nx.empty_graph(3)]
+
+
+def test_small_graph_numpy_paths_equal_the_scipy_paths(monkeypatch):
+    """Graphs of at most SMALL_N nodes skip scipy (dense numpy products); forcing the scipy paths
+    (SMALL_N = 0) must give the same distances and the same keys, bit for bit."""
+    import wltools.distances.rrwp as rrwp_mod
+    import wltools.distances.spd as spd_mod
+    import wltools.refine.epwl as epwl_mod
+    from wltools.distances.adjacency import SMALL_N
+
+    graphs = _small_and_sparse_graphs()
+    assert all(G.number_of_nodes() <= SMALL_N for G in graphs)
+    dense = [(spd_matrix(G), spd_keys(G), rrwp_keys([G, G], 9)[0], epwl_mod.walk_keys([G], "laplacian")[0])
+             for G in graphs]
+    for mod in (spd_mod, rrwp_mod, epwl_mod):
+        monkeypatch.setattr(mod, "SMALL_N", 0)
+    for G, (d, k, r, w) in zip(graphs, dense):
+        assert np.array_equal(spd_matrix(G), d) and np.array_equal(spd_keys(G), k)
+        assert spd_keys(G).dtype == k.dtype
+        assert np.array_equal(rrwp_keys([G, G], 9)[0], r)
+        assert np.array_equal(epwl_mod.walk_keys([G], "laplacian")[0], w)
+    assert (dense[-2][0] == -1).any()  # unreachable pairs are covered
+
+
+def test_small_graph_checks_import_no_scipy():
+    """`wltools check` on small graphs runs every test without importing scipy (start-up time)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, networkx as nx\n"
+            "from wltools.refine import refine_pair\n"
+            "from wltools.iso import canonical_form\n"
+            "G = nx.petersen_graph()\n"
+            "for t in ('1wl', 'spd', 'rd', 'rrwp', '3wl', 'epwl', 'epwl-lap'): refine_pair(G, G, t)\n"
+            "canonical_form(G)\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy'))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

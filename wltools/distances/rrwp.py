@@ -17,9 +17,8 @@ from typing import Sequence
 
 import networkx as nx
 import numpy as np
-from scipy.sparse import csr_matrix
 
-from .adjacency import adjacency_csr, adjacency_matrix
+from .adjacency import SMALL_N, adjacency_csr, adjacency_matrix
 from .modular import primes_below
 
 __all__ = ["rrwp_exact", "rrwp_keys", "check_steps"]
@@ -196,7 +195,8 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int) -> list[np.ndarray]:
     (True, False)
     """
     check_steps(K)
-    As = [adjacency_csr(G) for G in graphs]
+    dense = max((G.number_of_nodes() for G in graphs), default=0) <= SMALL_N  # numpy only, no scipy
+    As = [adjacency_matrix(G) if dense else adjacency_csr(G) for G in graphs]
     degs = [np.asarray(A.sum(axis=1)).reshape(-1) for A in As]
     L = math.lcm(*{int(d) for dg in degs for d in dg if d > 0}) if any(dg.any() for dg in degs) else 1
     nmax = max((A.shape[0] for A in As), default=1) or 1
@@ -204,7 +204,12 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int) -> list[np.ndarray]:
     Bs = []
     for A, deg in zip(As, degs):
         scale = np.where(deg > 0, L // np.maximum(deg, 1), 0).astype(np.float64)
-        Bs.append(csr_matrix(A.multiply(scale[:, None]).astype(np.float64)))
+        if dense:
+            Bs.append(A * scale[:, None])  # float64 [n, n]; the products below are the same
+        else:
+            from scipy.sparse import csr_matrix
+
+            Bs.append(csr_matrix(A.multiply(scale[:, None]).astype(np.float64)))
     sizes = [A.shape[0] ** 2 for A in As]
     offsets = np.cumsum([0] + sizes)
     total = int(offsets[-1])

@@ -1,18 +1,18 @@
 """Shortest-path distance (SPD): Graphormer (Ying et al. 2021) Sec. 3.1.2; the distance of
 Zhang et al.'s GD-WL as quoted in PPGT App. E Eq. (13).
 
-Exact by breadth-first search (scipy.sparse.csgraph, unweighted) over the 0/1 adjacency matrix.
-Unreachable pairs get ``-1``, a symbol of its own.
+Exact by breadth-first search (scipy.sparse.csgraph, unweighted) over the 0/1 adjacency matrix;
+graphs of at most :data:`~wltools.distances.adjacency.SMALL_N` nodes use the identity
+``d(u, v) = min{k : (A^k)_uv > 0}`` with dense numpy products instead (GRIT App. C.1 Eq. 6 for the
+walk matrix; no scipy import). Unreachable pairs get ``-1``, a symbol of its own.
 """
 
 from __future__ import annotations
 
 import networkx as nx
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import shortest_path
 
-from .adjacency import adjacency_csr, adjacency_matrix
+from .adjacency import SMALL_N, adjacency_csr, adjacency_matrix
 
 __all__ = ["spd_matrix", "spd_from_adjacency", "components", "spd_keys"]
 
@@ -32,10 +32,34 @@ def spd_from_adjacency(A: np.ndarray) -> np.ndarray:
     n = A.shape[0]
     if n == 0:
         return np.zeros((0, 0), dtype=np.int64)
+    if n <= SMALL_N:
+        return _spd_by_powers(A)
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+
     D = shortest_path(csr_matrix(A), method="D", directed=False, unweighted=True)
     out = np.full((n, n), -1, dtype=np.int64)
     fin = np.isfinite(D)
     out[fin] = D[fin].astype(np.int64)
+    return out
+
+
+def _spd_by_powers(A: np.ndarray) -> np.ndarray:
+    """Distances of a small dense 0/1 matrix: ``d(u, v)`` is the first ``k`` with ``(A^k)_uv > 0``,
+    found one level at a time (the pairs first reached by ``frontier @ A``); ``-1`` = never."""
+    n = A.shape[0]
+    out = np.full((n, n), -1, dtype=np.int64)
+    frontier = np.eye(n, dtype=np.int64)
+    reached = frontier.astype(bool)
+    out[reached] = 0
+    A = (np.asarray(A) != 0).astype(np.int64)
+    k = 0
+    while frontier.any():
+        k += 1
+        new = ((frontier @ A) > 0) & ~reached
+        out[new] = k
+        reached |= new
+        frontier = new.astype(np.int64)
     return out
 
 
@@ -87,6 +111,7 @@ def spd_keys(G: nx.Graph, *, block: int = 1024) -> np.ndarray:
     Built from the sparse adjacency (:func:`~wltools.distances.adjacency.adjacency_csr`) by
     breadth-first search from ``block`` sources at a time (scipy's C BFS), so no ``n x n`` float or
     Python structure is ever held: peak memory is the key matrix plus one ``block x n`` float block.
+    Graphs of at most ``SMALL_N`` nodes: from :func:`spd_matrix` (dense, no scipy).
 
     Examples
     --------
@@ -97,8 +122,12 @@ def spd_keys(G: nx.Graph, *, block: int = 1024) -> np.ndarray:
     >>> spd_keys(nx.path_graph(300)).dtype
     dtype('uint16')
     """
+    n = G.number_of_nodes()
+    if n <= SMALL_N:
+        return (spd_matrix(G) + 1).astype(_key_dtype(n))  # -1 (unreachable) becomes 0
+    from scipy.sparse.csgraph import shortest_path
+
     A = adjacency_csr(G)
-    n = A.shape[0]
     out = np.zeros((n, n), dtype=_key_dtype(n))
     for lo in range(0, n, max(1, block)):
         idx = np.arange(lo, min(n, lo + block))

@@ -51,9 +51,8 @@ from typing import Sequence
 
 import networkx as nx
 import numpy as np
-from scipy.sparse import csr_matrix
 
-from ..distances.adjacency import adjacency_matrix
+from ..distances.adjacency import SMALL_N, adjacency_matrix
 from ..distances.modular import primes_below, unique_rows
 from .engine import RefinementResult, multiset_rows, multiset_text, run_reference, run_refinement
 
@@ -143,7 +142,12 @@ def walk_keys(graphs: Sequence[nx.Graph], matrix: str = "adjacency", steps: int 
     offsets = np.cumsum([0] + sizes)
     cur = unique_rows(np.concatenate([np.eye(B.shape[0], dtype=np.int64).reshape(-1) for B in Bs])[:, None])
     Xs = [np.broadcast_to(np.eye(B.shape[0]), (P, B.shape[0], B.shape[0])).copy() for B in Bs]
-    Ss = [csr_matrix(B.astype(np.float64)) for B in Bs]
+    if max((B.shape[0] for B in Bs), default=0) <= SMALL_N:
+        Ss = [B.astype(np.float64) for B in Bs]  # dense: numpy only, no scipy import
+    else:
+        from scipy.sparse import csr_matrix
+
+        Ss = [csr_matrix(B.astype(np.float64)) for B in Bs]
     for _ in range(1, K):
         cols = []
         for g, (S, X) in enumerate(zip(Ss, Xs)):

@@ -30,9 +30,7 @@ from collections import Counter
 
 import networkx as nx
 import numpy as np
-from scipy.sparse import block_diag
-
-from ..distances import adjacency_csr
+from ..distances.adjacency import csr_parts
 from .engine import RefinementResult, multiset_text, no_difference_text, run_reference, witness_text
 from .grouping import _GOLDEN, _MIX
 
@@ -90,10 +88,12 @@ def refine_wl1(G: nx.Graph, H: nx.Graph) -> RefinementResult:
     >>> r.witness.split("; ")[0]
     'iteration 1: nodes of degree 2: 2 in G, 0 in H'
     """
-    A = block_diag([adjacency_csr(G), adjacency_csr(H)], format="csr")
+    (ptr_g, idx_g), (ptr_h, idx_h) = csr_parts(G), csr_parts(H)
     n = G.number_of_nodes()
     N = 2 * n
-    indptr, indices = A.indptr.astype(np.int64), A.indices.astype(np.int64)
+    # the disjoint union G + H in CSR form (H's nodes and entries shifted by n)
+    indptr = np.concatenate([ptr_g, ptr_h[1:] + ptr_g[-1]])
+    indices = np.concatenate([idx_g, idx_h + n])
     degree = np.diff(indptr)
     w = _weights(int(degree.max()) if N else 1, 0)
     col = np.zeros(N, dtype=np.int64)
