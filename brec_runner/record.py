@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -383,7 +383,7 @@ class RunDirectory:
         except OSError as exc:
             raise RunDirectoryError(f"cannot append to {self.path / 'failures.jsonl'}: {exc.strerror}") from None
 
-    def multi_pair_choice(self) -> dict | None:
+    def multi_pair_choice(self, *, quiet: bool = False) -> dict | None:
         """The ``--multi-pair auto`` decision recorded by an earlier invocation into this directory
         (``multi_pair.json``: ``{"group": G or None, "probe": {...}}``), or None when there is none.
         A damaged file is reported in one line on stderr and ignored (the probe runs again and
@@ -398,7 +398,8 @@ class RunDirectory:
                     group is None or (isinstance(group, int) and not isinstance(group, bool) and group >= 2)):
                 raise ValueError("not this run's decision")
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            print(f"wltools: {path} is damaged ({type(exc).__name__}); probing again", file=sys.stderr)
+            if not quiet:
+                print(f"wltools: {path} is damaged ({type(exc).__name__}); probing again", file=sys.stderr)
             return None
         return doc
 
@@ -406,7 +407,7 @@ class RunDirectory:
         """Record the ``--multi-pair auto`` decision (atomically, under the directory lock) unless
         another invocation recorded a sound one first; return the decision that holds."""
         with FileLock(self.path / ".lock", f"run directory {self.path}", wait=10.0):
-            held = self.multi_pair_choice()
+            held = self.multi_pair_choice(quiet=True)  # a damaged file was reported by the caller
             if held is not None:
                 return held
             doc = {"group": group, "probe": probe, "settings": self.config["settings_hash"]}
