@@ -613,10 +613,13 @@ def suite_list(fmt: str) -> None:
               help="T² threshold rule (as for brec run).")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Keyword argument of the model's factory.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local processes.")
+@click.option("--multi-pair", "multi_pair", type=_MultiPair(), default="auto", show_default=True,
+              help="As for brec run: G units at once, 'auto' (a timed probe with several seeds, recorded "
+                   "in the run directory), or 1 for the loop.")
 @click.option("--allow-code-change", is_flag=True, help="Resume a run directory started by another code version.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds, device, out_dir, epochs,
-              threshold_rule, sets, workers, allow_code_change, quiet):
+              threshold_rule, sets, workers, multi_pair, allow_code_change, quiet):
     """Train and test MODEL on the pairs of suite NAME with BREC's RPC protocol (same runner, run
     directories, resume and checks as brec run); then `wltools brec report RUN_DIR`, which compares
     with the suite's theoretical verdicts."""
@@ -628,7 +631,8 @@ def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds
     overrides = {k: v for k, v in {"epochs": epochs, "threshold_rule": threshold_rule}.items() if v is not None}
     out = run(model_name, preset=preset, bound=bound, transform=transform, options=_parse_set(sets),
               protocol=overrides, categories=None, pairs=ids, seeds=_parse_seeds(seed, seeds), device=device,
-              out=out_dir, progress=not quiet, workers=workers, allow_code_change=allow_code_change, suite=suite_name)
+              out=out_dir, progress=not quiet, workers=workers, multi_pair=multi_pair,
+              allow_code_change=allow_code_change, suite=suite_name)
     click.echo(f"run directory: {out}")
 
 

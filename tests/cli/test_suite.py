@@ -92,6 +92,14 @@ def test_suite_run_trains_through_the_brec_runner_and_reports_against_the_suite(
     res = CliRunner().invoke(cli.cli, ["suite", "run", "nosuch", "--model", gin])
     assert res.exit_code == 2 and "nosuch" in res.output
     assert json.loads((out / "config.json").read_text())["pairs"] == [0, 1]
+    # --multi-pair as for brec run: two seeds in the loop, and a bad value is one line
+    loop = tmp_path / "loop"
+    res = CliRunner().invoke(cli.cli, ["suite", "run", "sr16", "--model", gin, "--seeds", "0,1", "--epochs", "1",
+                                       "--multi-pair", "1", "--out", str(loop), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert {r["mode"] for r in read_run(loop).records} == {"single"} and not (loop / "multi_pair.json").exists()
+    res = CliRunner().invoke(cli.cli, ["suite", "run", "sr16", "--model", gin, "--multi-pair", "0"])
+    assert res.exit_code == 2 and "group size" in res.output
 
 
 @pytest.mark.parametrize("name", ["csl", "exp", "exp-ppgn", "cexp", "sr16", "sr25", "sr26", "sr28", "graph8c"])
