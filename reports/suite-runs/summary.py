@@ -49,6 +49,11 @@ def main() -> None:
     for model, cells in rows.items():
         print(f"| {model} | " + " | ".join(cells.get(s, ("not run", ""))[0] for s in SUITES)
               + f" | {fails[model]} | " + ", ".join(f"`{c[1]}`" for c in cells.values()) + " |")
+    print("\nEach directory's `config.json` holds the command's settings; re-running resumes, e.g. "
+          "`wltools suite run exp --model graphormer --out reports/suite-runs/graphormer-brec-exp-cpu` "
+          "(all pairs by default) completes a subset run. PPGT's runs used `--preset small --epochs 20`. "
+          "The LapPE Graph Transformer is not permutation invariant (its reports say by how much), so "
+          "its bound is the range 1-WL .. 3-WL.")
 
 
 if __name__ == "__main__":
