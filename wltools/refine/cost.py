@@ -15,8 +15,12 @@ workspace budget :data:`DEFAULT_MAX_BYTES`):
   :mod:`wltools.refine.grouping` keeps below ``W``.
 * ``rd``: as ``spd`` with int64 keys, plus the multi-modular adjugates of the largest component
   (one ``n x n`` int64 residue matrix per prime, :mod:`wltools.distances.resistance`).
-* ``rrwp``: as ``spd`` with int64 keys, plus the residues of ``B^k`` modulo ``P`` primes
-  (``P x n x n`` float64 per graph, :mod:`wltools.distances.rrwp`).
+* ``rrwp``: as ``spd`` with int64 keys, plus the larger of the residues of ``B^k`` modulo ``P``
+  primes (``P x n x n`` float64 per graph, :mod:`wltools.distances.rrwp`; the fallback when the
+  walk certificate leaves classes unproven) and the certificate's signature arrays (about
+  ``10.5 x 8 (d + 1)`` bytes per pair for maximum degree ``d``, measured at n = 80-400, above
+  :data:`~wltools.distances.adjacency.SMALL_N` nodes,
+  :mod:`wltools.distances.walk_certificate`).
 * ``3wl``: the ``n x n`` colour matrices and hashes of both graphs, and blocks over the first node
   whose work arrays and verified row store stay below ``W`` each (:mod:`wltools.refine.fwl`).
 * ``epwl``, ``epwl-lap``: the residues of ``B^k`` modulo ``P`` primes for both graphs, their int64
@@ -125,8 +129,8 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
     rrwp_steps : int, optional
         ``K`` of RRWP; default ``n`` (as :func:`wltools.refine.refine_pair`).
     max_degree : int, optional
-        The largest degree of the two graphs (EPWL's prime count); default: that of ``m`` edges
-        spread evenly, at least 6.
+        The largest degree of the two graphs (EPWL's prime count, RRWP's certificate); default:
+        that of ``m`` edges spread evenly, at least 6.
     lcm_degrees : int, optional
         The lcm of the positive degrees of the two graphs (RRWP's prime count); default
         ``lcm(1..6) = 60``. Callers holding the graphs pass both (the CLI does).
@@ -175,7 +179,14 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
         K = rrwp_steps if rrwp_steps is not None else n
         P = rrwp_prime_count(n, int(lcm_degrees) if lcm_degrees else 60, max(1, K))
         residues = n * n * 8 * (2 * P + 2 * P + 4)  # float64 powers, int64 columns, stacked rows
-        return base + max(keys, residues) + _store(n, two_n, W) + block + colours
+        from ..distances.adjacency import SMALL_N
+        from ..distances.walk_certificate import CERTIFICATE_MAX_ITEMS
+
+        d = int(max_degree) if max_degree is not None else max(6, math.ceil(2 * m / max(n, 1)))
+        pairs = 2 * n * n
+        certified = SMALL_N < n and 3 * pairs * d <= CERTIFICATE_MAX_ITEMS  # as rrwp_keys decides
+        certificate = 11 * 8 * pairs * (d + 1) if certified else 0
+        return base + max(keys, residues, certificate) + _store(n, two_n, W) + block + colours
     if test in ("epwl", "epwl-lap"):
         d = int(max_degree) if max_degree is not None else max(6, math.ceil(2 * m / max(n, 1)))
         P = epwl_prime_count(n, d * (2 if test == "epwl-lap" else 1))

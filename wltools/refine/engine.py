@@ -306,17 +306,29 @@ def no_difference_text(rounds: int, classes: int) -> str:
     )
 
 
+#: A witness shows at most this many distinct elements of a multiset (large graphs have hundreds).
+MULTISET_SHOWN = 12
+
+
 def multiset_text(items: Counter, render: Callable[[object], str]) -> str:
-    """``{a:2, b:1}`` with keys rendered and sorted by their rendering.
+    """``{a:2, b:1}`` with keys rendered and sorted by their rendering; beyond
+    :data:`MULTISET_SHOWN` distinct keys, the most frequent ones and how many more there are.
 
     Examples
     --------
     >>> from collections import Counter
     >>> multiset_text(Counter({(1, 0): 1, (0, 2): 2}), lambda ab: f"({ab[0]}, {ab[1]})")
     '{(0, 2):2, (1, 0):1}'
+    >>> multiset_text(Counter({chr(97 + k): 1 + (k == 13) for k in range(14)}), str)
+    '{a:1, b:1, c:1, d:1, e:1, f:1, g:1, h:1, i:1, j:1, k:1, n:2, ... 2 more}'
     """
-    parts = sorted((render(key), cnt) for key, cnt in items.items())
-    return "{" + ", ".join(f"{key}:{cnt}" for key, cnt in parts) + "}"
+    parts = [(render(key), cnt) for key, cnt in items.items()]
+    more = ""
+    if len(parts) > MULTISET_SHOWN:
+        shown = sorted(parts, key=lambda kc: (-kc[1], kc[0]))[:MULTISET_SHOWN]
+        more = f", ... {len(parts) - MULTISET_SHOWN} more"
+        parts = shown
+    return "{" + ", ".join(f"{key}:{cnt}" for key, cnt in sorted(parts)) + more + "}"
 
 
 def run_reference(test: str, elems_g: list, elems_h: list, init: Callable, signature: Callable) -> RefinementResult:

@@ -1,0 +1,202 @@
+"""A certificate that a partition of node pairs is constant for every power of the walk matrix,
+checked in ``O(n m)`` from the graphs alone, with no arithmetic on the powers.
+
+RRWP (GRIT Eq. 1) compares the tuples ``((M^k)_ij)_{k < K}`` with ``M = D^-1 A``. With
+``B = L D^-1 A`` (``L`` the lcm of the degrees, :mod:`wltools.distances.rrwp`) ``M^k = B^k / L^k``,
+so a partition ``pi`` of the pairs ``(i, j)`` (of one or several graphs) groups equal tuples for
+*every* ``K`` if ``B^k`` is constant on each class for every ``k``. This holds when
+
+1. no class holds both a diagonal pair ``(i, i)`` and an off-diagonal one (``B^0 = I``), and
+2. within each class, any two pairs are joined by a chain of *proven steps*, each of which says
+   "if ``B^k`` is constant on the classes of ``pi``, these two pairs have equal ``B^(k+1)``":
+
+   * **left**: ``(B^(k+1))_ij = sum_{l in N(i)} (L / d_i) (B^k)_lj``, so two pairs with the same
+     ``d_i`` and the same multiset of classes ``{pi(l, j) : l in N(i)}`` are equal;
+   * **right**: ``(B^(k+1))_ij = sum_{l in N(j)} (B^k)_il (L / d_l)``, so two pairs with the same
+     multiset ``{(pi(i, l), d_l) : l in N(j)}`` are equal;
+   * **transpose**: ``D M^k`` is symmetric, so ``(M^k)_ij = (M^k)_ji`` whenever ``d_i = d_j``
+     (the same graph);
+
+   where classes made only of pairs in different connected components (zero in every power) are
+   left out of the multisets, since they add nothing to the sums.
+
+By induction on ``k`` every class is then constant in every ``B^k``. The certificate is sound
+whatever ``pi`` is: a class that joins two different tuples cannot pass, because everything it
+would conclude is true. It may fail on a correct partition (equal tuples that no chain of the
+steps explains, or a ``K`` so small that tuples agree that later powers tell apart); the caller
+then verifies by exact residues instead (:func:`wltools.distances.rrwp.rrwp_keys`). On the pairs
+that automorphisms, isomorphisms between the graphs, twin vertices or the ``D``-symmetry make
+equal, it passes, which covers the large graphs users check.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+__all__ = ["unproven_entries", "walk_partition_certified", "CERTIFICATE_MAX_ITEMS"]
+
+#: The certificate is skipped (the caller verifies by residues) when its signature arrays would
+#: hold more than this many int64 items (``3 n^2 * max degree`` over the graphs).
+CERTIFICATE_MAX_ITEMS = 20_000_000
+
+
+def _components(indptr: np.ndarray, indices: np.ndarray, n: int) -> np.ndarray:
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import connected_components
+
+    A = csr_array((np.ones(indices.size, dtype=np.int8), indices, indptr), shape=(n, n))
+    return connected_components(A, directed=False)[1]
+
+
+def _neighbour_lists(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray, d: int) -> np.ndarray:
+    """``[len(rows), d]`` neighbours of ``rows``, all of degree ``d``."""
+    return indices[indptr[rows][:, None] + np.arange(d)[None, :]]
+
+
+def _signatures(indptr, indices, deg, P, width: int, den: str) -> np.ndarray:
+    """Rows ``[n * n, width]`` (int64): for entry ``(r, c)`` (row-major) the sorted multiset of
+    items ``(P[l, c], e)`` over ``l in N(r)``, coded ``P[l, c] * (dmax + 1) + e``, where the
+    denominator ``e`` is ``d_r`` (``den="row"``), ``d_l`` (``"item"``) or ``d_c`` (``"col"``);
+    items with ``P[l, c] = -1`` (zero classes) are -1, as is the padding up to ``width``. The
+    entry's value in ``B^(k+1)`` is ``sum (L / e) B^k(P[l, c])`` over its items."""
+    n = deg.size
+    base = width + 1
+    if den == "item":
+        P = np.where(P >= 0, P * base + deg[:, None], -1)
+    elif den == "col":
+        P = np.where(P >= 0, P * base + deg[None, :], -1)
+    out = np.full((n, n, width), -1, dtype=np.int64)
+    for d in np.unique(deg):
+        d = int(d)
+        if d == 0:
+            continue
+        rows = np.flatnonzero(deg == d)
+        block = P[_neighbour_lists(indptr, indices, rows, d)]  # [rows, d, n]
+        if den == "row":
+            block = np.where(block >= 0, block * base + d, -1)
+        block.sort(axis=1)
+        out[rows, :, width - d :] = block.transpose(0, 2, 1)  # -1 padding first, as sort puts it
+    return out.reshape(n * n, width)
+
+
+def _groups(rows: np.ndarray) -> np.ndarray:
+    """Index of a row equal to each row (its group's first), exact: rows are grouped by a 64-bit
+    hash, and a row that differs from its group's first (a hash collision) keeps its own index,
+    which only withholds a proven step."""
+    rng = np.random.default_rng(20241123)
+    w = rng.integers(1, 2**63, size=rows.shape[1], dtype=np.uint64) | np.uint64(1)
+    h = np.zeros(rows.shape[0], dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for t in range(rows.shape[1]):
+            h = (h ^ (rows[:, t].view(np.uint64) * w[t])) * np.uint64(0x9E3779B97F4A7C15)
+    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+    first = first[inv.reshape(-1)]
+    same = (rows == rows[first]).all(axis=1)
+    return np.where(same, first, np.arange(rows.shape[0]))
+
+
+def walk_partition_certified(
+    graphs: Sequence[tuple[np.ndarray, np.ndarray]], labels: np.ndarray
+) -> bool | None:
+    """Whether the partition ``labels`` of the pairs of ``graphs`` is proven constant in every
+    power of ``B = L D^-1 A`` (module docstring), hence in every RRWP channel: True when proven,
+    False when not (the partition may still be right), None when the graphs are too large for the
+    certificate (:data:`CERTIFICATE_MAX_ITEMS`). Arguments as :func:`unproven_entries`.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from wltools.distances.adjacency import csr_parts
+    >>> C = [csr_parts(nx.cycle_graph(4))]
+    >>> distance = [min(abs(i - j), 4 - abs(i - j)) for i in range(4) for j in range(4)]
+    >>> walk_partition_certified(C, np.array(distance))  # the distance classes of C4 are walk-regular
+    True
+    >>> walk_partition_certified(C, np.array([0 if i == j else 1 for i in range(4) for j in range(4)]))
+    False
+    """
+    left = unproven_entries(graphs, labels)
+    return None if left is None else left.size == 0
+
+
+def unproven_entries(graphs: Sequence[tuple[np.ndarray, np.ndarray]], labels: np.ndarray) -> np.ndarray | None:
+    """The pairs whose classes the certificate does not prove constant in every ``B^k``.
+
+    If every class outside the returned pairs' classes is proven, and those classes are shown
+    constant at every ``k < K`` some other way (residues), then all classes are constant at every
+    ``k < K``: the induction step only needs ``B^k`` constant on the classes at the step before.
+
+    Parameters
+    ----------
+    graphs
+        ``(indptr, indices)`` CSR adjacency per graph (:func:`wltools.distances.adjacency.csr_parts`).
+    labels
+        int64 class of every pair: graph 0's ``n_0 x n_0`` pairs row-major, then graph 1's, ...
+
+    Returns
+    -------
+    Sorted indices into ``labels`` (empty when all is proven), or None when the graphs are too
+    large for the certificate's arrays (:data:`CERTIFICATE_MAX_ITEMS`).
+    """
+    sizes = [indptr.size - 1 for indptr, _ in graphs]
+    degs = [np.diff(indptr) for indptr, _ in graphs]
+    width = max((int(d.max()) for d in degs if d.size), default=0)
+    total = sum(n * n for n in sizes)
+    if 3 * total * width > CERTIFICATE_MAX_ITEMS:
+        return None
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    labels = np.asarray(labels, dtype=np.int64).reshape(-1)
+    offsets = np.cumsum([0, *(n * n for n in sizes)])
+
+    # 1. B^0 = I: no class mixes diagonal and off-diagonal pairs.
+    diag = np.concatenate([offsets[g] + np.arange(n) * (n + 1) for g, n in enumerate(sizes)])
+    on_diag = np.zeros(total, dtype=bool)
+    on_diag[diag] = True
+    _, cls = np.unique(labels, return_inverse=True)
+    cls = cls.reshape(-1)
+    n_cls = int(cls.max()) + 1
+    size = np.bincount(cls, minlength=n_cls)
+    mixed = (np.bincount(cls, weights=on_diag, minlength=n_cls) % size) != 0
+
+    # Classes of pairs in different components only: zero in every power.
+    cross = np.empty(total, dtype=bool)
+    for g, ((indptr, indices), n) in enumerate(zip(graphs, sizes)):
+        comp = _components(indptr, indices, n)
+        cross[offsets[g] : offsets[g + 1]] = (comp[:, None] != comp[None, :]).reshape(-1)
+    zero_class = np.bincount(cls, weights=cross, minlength=n_cls) == size
+    live = np.where(zero_class[cls], -1, cls)
+
+    # 2. The left, right and transposed-right forms of every entry's value in B^(k+1), over all
+    # graphs together (pairs of different graphs may be joined: every graph uses the same L).
+    sigs, transpose = [], []
+    for g, ((indptr, indices), n, deg) in enumerate(zip(graphs, sizes, degs)):
+        P = live[offsets[g] : offsets[g + 1]].reshape(n, n)
+        swap = lambda a: a.reshape(n, n, width).transpose(1, 0, 2).reshape(n * n, width)  # noqa: E731
+        sigs.append(_signatures(indptr, indices, deg, P, width, "row"))  # left
+        sigs.append(swap(_signatures(indptr, indices, deg, P.T, width, "item")))  # right
+        sigs.append(swap(_signatures(indptr, indices, deg, P, width, "col")))  # right, D M^k symmetric
+        i, j = np.divmod(np.arange(n * n), n)
+        same = (deg[i] == deg[j]) & (i < j)
+        transpose.append(np.stack([offsets[g] + (i * n + j)[same], offsets[g] + (j * n + i)[same]]))
+    forms = len(sigs) // len(graphs)
+    order = [g * forms + f for f in range(forms) for g in range(len(graphs))]  # form-major rows
+    first = _groups(np.concatenate([sigs[t] for t in order]))
+    del sigs
+    row = np.arange(first.size)
+    joined = np.flatnonzero(first != row)
+    e = np.concatenate([np.concatenate(transpose, axis=1), np.stack([joined % total, first[joined] % total])], axis=1)
+
+    from scipy.sparse import coo_array
+    from scipy.sparse.csgraph import connected_components
+
+    links = coo_array((np.ones(e.shape[1], dtype=np.int8), (e[0], e[1])), shape=(total, total)).tocsr()
+    comp = connected_components(links, directed=False)[1]
+    # proven: every class inside one component of the proven-equal graph, and zero classes
+    rep = np.empty(n_cls, dtype=comp.dtype)
+    rep[cls] = comp  # some member's component per class
+    split = np.zeros(n_cls, dtype=bool)
+    split[cls[comp != rep[cls]]] = True
+    unproven = mixed | (split & ~zero_class)
+    return np.flatnonzero(unproven[cls])
