@@ -204,7 +204,8 @@ FAMILIES = ("regular3", "gnp", "path")
 #: The issue's targets: (series, family, n, what must hold, tracemalloc)
 TARGETS = [("1wl", "regular3", 100_000, "seconds", False), ("spd", "regular3", 5000, "< 60 s", False),
            ("rd", "regular3", 500, "< 60 s", False), ("rrwp32", "regular3", 500, "< 60 s", False),
-           ("rrwp_n", "regular3", 500, "< 60 s", False), ("3wl", "regular3", 500, "< 2 GB", True)]
+           ("rrwp_n", "regular3", 500, "< 60 s", False), ("rrwp_n", "gnp", 500, "< 60 s", False),
+           ("3wl", "regular3", 500, "< 2 GB", True)]
 OLD_POINTS = "1wl:regular3:1600,1wl:path:1600,spd:regular3:1600,3wl:regular3:200,3wl:regular3:400"
 #: single-threaded BLAS in every point, for both codes (the machine is shared)
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
