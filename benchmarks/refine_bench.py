@@ -332,10 +332,17 @@ def run_point(spec: dict, *, limit: float, max_rss: int, old_path: str | None = 
     return rec
 
 
-def _estimate(test: str, n: int, m: int, steps) -> int:
+def _estimate(test: str, fam: str, n: int, steps) -> int:
+    """:func:`wltools.refine.cost.peak_bytes` with the pair's edges and degrees, as the CLI passes
+    them (above 20,000 nodes the pair is not built: 1.5 n edges, degrees unknown)."""
     from wltools.refine.cost import peak_bytes
 
-    return int(peak_bytes(test, n, m, rrwp_steps=steps))
+    if n > 20000:
+        return int(peak_bytes(test, n, int(1.5 * n), rrwp_steps=steps))
+    G, H = family_pair(fam, n)
+    degs = [d for X in (G, H) for _, d in X.degree()]
+    return int(peak_bytes(test, n, max(G.number_of_edges(), H.number_of_edges()), rrwp_steps=steps,
+                          max_degree=max(degs), lcm_degrees=math.lcm(*[d for d in degs if d] or [1])))
 
 
 def _fit(points: list[dict], min_seconds: float = 0.05) -> dict:
@@ -382,8 +389,7 @@ def sweep(args) -> dict:
             n = args.start_n
             while n <= args.max_n:
                 spec = {"test": test, "steps": steps, "family": fam, "n": n}
-                m = family_pair(fam, n)[0].number_of_edges() if n <= 20000 else int(1.5 * n)
-                est = _estimate(test, n, m, steps)
+                est = _estimate(test, fam, n, steps)
                 if est > args.max_rss:
                     pts.append(dict(spec, status="skipped-estimate", peak_bytes_estimate=est))
                     break
@@ -406,7 +412,7 @@ def sweep(args) -> dict:
             test, steps = next((t, s) for nm, t, s in SWEEP_TESTS if nm == name)
             spec = {"test": test, "steps": steps, "family": fam, "n": n, "tracemalloc": tm}
             rec = run_point(spec, limit=args.limit, max_rss=args.max_rss)
-            rec["peak_bytes_estimate"] = _estimate(test, n, int(1.5 * n), steps)
+            rec["peak_bytes_estimate"] = _estimate(test, fam, n, steps)
             rec["target"] = goal
             targets[f"{name}/{fam}/{n}"] = rec
             _print_point(f"target {name}/{fam}", rec)
@@ -420,7 +426,7 @@ def sweep(args) -> dict:
             test, steps = next((t, s) for nm, t, s in SWEEP_TESTS if nm == name)
             spec = {"test": test, "steps": steps, "family": fam, "n": int(n)}
             rec = run_point(spec, limit=args.limit, max_rss=args.max_rss, old_path=args.old_path)
-            rec["peak_bytes_estimate"] = _estimate(test, int(n), int(1.5 * int(n)), steps)
+            rec["peak_bytes_estimate"] = _estimate(test, fam, int(n), steps)
             new = next((p for p in series.get(f"{name}/{fam}", {}).get("points", []) if p["n"] == int(n)), None)
             if new is not None and new["status"] == "ok" and rec.get("seconds_wall"):
                 rec["new_seconds_wall"] = new["seconds_wall"]

@@ -46,7 +46,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ._common import InclusionTally, as_bool, memoised, refine_verdict
-from .grit import _atlas_inclusion, brec_table
+from .grit import brec_table, tally_chains
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
 
@@ -160,9 +160,6 @@ def check_epwl_placement(*, pairs=None, brec_ids=None, theory_verdicts: Callable
     tests = sorted({t for c in list(chains) + list(observed) for t in c})
     table = brec_table(tests, pairs, theory_verdicts, verdict)
     suite_tables = _suite_tally(suites, tests, suite_ids, suite_theory)
-    ev: dict = {}
-    problems, witnesses, strict = [], [], []
-    groups_cache: dict = {}
 
     def data_tallies(lower, upper):
         out = {}
@@ -177,22 +174,8 @@ def check_epwl_placement(*, pairs=None, brec_ids=None, theory_verdicts: Callable
             out[name] = ts
         return out
 
-    for lower, upper in chains:
-        name = f"{lower} ⊑ {upper}"
-        tallies = data_tallies(lower, upper)
-        nmax = max_nodes_3wl if upper == "3wl" else max_nodes
-        ta, info = _atlas_inclusion(lower, upper, nmax, verdict, groups_cache=groups_cache)
-        ev[name] = {where: t.to_dict() for where, t in tallies.items()}
-        ev[name][f"atlas n <= {nmax}"] = {**ta.to_dict(), **info}
-        for where, t in list(tallies.items()) + [("atlas", ta)]:
-            if not t.ok:
-                problems.append(f"{name} violated on {t.violations} {where} pairs")
-                witnesses.append(t.counterexample)
-        if info["grouping soundness failures"]:
-            problems.append(f"{name}: atlas grouping unsound ({info['grouping soundness failures']})")
-            witnesses.append(info["grouping soundness failures"][0])
-        sw = next((t.strict for t in list(tallies.values()) + [ta] if t.strict), None)
-        strict.append(f"{name}: {'strict, e.g. ' + sw if sw else 'no strictness witness in the data'}")
+    ev, problems, witnesses, strict = tally_chains(chains, data_tallies, verdict, max_nodes=max_nodes,
+                                                   max_nodes_3wl=max_nodes_3wl)
     ev["strictness"] = strict
     obs = {}
     for lower, upper in observed:

@@ -312,6 +312,35 @@ def _atlas_inclusion(lower: str, upper: str, max_nodes: int, verdict, *, sample:
 # Prop. 3.1 (a)
 
 
+def tally_chains(chains: Sequence[tuple[str, str]], data_tallies: Callable, verdict, *, max_nodes: int,
+                 max_nodes_3wl: int) -> tuple[dict, list[str], list, list[str]]:
+    """The per-chain evidence of an inclusion claim (``gdwl-hierarchy``, ``epwl-placement``): for
+    each ``(lower, upper)``, the tallies ``data_tallies(lower, upper) -> {where: InclusionTally}``
+    on the claim's data and :func:`_atlas_inclusion` on the atlas graphs up to ``max_nodes``
+    (``max_nodes_3wl`` when ``upper`` is 3-WL). Returns ``(evidence, problems, witnesses,
+    strictness lines)``; the claim fails iff ``problems`` is not empty."""
+    ev: dict = {}
+    problems, witnesses, strict = [], [], []
+    groups_cache: dict = {}
+    for lower, upper in chains:
+        name = f"{lower} ⊑ {upper}"
+        tallies = data_tallies(lower, upper)
+        nmax = max_nodes_3wl if upper == "3wl" else max_nodes
+        ta, info = _atlas_inclusion(lower, upper, nmax, verdict, groups_cache=groups_cache)
+        ev[name] = {where: t.to_dict() for where, t in tallies.items()}
+        ev[name][f"atlas n <= {nmax}"] = {**ta.to_dict(), **info}
+        for where, t in list(tallies.items()) + [("atlas", ta)]:
+            if not t.ok:
+                problems.append(f"{name} violated on {t.violations} {where} pairs")
+                witnesses.append(t.counterexample)
+        if info["grouping soundness failures"]:
+            problems.append(f"{name}: atlas grouping unsound ({info['grouping soundness failures']})")
+            witnesses.append(info["grouping soundness failures"][0])
+        sw = next((t.strict for t in list(tallies.values()) + [ta] if t.strict), None)
+        strict.append(f"{name}: {'strict, e.g. ' + sw if sw else 'no strictness witness in the data'}")
+    return ev, problems, witnesses, strict
+
+
 def _positive_channels(G: nx.Graph, K: int, exact: bool, rrwp_exact=None, rrwp_float=None):
     """``(pos [n, n, K] bool, smallest positive entry)`` of the K-step RRWP of ``G``: exact
     (Fractions) or from the float64 form, whose zero pattern is exact (see

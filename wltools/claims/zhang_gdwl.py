@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ._common import InclusionTally, memoised, refine_verdict
-from .grit import _THEORY_K, _atlas_inclusion, brec_table
+from .grit import _THEORY_K, brec_table, tally_chains
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
 
@@ -56,29 +56,19 @@ def check_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Callable | No
     pairs = select_pairs(pairs, brec_ids)
     tests = sorted({t for c in chains for t in c})
     table = brec_table(tests, pairs, theory_verdicts, verdict)
-    ev: dict = {}
-    problems, witnesses, strict = [], [], []
-    groups_cache: dict = {}
-    for lower, upper in chains:
+
+    def data_tallies(lower, upper):
         tb = InclusionTally(lower, upper)
         for p in pairs:
             tb.add(f"BREC {p.id} ({p.category})", table[p.id][lower], table[p.id][upper])
-        nmax = max_nodes_3wl if upper == "3wl" else max_nodes
-        ta, info = _atlas_inclusion(lower, upper, nmax, verdict, groups_cache=groups_cache)
-        name = f"{lower} ⊑ {upper}"
-        ev[name] = {"BREC": tb.to_dict(), f"atlas n <= {nmax}": {**ta.to_dict(), **info}}
+        return {"BREC": tb}
+
+    ev, problems, witnesses, strict = tally_chains(chains, data_tallies, verdict, max_nodes=max_nodes,
+                                                   max_nodes_3wl=max_nodes_3wl)
+    for lower, upper in chains:
         if "rrwp" in (lower, upper):
-            ev[name]["BREC"]["rrwp K"] = (f"{_THEORY_K} (theory verdicts)" if theory_verdicts
-                                          is not None else "n (refine_pair)")
-        for where, t in (("BREC", tb), ("atlas", ta)):
-            if not t.ok:
-                problems.append(f"{name} violated on {t.violations} {where} pairs")
-                witnesses.append(t.counterexample)
-        if info["grouping soundness failures"]:
-            problems.append(f"{name}: atlas grouping unsound ({info['grouping soundness failures']})")
-            witnesses.append(info["grouping soundness failures"][0])
-        sw = tb.strict or ta.strict
-        strict.append(f"{name}: {'strict, e.g. ' + sw if sw else 'no strictness witness in the data'}")
+            ev[f"{lower} ⊑ {upper}"]["BREC"]["rrwp K"] = (f"{_THEORY_K} (theory verdicts)" if theory_verdicts
+                                                          is not None else "n (refine_pair)")
     ev["strictness"] = strict
     if problems:
         return ClaimResult("FAIL", "; ".join(problems), ev, witness=witnesses[0])

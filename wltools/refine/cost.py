@@ -182,8 +182,11 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
         from ..distances.adjacency import SMALL_N
         from ..distances.walk_certificate import CERTIFICATE_MAX_ITEMS
 
-        d = int(max_degree) if max_degree is not None else max(6, math.ceil(2 * m / max(n, 1)))
         pairs = 2 * n * n
+        if max_degree is not None:
+            d = int(max_degree)
+        else:  # the widest certificate that could run: its arrays grow with d up to the item cap
+            d = max(math.ceil(2 * m / max(n, 1)), min(n - 1, CERTIFICATE_MAX_ITEMS // (3 * max(pairs, 1))))
         certified = SMALL_N < n and 3 * pairs * d <= CERTIFICATE_MAX_ITEMS  # as rrwp_keys decides
         certificate = 11 * 8 * pairs * (d + 1) if certified else 0
         return base + max(keys, residues, certificate) + _store(n, two_n, W) + block + colours
