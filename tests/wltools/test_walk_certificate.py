@@ -192,6 +192,8 @@ def test_residue_verification_of_a_few_entries(shape):
     assert pairs
     dup, rep = np.array([d for d, _ in pairs]), np.array([r for _, r in pairs])
     assert rrwp_mod._verified([B], primes, K, L, [n], dup, rep)
+    # a second graph none of whose entries is asked for (no columns to compute)
+    assert rrwp_mod._verified([B, B], primes, K, L, [n, n], dup, rep)
     d0 = int(dup[0])
     other = next(e for e in range(n * n) if exact[e] != exact[d0] and (e // n == d0 // n if shape == "rows" else e % n == d0 % n))
     assert not rrwp_mod._verified([B], primes, K, L, [n], np.array([d0]), np.array([other]))

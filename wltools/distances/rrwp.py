@@ -102,6 +102,8 @@ def _reduce(Y: np.ndarray, pk: np.ndarray, primes: np.ndarray, tmp: np.ndarray) 
     ``floor(Y / p)`` in float64 is off by at most one, so ``Y - p floor(Y / p)`` (exact: integers
     below ``2^53``) lies in ``[-p, 2p)``; the two corrections run only where needed.
     """
+    if Y.size == 0:  # a graph none of whose columns is asked for
+        return Y
     np.divide(Y, pk, out=tmp)
     np.floor(tmp, out=tmp)
     tmp *= pk
