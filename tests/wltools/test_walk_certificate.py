@@ -93,6 +93,8 @@ def _relabelled(G, seed):
     (nx.random_regular_graph(3, 40, seed=1), nx.random_regular_graph(3, 40, seed=2)),
     (nx.disjoint_union(nx.star_graph(5), nx.cycle_graph(6)), nx.disjoint_union(nx.cycle_graph(6), nx.star_graph(5))),
     (nx.petersen_graph(), nx.circulant_graph(10, [1, 2])),
+    (nx.disjoint_union(nx.star_graph(3), nx.empty_graph(2)),  # isolated nodes
+     _relabelled(nx.disjoint_union(nx.star_graph(3), nx.empty_graph(2)), 2)),
 ])
 def test_proves_what_symmetry_explains(G, H):
     """Isomorphic pairs, twins, isomorphic components and vertex-transitive graphs: every class of

@@ -65,8 +65,8 @@ def _signatures(indptr, indices, deg, P, width: int, den: str) -> np.ndarray:
     base = width + 1
     if den == "item":
         P = np.where(P >= 0, P * base + deg[:, None], -1)
-    elif den == "col":
-        P = np.where(P >= 0, P * base + deg[None, :], -1)
+    elif den == "col":  # an isolated column node c: no items (its entries are 0 beyond B^0)
+        P = np.where((P >= 0) & (deg[None, :] > 0), P * base + deg[None, :], -1)
     out = np.full((n, n, width), -1, dtype=np.int64)
     for d in np.unique(deg):
         d = int(d)
