@@ -170,10 +170,20 @@ def _verified(Bs, primes: Sequence[int], K: int, L: int, ns: Sequence[int], dup:
     whose product exceeds ``2 L^k > max (B^k)_ij``) at every ``k``: then by the Chinese remainder
     theorem their integers ``(B^k)_ij``, hence their RRWP tuples, are equal.
 
-    Only the residues the comparison reads are computed: the columns of ``B^k`` holding those
-    entries, or, when fewer, their rows (as columns of ``(B^T)^k``)."""
+    When the entries are few (at most an eighth of all), only the residues the comparison reads
+    are computed: the columns of ``B^k`` holding those entries, or, when fewer, their rows (as
+    columns of ``(B^T)^k``). Otherwise all residues are, compared one prime at a time."""
     ns = np.asarray(ns, dtype=np.int64)
     offsets = np.cumsum([0, *(ns * ns)])
+    logs = np.cumsum(np.log2(np.array(primes, dtype=np.float64)))
+    if 8 * dup.size > offsets[-1]:
+        for k, Xs in enumerate(_residue_steps(Bs, primes, K)):
+            Pk = min(len(primes), int(np.searchsorted(logs, k * math.log2(L) + 1)) + 1)
+            for q in range(Pk):
+                flat = np.concatenate([X[:, q, :].reshape(-1) for X in Xs])
+                if not np.array_equal(flat[dup], flat[rep]):
+                    return False
+        return True
     want = np.concatenate([dup, rep])
     g = np.searchsorted(offsets, want, side="right") - 1
     i, j = np.divmod(want - offsets[g], ns[g])
@@ -192,7 +202,6 @@ def _verified(Bs, primes: Sequence[int], K: int, L: int, ns: Sequence[int], dup:
         sel = g == h
         pos[sel] = np.searchsorted(c, j[sel])
     base, stride = start[g] + i * P * width[g] + pos, width[g]  # residue q at base + q * stride
-    logs = np.cumsum(np.log2(np.array(primes, dtype=np.float64)))
     half = dup.size
     for k, Xs in enumerate(_residue_steps(Bs, primes, K, cols)):
         Pk = min(P, int(np.searchsorted(logs, k * math.log2(L) + 1)) + 1)
