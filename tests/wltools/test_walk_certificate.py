@@ -199,3 +199,21 @@ def test_residue_verification_of_a_few_entries(shape):
     d0 = int(dup[0])
     other = next(e for e in range(n * n) if exact[e] != exact[d0] and (e // n == d0 // n if shape == "rows" else e % n == d0 % n))
     assert not rrwp_mod._verified([B], primes, K, L, [n], np.array([d0]), np.array([other]))
+
+
+@pytest.mark.slow  # every BREC pair above SMALL_N nodes, K = 32 and K = n + 1: minutes
+def test_brec_keys_with_certificate_equal_residue_keys():
+    from brec_runner.dataset import load_pairs
+    from wltools.distances.adjacency import SMALL_N
+
+    checked = 0
+    for p in load_pairs():
+        n = max(p.g.number_of_nodes(), p.h.number_of_nodes())
+        if n <= SMALL_N:
+            continue
+        for K in (32, n + 1):
+            fast = rrwp_keys([p.g, p.h], K)
+            slow = rrwp_keys([p.g, p.h], K, certify=False)
+            assert all(np.array_equal(a, b) for a, b in zip(fast, slow)), (p.id, K)
+        checked += 1
+    assert checked == 63  # the BREC pairs above SMALL_N nodes (CFI and others)
