@@ -162,10 +162,13 @@ def test_certified_keys_recover_from_a_colliding_hash(monkeypatch):
     assert len(set(zip(a.tolist(), b.tolist()))) == len(set(a.tolist())) == len(set(b.tolist()))
 
 
+@pytest.mark.parametrize("budget", [None, 1])
 @pytest.mark.parametrize("shape", ["rows", "columns"])
-def test_residue_verification_of_a_few_entries(shape):
+def test_residue_verification_of_a_few_entries(shape, budget, monkeypatch):
     """The verification reads only the rows or columns its entries need: equal entries pass, an
-    unequal one fails, whichever of the two it picks."""
+    unequal one fails, whichever of the two it picks, and whatever the chunks of primes."""
+    if budget is not None:
+        monkeypatch.setattr(rrwp_mod, "RESIDUE_BUDGET", budget)  # one prime per chunk
     import math
 
     from scipy.sparse import csr_matrix
@@ -199,6 +202,15 @@ def test_residue_verification_of_a_few_entries(shape):
     d0 = int(dup[0])
     other = next(e for e in range(n * n) if exact[e] != exact[d0] and (e // n == d0 // n if shape == "rows" else e % n == d0 % n))
     assert not rrwp_mod._verified([B], primes, K, L, [n], np.array([d0]), np.array([other]))
+
+
+def test_residue_chunks_give_the_same_keys(monkeypatch):
+    """All residues (many equal entries: a vertex-transitive pair) one prime per chunk: the same keys."""
+    G, H = nx.circulant_graph(70, [1, 3]), nx.circulant_graph(70, [1, 5])
+    whole = rrwp_keys([G, H], 71, certify=False)
+    monkeypatch.setattr(rrwp_mod, "RESIDUE_BUDGET", 1)
+    for a, b in zip(whole, rrwp_keys([G, H], 71, certify=False)):
+        assert np.array_equal(a, b)
 
 
 @pytest.mark.slow  # every BREC pair above SMALL_N nodes, K = 32 and K = n + 1: minutes

@@ -163,6 +163,16 @@ def _hash_pass(Bs, primes: Sequence[int], K: int, w: np.ndarray, sizes: Sequence
     return h
 
 
+#: Residue arrays of one pass stay below this many bytes: the primes are taken in chunks, each
+#: chunk a pass over all K steps (the same arithmetic, bounded memory).
+RESIDUE_BUDGET = 512 * 2**20
+
+
+def _prime_chunks(P: int, per_prime_bytes: int) -> list[tuple[int, int]]:
+    size = max(1, RESIDUE_BUDGET // max(3 * per_prime_bytes, 1))  # powers, products, work array
+    return [(a, min(P, a + size)) for a in range(0, P, size)]
+
+
 def _verified(Bs, primes: Sequence[int], K: int, L: int, ns: Sequence[int], dup: np.ndarray,
               rep: np.ndarray) -> bool:
     """Whether every entry ``dup[t]`` equals entry ``rep[t]`` (indices into all graphs' entries,
@@ -172,17 +182,22 @@ def _verified(Bs, primes: Sequence[int], K: int, L: int, ns: Sequence[int], dup:
 
     When the entries are few (at most an eighth of all), only the residues the comparison reads
     are computed: the columns of ``B^k`` holding those entries, or, when fewer, their rows (as
-    columns of ``(B^T)^k``). Otherwise all residues are, compared one prime at a time."""
+    columns of ``(B^T)^k``). Otherwise all residues are, compared one prime at a time. Either way
+    the primes go in chunks whose arrays stay below :data:`RESIDUE_BUDGET`."""
     ns = np.asarray(ns, dtype=np.int64)
     offsets = np.cumsum([0, *(ns * ns)])
     logs = np.cumsum(np.log2(np.array(primes, dtype=np.float64)))
+    needed = [min(len(primes), int(np.searchsorted(logs, k * math.log2(L) + 1)) + 1) for k in range(K)]
+    half = dup.size
     if 8 * dup.size > offsets[-1]:
-        for k, Xs in enumerate(_residue_steps(Bs, primes, K)):
-            Pk = min(len(primes), int(np.searchsorted(logs, k * math.log2(L) + 1)) + 1)
-            for q in range(Pk):
-                flat = np.concatenate([X[:, q, :].reshape(-1) for X in Xs])
-                if not np.array_equal(flat[dup], flat[rep]):
-                    return False
+        for q0, q1 in _prime_chunks(len(primes), 8 * int(offsets[-1])):
+            if q0 >= needed[-1]:
+                break
+            for k, Xs in enumerate(_residue_steps(Bs, primes[q0:q1], K)):
+                for q in range(q0, min(q1, needed[k])):
+                    flat = np.concatenate([X[:, q - q0, :].reshape(-1) for X in Xs])
+                    if not np.array_equal(flat[dup], flat[rep]):
+                        return False
         return True
     want = np.concatenate([dup, rep])
     g = np.searchsorted(offsets, want, side="right") - 1
@@ -192,24 +207,24 @@ def _verified(Bs, primes: Sequence[int], K: int, L: int, ns: Sequence[int], dup:
         i, j = j, i
         Bs = [np.ascontiguousarray(B.T) if isinstance(B, np.ndarray) else B.T.tocsr() for B in Bs]
     cols = [np.unique(j[g == h]) for h in range(len(Bs))]
-    P = len(primes)
-    # index of entry t's residue modulo prime q in the graphs' [n, P, c] arrays laid end to end
-    sizes = np.array([n * P * c.size for n, c in zip(ns, cols)], dtype=np.int64)
-    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     width = np.array([c.size for c in cols], dtype=np.int64)
     pos = np.empty_like(j)
     for h, c in enumerate(cols):
         sel = g == h
         pos[sel] = np.searchsorted(c, j[sel])
-    base, stride = start[g] + i * P * width[g] + pos, width[g]  # residue q at base + q * stride
-    half = dup.size
-    for k, Xs in enumerate(_residue_steps(Bs, primes, K, cols)):
-        Pk = min(P, int(np.searchsorted(logs, k * math.log2(L) + 1)) + 1)
-        flat = np.concatenate([X.reshape(-1) for X in Xs])
-        for q in range(Pk):
-            vals = np.take(flat, base + q * stride)
-            if not np.array_equal(vals[:half], vals[half:]):
-                return False
+    for q0, q1 in _prime_chunks(len(primes), 8 * int(np.sum(ns * width))):
+        if q0 >= needed[-1]:
+            break
+        P = q1 - q0
+        # entry t's residue modulo prime q0 + q in the graphs' [n, P, c] arrays laid end to end
+        start = np.concatenate([[0], np.cumsum(ns * P * width)[:-1]])
+        base, stride = start[g] + i * P * width[g] + pos, width[g]  # residue q at base + q * stride
+        for k, Xs in enumerate(_residue_steps(Bs, primes[q0:q1], K, cols)):
+            flat = np.concatenate([X.reshape(-1) for X in Xs])
+            for q in range(min(q1, needed[k]) - q0):
+                vals = np.take(flat, base + q * stride)
+                if not np.array_equal(vals[:half], vals[half:]):
+                    return False
     return True
 
 
@@ -221,14 +236,17 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int, *, certify: bool = True) -> li
     products with the sparse ``B``; their product exceeds ``L^(K-1)``, so equal residue vectors
     mean equal integers.
 
-    Two passes over ``k = 0..K-1``. The first hashes every entry's residues modulo *one* prime at
-    every step into 64 bits and groups the entries by hash; equal values always share a hash, so
-    each group is a union of classes. The second computes the residues modulo *all* primes and
-    *verifies* that every entry equals its group's first entry at every step and every prime it
-    needs, so the keys are exact. A group that fails (two values equal modulo the hash prime at
-    every step, or a 64-bit collision, probability about ``N^2 / 2^64`` for ``N`` entries) is
-    detected, and the grouping is redone with another prime and other weights, from the fourth
-    try on with all primes. The first pass costs ``1 / P`` of the second.
+    First a pass over ``k = 0..K-1`` hashes every entry's residues modulo *one* prime at every
+    step into 64 bits and groups the entries by hash; equal values always share a hash, so each
+    group is a union of classes. Then every group is *proven* a single class: above
+    :data:`~wltools.distances.adjacency.SMALL_N` nodes the walk certificate
+    (:mod:`wltools.distances.walk_certificate`) proves the groups that symmetry explains with no
+    arithmetic, and the residues modulo *all* primes (:func:`_verified`, in chunks of bounded
+    memory, only on the rows or columns needed when few entries are left) check that every other
+    entry equals its group's first entry at every step and every prime it needs. So the keys are
+    exact. A group that fails (two values equal modulo the hash prime at every step, or a 64-bit
+    collision, probability about ``N^2 / 2^64`` for ``N`` entries) is detected, and the grouping
+    is redone with another prime and other weights.
 
     Examples
     --------
@@ -259,7 +277,7 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int, *, certify: bool = True) -> li
     if total == 0:
         return [np.zeros(A.shape, dtype=np.int64) for A in As]
     for salt in range(8):
-        hashed = [primes[salt % len(primes)]] if salt < 3 else primes
+        hashed = [primes[salt % len(primes)]]  # another prime and other weights on every try
         w = np.random.default_rng([20240601, salt]).integers(1, 2**62, size=(K, len(hashed)), dtype=np.uint64)
         w = w * np.uint64(2) + np.uint64(1)
         h = _hash_pass(Bs, hashed, K, w, sizes)

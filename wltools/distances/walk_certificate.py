@@ -37,9 +37,10 @@ import numpy as np
 
 __all__ = ["unproven_entries", "walk_partition_certified", "CERTIFICATE_MAX_ITEMS"]
 
-#: The certificate is skipped (the caller verifies by residues) when its signature arrays would
-#: hold more than this many int64 items (``3 n^2 * max degree`` over the graphs).
-CERTIFICATE_MAX_ITEMS = 20_000_000
+#: The certificate is skipped (the caller verifies by residues) when its signature array would
+#: hold more than this many items (``3 n^2 * max degree`` over the graphs; int32 when the codes
+#: fit, as they do below about 10,000 nodes).
+CERTIFICATE_MAX_ITEMS = 100_000_000
 
 
 def _components(indptr: np.ndarray, indices: np.ndarray, n: int) -> np.ndarray:
@@ -55,19 +56,23 @@ def _neighbour_lists(indptr: np.ndarray, indices: np.ndarray, rows: np.ndarray, 
     return indices[indptr[rows][:, None] + np.arange(d)[None, :]]
 
 
-def _signatures(indptr, indices, deg, P, width: int, den: str) -> np.ndarray:
-    """Rows ``[n * n, width]`` (int64): for entry ``(r, c)`` (row-major) the sorted multiset of
-    items ``(P[l, c], e)`` over ``l in N(r)``, coded ``P[l, c] * (dmax + 1) + e``, where the
-    denominator ``e`` is ``d_r`` (``den="row"``), ``d_l`` (``"item"``) or ``d_c`` (``"col"``);
-    items with ``P[l, c] = -1`` (zero classes) are -1, as is the padding up to ``width``. The
-    entry's value in ``B^(k+1)`` is ``sum (L / e) B^k(P[l, c])`` over its items."""
+def _signatures(indptr, indices, deg, P, width: int, den: str, out: np.ndarray, transpose: bool) -> None:
+    """Write into ``out`` (``[n * n, width]``) for entry ``(r, c)`` the sorted multiset of items
+    ``(P[l, c], e)`` over ``l in N(r)``, coded ``P[l, c] * (dmax + 1) + e``, where the denominator
+    ``e`` is ``d_r`` (``den="row"``), ``d_l`` (``"item"``) or ``d_c`` (``"col"``); items with
+    ``P[l, c] = -1`` (zero classes) are -1, as is the padding up to ``width``. The entry's value
+    in ``B^(k+1)`` is ``sum (L / e) B^k(P[l, c])`` over its items. With ``transpose`` the row of
+    entry ``(r, c)`` is ``out[c * n + r]``."""
     n = deg.size
     base = width + 1
     if den == "item":
         P = np.where(P >= 0, P * base + deg[:, None], -1)
     elif den == "col":  # an isolated column node c: no items (its entries are 0 beyond B^0)
         P = np.where((P >= 0) & (deg[None, :] > 0), P * base + deg[None, :], -1)
-    out = np.full((n, n, width), -1, dtype=np.int64)
+    view = out.reshape(n, n, width)
+    if transpose:
+        view = view.transpose(1, 0, 2)
+    view[...] = -1
     for d in np.unique(deg):
         d = int(d)
         if d == 0:
@@ -77,8 +82,7 @@ def _signatures(indptr, indices, deg, P, width: int, den: str) -> np.ndarray:
         if den == "row":
             block = np.where(block >= 0, block * base + d, -1)
         block.sort(axis=1)
-        out[rows, :, width - d :] = block.transpose(0, 2, 1)  # -1 padding first, as sort puts it
-    return out.reshape(n * n, width)
+        view[rows, :, width - d :] = block.transpose(0, 2, 1)  # -1 padding first, as sort puts it
 
 
 def _groups(rows: np.ndarray) -> np.ndarray:
@@ -90,11 +94,17 @@ def _groups(rows: np.ndarray) -> np.ndarray:
     h = np.zeros(rows.shape[0], dtype=np.uint64)
     with np.errstate(over="ignore"):
         for t in range(rows.shape[1]):
-            h = (h ^ (rows[:, t].view(np.uint64) * w[t])) * np.uint64(0x9E3779B97F4A7C15)
+            h = (h ^ (rows[:, t].astype(np.int64).view(np.uint64) * w[t])) * np.uint64(0x9E3779B97F4A7C15)
     _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+    del h
     first = first[inv.reshape(-1)]
-    same = (rows == rows[first]).all(axis=1)
-    return np.where(same, first, np.arange(rows.shape[0]))
+    del inv
+    step = max(1, (1 << 22) // max(rows.shape[1], 1))  # compare in chunks: no full copy of rows
+    for a in range(0, rows.shape[0], step):
+        f = first[a : a + step]
+        differ = np.flatnonzero((rows[a : a + step] != rows[f]).any(axis=1))
+        f[differ] = a + differ  # a hash collision: the row keeps its own index
+    return first
 
 
 def walk_partition_certified(
@@ -170,23 +180,24 @@ def unproven_entries(graphs: Sequence[tuple[np.ndarray, np.ndarray]], labels: np
 
     # 2. The left, right and transposed-right forms of every entry's value in B^(k+1), over all
     # graphs together (pairs of different graphs may be joined: every graph uses the same L).
-    sigs, transpose = [], []
+    codes = (n_cls + 1) * (width + 1)
+    sig = np.empty((3 * total, width), dtype=np.int32 if codes < 2**31 else np.int64)
+    transpose = []
     for g, ((indptr, indices), n, deg) in enumerate(zip(graphs, sizes, degs)):
         P = live[offsets[g] : offsets[g + 1]].reshape(n, n)
-        swap = lambda a: a.reshape(n, n, width).transpose(1, 0, 2).reshape(n * n, width)  # noqa: E731
-        sigs.append(_signatures(indptr, indices, deg, P, width, "row"))  # left
-        sigs.append(swap(_signatures(indptr, indices, deg, P.T, width, "item")))  # right
-        sigs.append(swap(_signatures(indptr, indices, deg, P, width, "col")))  # right, D M^k symmetric
+        for f, (Q, den, swap) in enumerate(((P, "row", False), (P.T, "item", True), (P, "col", True))):
+            # left; right; right with D M^k symmetric (rows of form f: f * total + entry)
+            rows = sig[f * total + offsets[g] : f * total + offsets[g + 1]]
+            _signatures(indptr, indices, deg, Q, width, den, rows, transpose=swap)
         i, j = np.divmod(np.arange(n * n), n)
         same = (deg[i] == deg[j]) & (i < j)
         transpose.append(np.stack([offsets[g] + (i * n + j)[same], offsets[g] + (j * n + i)[same]]))
-    forms = len(sigs) // len(graphs)
-    order = [g * forms + f for f in range(forms) for g in range(len(graphs))]  # form-major rows
-    first = _groups(np.concatenate([sigs[t] for t in order]))
-    del sigs
-    row = np.arange(first.size)
-    joined = np.flatnonzero(first != row)
+        del P, i, j, same
+    first = _groups(sig)
+    del sig
+    joined = np.flatnonzero(first != np.arange(first.size))
     e = np.concatenate([np.concatenate(transpose, axis=1), np.stack([joined % total, first[joined] % total])], axis=1)
+    del first, joined
 
     from scipy.sparse import coo_array
     from scipy.sparse.csgraph import connected_components

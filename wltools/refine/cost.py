@@ -16,11 +16,11 @@ workspace budget :data:`DEFAULT_MAX_BYTES`):
 * ``rd``: as ``spd`` with int64 keys, plus the multi-modular adjugates of the largest component
   (one ``n x n`` int64 residue matrix per prime, :mod:`wltools.distances.resistance`).
 * ``rrwp``: as ``spd`` with int64 keys, plus the larger of the residues of ``B^k`` modulo ``P``
-  primes (``P x n x n`` float64 per graph, :mod:`wltools.distances.rrwp`; the fallback when the
-  walk certificate leaves classes unproven) and the certificate's signature arrays (about
-  ``10.5 x 8 (d + 1)`` bytes per pair for maximum degree ``d``, measured at n = 80-400, above
-  :data:`~wltools.distances.adjacency.SMALL_N` nodes,
-  :mod:`wltools.distances.walk_certificate`).
+  primes (``P x n x n`` float64 per graph, :mod:`wltools.distances.rrwp`, in chunks of primes
+  below :data:`~wltools.distances.rrwp.RESIDUE_BUDGET`; the check of what the walk certificate
+  leaves) and the certificate's arrays above :data:`~wltools.distances.adjacency.SMALL_N` nodes
+  (``8 (4 (d + 1) + 28)`` bytes per pair for maximum degree ``d``, an upper fit of tracemalloc
+  peaks at n = 80-400, :mod:`wltools.distances.walk_certificate`).
 * ``3wl``: the ``n x n`` colour matrices and hashes of both graphs, and blocks over the first node
   whose work arrays and verified row store stay below ``W`` each (:mod:`wltools.refine.fwl`).
 * ``epwl``, ``epwl-lap``: the residues of ``B^k`` modulo ``P`` primes for both graphs, their int64
@@ -178,9 +178,12 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
     if test == "rrwp":
         K = rrwp_steps if rrwp_steps is not None else n
         P = rrwp_prime_count(n, int(lcm_degrees) if lcm_degrees else 60, max(1, K))
-        residues = n * n * 8 * (2 * P + 2 * P + 4)  # float64 powers, int64 columns, stacked rows
         from ..distances.adjacency import SMALL_N
+        from ..distances.rrwp import RESIDUE_BUDGET
         from ..distances.walk_certificate import CERTIFICATE_MAX_ITEMS
+
+        # float64 powers, products and work arrays of one chunk of primes, the per-prime flat copy
+        residues = min(n * n * 8 * (2 * P + 2 * P + 4), RESIDUE_BUDGET + n * n * 8 * 8)
 
         pairs = 2 * n * n
         if max_degree is not None:
@@ -188,7 +191,7 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
         else:  # the widest certificate that could run: its arrays grow with d up to the item cap
             d = max(math.ceil(2 * m / max(n, 1)), min(n - 1, CERTIFICATE_MAX_ITEMS // (3 * max(pairs, 1))))
         certified = SMALL_N < n and 3 * pairs * d <= CERTIFICATE_MAX_ITEMS  # as rrwp_keys decides
-        certificate = 11 * 8 * pairs * (d + 1) if certified else 0
+        certificate = 8 * pairs * (4 * (d + 1) + 28) if certified else 0  # fitted at n = 80-400
         return base + max(keys, residues, certificate) + _store(n, two_n, W) + block + colours
     if test in ("epwl", "epwl-lap"):
         d = int(max_degree) if max_degree is not None else max(6, math.ceil(2 * m / max(n, 1)))
