@@ -5,7 +5,8 @@
 Exact scheme: with ``L`` the lcm of the positive degrees, ``B = L D^-1 A`` is an integer matrix and
 ``M^k = B^k / L^k`` (``0 <= (B^k)_ij <= L^k`` since rows of ``B`` sum to ``L``). The exact form
 :func:`rrwp_exact` uses Python integers. The refinement keys (:func:`rrwp_keys`) use residues of
-``B^k`` modulo primes ``p`` with ``n L p < 2^53`` (so float64 BLAS products are exact) whose
+``B^k`` modulo primes ``p`` with ``d L p < 2^53`` (``d`` the largest degree; so float64 sparse and
+BLAS products are exact) whose
 product exceeds ``L^(K-1)``: equal residue vectors imply equal integers, hence equal rationals.
 """
 
@@ -82,9 +83,10 @@ def rrwp_exact(G: nx.Graph, K: int) -> list[list[tuple]]:
     return out
 
 
-def _prime_moduli(nmax: int, L: int, K: int) -> list[int]:
-    """Primes ``p < min(2^40, 2^53 / (n L))`` (float64 products exact), product ``> L^(K-1)``."""
-    pmax = min((2**53) // (nmax * L + 1), 2**40)
+def _prime_moduli(dmax: int, L: int, K: int) -> list[int]:
+    """Primes ``p < min(2^40, 2^53 / (d L))`` (``d = dmax`` the largest degree: float64 products
+    exact, :func:`_residue_steps`), product ``> L^(K-1)``."""
+    pmax = min((2**53) // (max(dmax, 1) * L + 1), 2**40)
     need = L ** (K - 1)
     primes: list[int] = []
     prod, p = 1, pmax
@@ -122,9 +124,9 @@ def _residue_steps(Bs, primes: Sequence[int], K: int, cols=None):
     ``p_q``, exact), for the columns ``cols[g]`` of graph ``g`` (all columns when ``cols`` is
     None). ``B^k = B B^(k-1)`` is one sparse-times-dense product of ``B`` (``2m`` nonzeros) with
     all ``P`` residue matrices side by side, so every partial sum is an integer below
-    ``n L p < 2^53`` (rows of ``B`` sum to ``L``, rows of ``B^T`` to at most ``n L``: the same
-    bound serves ``B^T``, whose columns are rows of ``B``). The arrays are reused: consume each
-    step's before asking for the next."""
+    ``d L p < 2^53`` (rows of ``B`` sum to ``L``; rows of ``B^T``, which :func:`_verified` may pass
+    instead, to ``sum_{i in N(j)} L / d_i <= d_j L``). The arrays are reused: consume each step's
+    before asking for the next."""
     P = len(primes)
     pv = np.array(primes, dtype=np.float64)
     pk = pv[None, :, None]
@@ -232,7 +234,7 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int, *, certify: bool = True) -> li
     """Exact RRWP keys: int64 ``[n, n]`` per graph, equal iff the RRWP tuples are equal.
 
     One shared table for all ``graphs`` (same ``L`` for all of them, see the module docstring).
-    Residues of ``B^k`` modulo primes ``p`` with ``n_max L p < 2^53`` are exact in float64
+    Residues of ``B^k`` modulo primes ``p`` with ``d_max L p < 2^53`` are exact in float64
     products with the sparse ``B``; their product exceeds ``L^(K-1)``, so equal residue vectors
     mean equal integers.
 
@@ -260,8 +262,8 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int, *, certify: bool = True) -> li
     As = [adjacency_matrix(G) if dense else adjacency_csr(G) for G in graphs]
     degs = [np.asarray(A.sum(axis=1)).reshape(-1) for A in As]
     L = math.lcm(*{int(d) for dg in degs for d in dg if d > 0}) if any(dg.any() for dg in degs) else 1
-    nmax = max((A.shape[0] for A in As), default=1) or 1
-    primes = _prime_moduli(nmax, L, K)
+    dmax = max((int(dg.max()) for dg in degs if dg.size), default=1)
+    primes = _prime_moduli(dmax, L, K)
     Bs = []
     for A, deg in zip(As, degs):
         scale = np.where(deg > 0, L // np.maximum(deg, 1), 0).astype(np.float64)

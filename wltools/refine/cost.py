@@ -82,16 +82,18 @@ def block_rows(width: int, per_row: int, max_bytes: int = DEFAULT_MAX_BYTES) -> 
     return max(1, max_bytes // (max(1, width) * max(1, per_row) * _BLOCK_FACTOR))
 
 
-def rrwp_prime_count(n: int, lcm_degrees: int, steps: int) -> int:
-    """Number of primes :func:`wltools.distances.rrwp_keys` uses: ``p < min(2^40, 2^53 / (n L))``
-    until their product exceeds ``L^(K-1)``.
+def rrwp_prime_count(n: int, lcm_degrees: int, steps: int, max_degree: int | None = None) -> int:
+    """Number of primes :func:`wltools.distances.rrwp_keys` uses: ``p < min(2^40, 2^53 / (d L))``
+    (``d`` the largest degree, at most ``n - 1``: ``n`` when not given) until their product
+    exceeds ``L^(K-1)``.
 
     Examples
     --------
     >>> rrwp_prime_count(100, 6, 32)
     3
     """
-    pmax = min(2**53 // (max(n, 1) * lcm_degrees + 1), 2**40)
+    d = max_degree if max_degree is not None else n
+    pmax = min(2**53 // (max(d, 1) * lcm_degrees + 1), 2**40)
     bits = (steps - 1) * math.log2(max(lcm_degrees, 1))
     return max(1, math.ceil((bits + 1) / (math.log2(pmax) - 0.01)))
 
@@ -177,7 +179,7 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
         return base + max(keys, modular) + _store(n, two_n, W) + block + colours
     if test == "rrwp":
         K = rrwp_steps if rrwp_steps is not None else n
-        P = rrwp_prime_count(n, int(lcm_degrees) if lcm_degrees else 60, max(1, K))
+        P = rrwp_prime_count(n, int(lcm_degrees) if lcm_degrees else 60, max(1, K), max_degree)
         from ..distances.adjacency import SMALL_N
         from ..distances.rrwp import RESIDUE_BUDGET
         from ..distances.walk_certificate import CERTIFICATE_MAX_ITEMS
