@@ -248,7 +248,8 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int, *, certify: bool = True) -> li
     entry equals its group's first entry at every step and every prime it needs. So the keys are
     exact. A group that fails (two values equal modulo the hash prime at every step, or a 64-bit
     collision, probability about ``N^2 / 2^64`` for ``N`` entries) is detected, and the grouping
-    is redone with another prime and other weights.
+    is redone with another prime and other weights. ``certify=False`` skips the certificate (the
+    residues check every group: the tests' oracle for it).
 
     Examples
     --------

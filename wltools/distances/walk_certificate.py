@@ -10,15 +10,26 @@ so a partition ``pi`` of the pairs ``(i, j)`` (of one or several graphs) groups 
 2. within each class, any two pairs are joined by a chain of *proven steps*, each of which says
    "if ``B^k`` is constant on the classes of ``pi``, these two pairs have equal ``B^(k+1)``":
 
-   * **left**: ``(B^(k+1))_ij = sum_{l in N(i)} (L / d_i) (B^k)_lj``, so two pairs with the same
-     ``d_i`` and the same multiset of classes ``{pi(l, j) : l in N(i)}`` are equal;
-   * **right**: ``(B^(k+1))_ij = sum_{l in N(j)} (B^k)_il (L / d_l)``, so two pairs with the same
-     multiset ``{(pi(i, l), d_l) : l in N(j)}`` are equal;
+   * **same sum**: each pair's ``(B^(k+1))_ij`` is written three ways as a sum
+     ``sum (L / e) B^k(c)`` over a multiset of items (class ``c``, denominator ``e``):
+
+     - left, ``sum_{l in N(i)} (L / d_i) (B^k)_lj``: items ``(pi(l, j), d_i)``;
+     - right, ``sum_{l in N(j)} (B^k)_il (L / d_l)``: items ``(pi(i, l), d_l)``;
+     - right again, with ``d_i (B^k)_il = d_l (B^k)_li`` (``D M^k`` is symmetric):
+       ``sum_{l in N(j)} (L / d_i) (B^k)_li``, items ``(pi(l, i), d_i)``;
+
+     two pairs with the same multiset in any of these forms (one pair's left form may match the
+     other's right form) are equal;
    * **transpose**: ``D M^k`` is symmetric, so ``(M^k)_ij = (M^k)_ji`` whenever ``d_i = d_j``
      (the same graph);
 
    where classes made only of pairs in different connected components (zero in every power) are
    left out of the multisets, since they add nothing to the sums.
+
+   The classes a chain does not join (accidental equalities: on grids, or a node's walks through
+   two pendant paths alike) are returned by :func:`unproven_entries` for the caller to check;
+   the induction then still holds for the others, since each step only needs ``B^k`` constant on
+   every class at the step before.
 
 By induction on ``k`` every class is then constant in every ``B^k``. The certificate is sound
 whatever ``pi`` is: a class that joins two different tuples cannot pass, because everything it
