@@ -184,14 +184,20 @@ def garner_digits(residues: list[np.ndarray], primes: list[int]) -> np.ndarray:
 _WEIGHTS = np.random.default_rng(20240601).integers(1, 2**62, size=4096, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
 
 
+#: :func:`unique_rows` hashes and checks blocks of about this many entries at a time.
+_ROW_BLOCK_ITEMS = 1 << 22
+
+
 def unique_rows(X: np.ndarray) -> np.ndarray:
-    """Exact ids of the distinct rows of a non-negative int64 matrix ``X [N, m]``.
+    """Exact ids of the distinct rows of an integer matrix ``X [N, m]`` (int64 or narrower).
 
     Rows are grouped by a 64-bit linear hash (fixed odd random weights, arithmetic mod 2^64),
     then *verified*: every row is compared entry by entry with its group's first row. If any
     group holds two different rows (a hash collision) the function falls back to
     ``np.unique(X, axis=0)``. The result is therefore always exact; the hash only makes it fast.
-    Ids are ``0..k-1``; the order of ids is arbitrary but deterministic.
+    Hash and check go over blocks of rows, so the extra memory is a few ``N``-long arrays (no
+    int64 copy of a narrower ``X``). Ids are ``0..k-1``; the order of ids is arbitrary but
+    deterministic.
 
     Examples
     --------
@@ -199,26 +205,33 @@ def unique_rows(X: np.ndarray) -> np.ndarray:
     >>> ids = unique_rows(np.array([[1, 2], [3, 4], [1, 2]]))
     >>> bool(ids[0] == ids[2] != ids[1]), sorted(set(ids.tolist()))
     (True, [0, 1])
+    >>> unique_rows(np.array([[-1, 5], [-1, 5], [5, -1]], dtype=np.int32)).tolist()
+    [0, 0, 1]
     """
-    X = np.ascontiguousarray(X, dtype=np.int64)
     N, m = X.shape
-    if N == 0:
-        return np.zeros(0, dtype=np.int64)
+    if N == 0 or m == 0:  # no rows, or all rows empty (equal)
+        return np.zeros(N, dtype=np.int64)
     if m == 1:
         return np.unique(X[:, 0], return_inverse=True)[1].reshape(-1)
     if m <= _WEIGHTS.size:
         w = _WEIGHTS[:m]
     else:
         w = np.random.default_rng(m).integers(1, 2**62, size=m, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-    Xu = X.view(np.uint64)
-    h = Xu @ w  # wraps modulo 2^64
-    h ^= h >> np.uint64(29)
-    h += (Xu[:, 0] + np.uint64(0x9E3779B97F4A7C15)) * np.uint64(0xBF58476D1CE4E5B9)
+    step = max(1, _ROW_BLOCK_ITEMS // m)
+    h = np.empty(N, dtype=np.uint64)
+    for a in range(0, N, step):
+        Xu = np.ascontiguousarray(X[a : a + step], dtype=np.int64).view(np.uint64)
+        hb = Xu @ w  # wraps modulo 2^64
+        hb ^= hb >> np.uint64(29)
+        hb += (Xu[:, 0] + np.uint64(0x9E3779B97F4A7C15)) * np.uint64(0xBF58476D1CE4E5B9)
+        h[a : a + step] = hb
     _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+    del h
     inv = inv.reshape(-1)
-    if np.array_equal(X, X[first[inv]]):
-        return inv
-    return np.unique(X, axis=0, return_inverse=True)[1].reshape(-1)
+    for a in range(0, N, step):
+        if not np.array_equal(X[a : a + step], X[first[inv[a : a + step]]]):
+            return np.unique(X, axis=0, return_inverse=True)[1].reshape(-1)
+    return inv
 
 
 def renumber_keys(keys: list[np.ndarray]) -> list[np.ndarray]:

@@ -46,6 +46,8 @@ from typing import Sequence
 
 import numpy as np
 
+from .modular import unique_rows
+
 __all__ = ["unproven_entries", "walk_partition_certified", "CERTIFICATE_MAX_ITEMS"]
 
 #: The certificate is skipped (the caller verifies by residues) when its signature array would
@@ -94,28 +96,6 @@ def _signatures(indptr, indices, deg, P, width: int, den: str, out: np.ndarray, 
             block = np.where(block >= 0, block * base + d, -1)
         block.sort(axis=1)
         view[rows, :, width - d :] = block.transpose(0, 2, 1)  # -1 padding first, as sort puts it
-
-
-def _groups(rows: np.ndarray) -> np.ndarray:
-    """Index of a row equal to each row (its group's first), exact: rows are grouped by a 64-bit
-    hash, and a row that differs from its group's first (a hash collision) keeps its own index,
-    which only withholds a proven step."""
-    rng = np.random.default_rng(20241123)
-    w = rng.integers(1, 2**63, size=rows.shape[1], dtype=np.uint64) | np.uint64(1)
-    h = np.zeros(rows.shape[0], dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for t in range(rows.shape[1]):
-            h = (h ^ (rows[:, t].astype(np.int64).view(np.uint64) * w[t])) * np.uint64(0x9E3779B97F4A7C15)
-    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
-    del h
-    first = first[inv.reshape(-1)]
-    del inv
-    step = max(1, (1 << 22) // max(rows.shape[1], 1))  # compare in chunks: no full copy of rows
-    for a in range(0, rows.shape[0], step):
-        f = first[a : a + step]
-        differ = np.flatnonzero((rows[a : a + step] != rows[f]).any(axis=1))
-        f[differ] = a + differ  # a hash collision: the row keeps its own index
-    return first
 
 
 def walk_partition_certified(
@@ -204,17 +184,20 @@ def unproven_entries(graphs: Sequence[tuple[np.ndarray, np.ndarray]], labels: np
         same = (deg[i] == deg[j]) & (i < j)
         transpose.append(np.stack([offsets[g] + (i * n + j)[same], offsets[g] + (j * n + i)[same]]))
         del P, i, j, same
-    first = _groups(sig)
+    ids = unique_rows(sig)  # exact: equal forms share an id
     del sig
-    joined = np.flatnonzero(first != np.arange(first.size))
-    e = np.concatenate([np.concatenate(transpose, axis=1), np.stack([joined % total, first[joined] % total])], axis=1)
-    del first, joined
+    # each entry linked to the ids of its three forms (id nodes after the entries), and to its
+    # transposes: entries in one connected piece are proven equal
+    e = np.concatenate([np.concatenate(transpose, axis=1),
+                        np.stack([np.arange(ids.size) % total, total + ids])], axis=1)
+    del ids
+    n_nodes = int(e.max()) + 1
 
     from scipy.sparse import coo_array
     from scipy.sparse.csgraph import connected_components
 
-    links = coo_array((np.ones(e.shape[1], dtype=np.int8), (e[0], e[1])), shape=(total, total)).tocsr()
-    comp = connected_components(links, directed=False)[1]
+    links = coo_array((np.ones(e.shape[1], dtype=np.int8), (e[0], e[1])), shape=(n_nodes, n_nodes)).tocsr()
+    comp = connected_components(links, directed=False)[1][:total]
     # proven: every class inside one component of the proven-equal graph, and zero classes
     rep = np.empty(n_cls, dtype=comp.dtype)
     rep[cls] = comp  # some member's component per class

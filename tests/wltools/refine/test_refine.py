@@ -254,6 +254,14 @@ def test_unique_rows_exact_even_with_hash_collisions(monkeypatch):
 
     monkeypatch.setattr(modular, "_WEIGHTS", np.zeros(4096, dtype=np.uint64))
     assert same_partition(modular.unique_rows(X), want)
+    # int32 with negative entries, hashed and checked in blocks of 3 rows, with and without collisions
+    monkeypatch.setattr(modular, "_ROW_BLOCK_ITEMS", 15)
+    Y = (X - 1).astype(np.int32)
+    assert same_partition(modular.unique_rows(Y), want)
+    monkeypatch.undo()
+    monkeypatch.setattr(modular, "_ROW_BLOCK_ITEMS", 15)
+    assert same_partition(modular.unique_rows(Y), want)
+    assert modular.unique_rows(np.zeros((4, 0), dtype=np.int64)).tolist() == [0, 0, 0, 0]
 
 
 @pytest.mark.slow  # whole-BREC sweep: minutes; run with `pytest -m slow`
