@@ -11,7 +11,8 @@ Examples
 ['EPWL', 'EPWL-L']
 """
 
-__all__ = ["TESTS", "EXTRA_TESTS", "ALL_TESTS", "TEST_LABELS", "DEFAULT_RRWP_STEPS"]
+__all__ = ["TESTS", "EXTRA_TESTS", "ON_REQUEST_TESTS", "SUBGRAPH_WL_TESTS", "ALL_TESTS", "TEST_LABELS",
+           "DEFAULT_RRWP_STEPS", "SUBGRAPH_BASELINE_TESTS", "ego_radius", "is_test_name", "label_of"]
 
 #: Test names, weakest first: 1-WL; GD-WL with shortest-path distance, resistance distance or
 #: RRWP (PPGT App. E Eq. 13, GRIT Eq. 4); 3-WL as 2-FWL.
@@ -22,12 +23,72 @@ TESTS = ("1wl", "spd", "rd", "rrwp", "3wl")
 #: Gai et al. 2025), exact through walk counts (:mod:`wltools.refine.epwl`).
 EXTRA_TESTS = ("epwl", "epwl-lap")
 
-#: Every test name :func:`wltools.refine.refine_pair` accepts.
-ALL_TESTS = TESTS + EXTRA_TESTS
+#: Tests run only when named (never in a default list): 4-WL as the 3-dimensional folklore WL
+#: test (:mod:`wltools.refine.fwl3`), ``n^4`` work per round.
+ON_REQUEST_TESTS = ("3fwl",)
+
+#: The subgraph Weisfeiler-Lehman hierarchy (Zhang, Feng, Du, He & Wang, ICML 2023), weakest first
+#: (a partial order: :data:`wltools.refine.swl.HIERARCHY`): SWL, PSWL with VS / SV pooling, GSWL,
+#: SSWL, the localised folklore tests LFWL(2), SLFWL(2) (:mod:`wltools.refine.swl`). Run when named.
+SUBGRAPH_WL_TESTS = ("swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2")
+
+#: BREC's non-GNN baselines (Wang & Zhang, BREC Sec. 5, Table 2; ``Non-GNNs/utils.py``), run when
+#: named: 1-WL from per-node counts of connected induced 3- / 4-node subgraphs (S3, S4,
+#: :mod:`wltools.refine.substructure`), from the class of the radius-1 / radius-2 ego network (N1,
+#: N2; any radius as ``nK``, :func:`ego_radius`; :mod:`wltools.refine.ego`), and the multiset of
+#: 1-WL classes of the graph with one node / an ordered node pair marked (M1, M2,
+#: :mod:`wltools.refine.marking`).
+SUBGRAPH_BASELINE_TESTS = ("s3", "s4", "n1", "n2", "m1", "m2")
+
+#: Every test name :func:`wltools.refine.refine_pair` accepts (and ``nK`` for any ``K >= 1``).
+ALL_TESTS = TESTS + EXTRA_TESTS + ON_REQUEST_TESTS + SUBGRAPH_WL_TESTS + SUBGRAPH_BASELINE_TESTS
 
 #: Label of each test in tables and reports.
 TEST_LABELS = {"1wl": "1-WL", "spd": "SPD-WL", "rd": "RD-WL", "rrwp": "RRWP-WL", "3wl": "3-WL",
-               "epwl": "EPWL", "epwl-lap": "EPWL-L"}
+               "epwl": "EPWL", "epwl-lap": "EPWL-L", "3fwl": "4-WL (3-FWL)",
+               "swl-vs": "SWL(VS)", "swl-sv": "SWL(SV)", "pswl-vs": "PSWL(VS)", "pswl-sv": "PSWL(SV)",
+               "gswl": "GSWL", "sswl": "SSWL", "lfwl2": "LFWL(2)", "slfwl2": "SLFWL(2)",
+               "s3": "S3", "s4": "S4", "n1": "N1", "n2": "N2", "m1": "M1", "m2": "M2"}
 
 #: RRWP steps ``K`` (channels ``I, M, ..., M^(K-1)``, GRIT Eq. 1) of the BREC theory tables.
 DEFAULT_RRWP_STEPS = 32
+
+
+def ego_radius(name: str) -> int | None:
+    """``K`` of the ego-network test ``nK`` (``"n3"`` -> 3, any ``K >= 1``), else None.
+
+    Examples
+    --------
+    >>> ego_radius("n3"), ego_radius("n1"), ego_radius("n0"), ego_radius("1wl")
+    (3, 1, None, None)
+    """
+    if (isinstance(name, str) and len(name) > 1 and name[0] == "n" and name[1:].isascii()
+            and name[1:].isdigit() and int(name[1:]) >= 1):
+        return int(name[1:])
+    return None
+
+
+def is_test_name(name: str) -> bool:
+    """Whether ``name`` is a test :func:`wltools.refine.refine_pair` accepts: one of
+    :data:`ALL_TESTS` or ``nK`` for any ``K >= 1``.
+
+    Examples
+    --------
+    >>> is_test_name("s4"), is_test_name("n7"), is_test_name("n07"), is_test_name("m3")
+    (True, True, False, False)
+    """
+    return name in ALL_TESTS or (ego_radius(name) is not None and name == f"n{ego_radius(name)}")
+
+
+def label_of(name: str) -> str:
+    """The label of a test in tables (``N3`` for ``n3``; the name itself if unknown).
+
+    Examples
+    --------
+    >>> label_of("s3"), label_of("n5"), label_of("1wl")
+    ('S3', 'N5', '1-WL')
+    """
+    if name in TEST_LABELS:
+        return TEST_LABELS[name]
+    k = ego_radius(name)
+    return f"N{k}" if k is not None else name

@@ -27,6 +27,27 @@ workspace budget :data:`DEFAULT_MAX_BYTES`):
   columns and the stacked rows that :func:`wltools.distances.modular.unique_rows` sorts
   (:func:`wltools.refine.epwl.walk_keys`): about ``(10 P + 16) n^2`` eight-byte items (fitted to
   tracemalloc peaks of 9.8-14.9 ``P n^2`` items at n = 60-200), then the refinement as ``rrwp``.
+* ``3fwl``: per ordered triple of both graphs (``2 n^3``) :data:`_FWL3_PER_TRIPLE` bytes (colours,
+  the next round's ids, the transposed colours, the engine's histogram copies), the block of
+  ``(u, v, x, w)`` items (``n^4`` per graph, capped at ``W``), the verified row store (capped at
+  ``W``) and :class:`~wltools.refine.grouping.RowGrouper`'s bookkeeping, 64 bytes per colour
+  class, with as many classes as triples in the worst case (graphs without symmetry). An upper
+  fit of tracemalloc peaks (n = 20-80: 1.2-1.6x on random cubic graphs, 1.5-2x on BREC CFI pairs,
+  whose few classes need less; :mod:`wltools.refine.fwl3`).
+* the subgraph WL tests (``swl-vs`` ... ``slfwl2``, :mod:`wltools.refine.swl`): per ordered pair of
+  both graphs (``2 n^2``) 100 bytes (colours, next ids, padded copies, pooled sorts, hashes) and
+  the rows ``[colour, w items]`` (``w`` = :func:`wltools.refine.swl.row_width`, about ``d`` to
+  ``2 d + 2`` for largest degree ``d``) at ``32 (w + 1)`` bytes a pair, capped at ``W``, plus the
+  verified row store (capped at ``W``) when the rows are grouped in blocks. Fitted to tracemalloc
+  peaks of ``(100 + 24 (w + 1))`` bytes a pair at n = 60-200, d = 3-40.
+* BREC's non-GNN baselines (:func:`_baseline_bytes`; ``d`` the largest degree): ``s3`` dense
+  ``n x n`` products (``O(n^3)`` time); ``s4`` the arrays of the ``sum d_u d_v <= 2 m d^2``
+  ordered 3-edge paths and ``sum d_v^2`` neighbour pairs (``O(m d^2 + n d^3)`` time); ``nK`` the
+  ``n x n`` reach matrix and one certificate per node of a ball of ``b = min(n, 1 + d + ... +
+  d (d - 1)^(K - 1))`` nodes (``O(n)`` canonical labellings of ``b`` nodes); ``m1`` / ``m2`` the
+  ``C n`` nodes of ``C = 2 n`` / ``2 n (n - 1)`` marked copies (fewer with automorphisms: not
+  counted), each refined for up to ``n`` rounds of ``O(C n d)`` work. Each then runs 1-WL on the
+  padded ``2 n x (d + 1)`` neighbour rows.
 
 Examples
 --------
@@ -49,7 +70,11 @@ __all__ = ["peak_bytes", "DEFAULT_MAX_BYTES", "key_itemsize", "rrwp_prime_count"
 #: their verified row store.
 DEFAULT_MAX_BYTES = 256 * 2**20
 
-_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap")
+_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "3fwl")
+_SWL_TESTS = ("swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2")  # wl_tests.SUBGRAPH_WL_TESTS
+
+#: Bytes per ordered triple of 3-FWL besides the blocks (:func:`peak_bytes`).
+_FWL3_PER_TRIPLE = 48
 
 # bytes of one element in a block of rows: the int64 items, the sorted copy numpy makes and the
 # int64 temporaries of hashing and verification
@@ -125,7 +150,8 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
 
     Parameters
     ----------
-    test : {"1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap"}
+    test : {"1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "3fwl"} or a subgraph WL test
+        (:data:`~wltools.wl_tests.SUBGRAPH_WL_TESTS`)
     n, m : int
         Nodes and edges of *each* graph.
     rrwp_steps : int, optional
@@ -148,7 +174,7 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
     Raises
     ------
     UnknownNameError
-        ``test`` is none of the seven tests.
+        ``test`` is none of the tests above.
 
     Examples
     --------
@@ -157,8 +183,10 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
     >>> peak_bytes("3wl", 100, 150) > peak_bytes("3wl", 50, 75)
     True
     """
-    if test not in _TESTS:
-        raise UnknownNameError(f"unknown test {test!r}; choose from {', '.join(_TESTS)}")
+    if _is_baseline(test):  # BREC's non-GNN baselines: s3, s4, nK, m1, m2
+        return _baseline_bytes(test, max(int(n), 0), max(int(m), 0), max_degree)
+    if test not in _TESTS + _SWL_TESTS:
+        raise UnknownNameError(f"unknown test {test!r}; choose from {', '.join(_TESTS + _SWL_TESTS)}")
     n, m = max(int(n), 0), max(int(m), 0)
     W = DEFAULT_MAX_BYTES
     base = 64 * 1024 + 120 * n  # Python-level overhead: relabelling dicts, result, small arrays
@@ -200,7 +228,67 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
         P = epwl_prime_count(n, d * (2 if test == "epwl-lap" else 1))
         residues = n * n * 8 * (10 * P + 16)
         return base + max(keys, residues) + _store(n, two_n, W) + block + colours
+    if test in _SWL_TESTS:
+        from .swl import row_width
+
+        d = int(max_degree) if max_degree is not None else max(6, math.ceil(2 * m / max(n, 1)))
+        pairs, w = 2 * n * n, row_width(test, d) + 1
+        rows = pairs * w * _BLOCK_FACTOR
+        store = min(pairs * w * 8, W) if rows > W else 0  # RowGrouper's store, blocked rounds only
+        return base + pairs * 100 + min(rows, W) + store
+    if test == "3fwl":
+        triples = 2 * n**3
+        items = min(n**4 * _BLOCK_FACTOR, W)
+        return base + triples * (_FWL3_PER_TRIPLE + 64) + items + _store(n, triples, W)
     # 3wl
     pairs = 2 * n * n
     per_pair = 8 * 8  # colours, hashes, ids, unique's sort and inverse
     return base + pairs * per_pair + min(n * n * n * _BLOCK_FACTOR, W) + _store(n, pairs, W)
+
+
+def _is_baseline(test: str) -> bool:
+    from ..wl_tests import SUBGRAPH_BASELINE_TESTS, ego_radius
+
+    return test in SUBGRAPH_BASELINE_TESTS or ego_radius(test) is not None
+
+
+def _baseline_bytes(test: str, n: int, m: int, max_degree: int | None) -> int:
+    """Peak memory of BREC's non-GNN baselines (module docstring): the test's own arrays, then the
+    1-WL rows of the pair.
+
+    Examples
+    --------
+    >>> _baseline_bytes("s4", 63, 945, 30) < 2**30
+    True
+    >>> _baseline_bytes("m2", 2000, 3000, 3) > 64 * 2**30
+    True
+    """
+    from ..wl_tests import ego_radius
+
+    d = int(max_degree) if max_degree is not None else max(6, math.ceil(2 * m / max(n, 1)))
+    base = 64 * 1024 + 400 * n  # keys, dicts of the shared table, the result
+    rows = 2 * n * (d + 2) * 8 * 4  # padded neighbour rows, their sorted copy, unique_rows
+    dense = n * n * 25 if n <= 4096 else 0  # bool and float64 adjacency and its product
+    if test == "s3":
+        return base + rows + (dense or 16 * 2 * m * d)
+    if test == "s4":
+        paths = 2 * m * max(d - 1, 0) ** 2  # ordered 3-edge paths through each directed edge
+        pairs = 2 * m * d  # ordered pairs of neighbours, and the claws grown from them
+        enumeration = n * n + 112 * paths + 80 * pairs + 48 * min(pairs * d, paths + pairs)
+        if n <= 4096:  # dense graphs take the matrix products: about ten float64 n x n matrices
+            from .substructure import ENUMERATION_BYTES
+
+            enumeration = min(enumeration, 80 * n * n + ENUMERATION_BYTES)
+        return base + rows + enumeration
+    k = ego_radius(test)
+    if k is not None:
+        ball, layer = 1, 1
+        for i in range(min(k, n)):  # a ball stops growing after n - 1 hops
+            layer *= d if i == 0 else max(d - 1, 1)
+            ball = min(n, ball + layer)
+        certificate = 8 * ball * ((ball + 63) // 64) + 8 * ball + 200
+        return base + rows + 9 * n * n + n * certificate + ball * ball
+    # m1 / m2: every node (ordered pair) of both graphs marked, each copy a graph of n nodes
+    copies = 2 * n if test == "m1" else 2 * n * max(n - 1, 0)
+    per_node = 8 * (4 * (d + 1) + 8)
+    return base + rows + copies * n * per_node

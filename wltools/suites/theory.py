@@ -2,8 +2,10 @@
 
 Every verdict comes from :func:`wltools.refine.refine_pair` on the pair as given (the graphs
 plain, without node types), one record per pair and test as in ``brec theory``: ``distinguished``,
-``reason``, ``iteration``, ``iterations``, ``witness``, ``seconds``. The default tests are all of
-:data:`wltools.wl_tests.ALL_TESTS` (the BREC columns and EPWL over ``A`` and ``L``); RRWP uses
+``reason``, ``iteration``, ``iterations``, ``witness``, ``seconds``. The default tests are
+:data:`DEFAULT_SUITE_TESTS`: all of :data:`wltools.wl_tests.ALL_TESTS` (the BREC columns and EPWL
+over ``A`` and ``L``) but the ones run only when named (``3fwl``, 4-WL, and the subgraph WL tests
+``swl-vs`` ... ``slfwl2``); RRWP uses
 ``K = DEFAULT_RRWP_STEPS`` channels, as the BREC tables do. Nothing is cached: the largest suites
 take minutes with 3-WL.
 """
@@ -20,15 +22,21 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..errors import UnknownNameError
-from ..wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, TEST_LABELS
+from ..wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, ON_REQUEST_TESTS, SUBGRAPH_WL_TESTS, TEST_LABELS
+from ..wl_tests import SUBGRAPH_BASELINE_TESTS, is_test_name, label_of
 from . import SuitePair, get_suite, suite_pairs
 
-__all__ = ["SuiteTheory", "parse_tests", "suite_theory", "counts", "render", "FORMATS"]
+__all__ = ["SuiteTheory", "DEFAULT_SUITE_TESTS", "parse_tests", "suite_theory", "counts", "render", "FORMATS"]
 
 #: Output formats of :func:`render`.
 FORMATS = ("md", "json", "csv")
 
 _FIELDS = ("distinguished", "reason", "iteration", "iterations", "witness")
+
+#: Tests of :func:`parse_tests` ``(None)``: every test but :data:`~wltools.wl_tests.ON_REQUEST_TESTS`
+#: and the subgraph WL hierarchy (:data:`~wltools.wl_tests.SUBGRAPH_WL_TESTS`, run when named).
+DEFAULT_SUITE_TESTS = tuple(t for t in ALL_TESTS if t not in ON_REQUEST_TESTS + SUBGRAPH_WL_TESTS
+                            + SUBGRAPH_BASELINE_TESTS)  # BREC's non-GNN baselines: when named
 
 
 def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
@@ -36,22 +44,22 @@ def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
 
     Examples
     --------
-    >>> parse_tests("3wl, epwl"), parse_tests(None) == ALL_TESTS
+    >>> parse_tests("3wl, epwl"), parse_tests(None) == DEFAULT_SUITE_TESTS
     (('3wl', 'epwl'), True)
-    >>> parse_tests("4wl")
+    >>> parse_tests("4wl")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    wltools.errors.UnknownNameError: unknown test '4wl'; choose from 1wl, spd, rd, rrwp, 3wl, epwl, epwl-lap
+    wltools.errors.UnknownNameError: unknown test '4wl'; choose from 1wl, spd, rd, rrwp, 3wl, epwl, epwl-lap, 3fwl, ...
     """
     if tests is None:
-        return ALL_TESTS
+        return DEFAULT_SUITE_TESTS
     names = [tests] if isinstance(tests, str) else list(tests)
     names = [n.strip().lower() for name in names for n in str(name).split(",") if n.strip()]
     if not names:
         raise UnknownNameError("empty list of tests; choose from " + ", ".join(ALL_TESTS))
     for n in names:
-        if n not in ALL_TESTS:
-            raise UnknownNameError(f"unknown test {n!r}; choose from {', '.join(ALL_TESTS)}")
+        if not is_test_name(n):  # nK: BREC's ego-network test of radius K
+            raise UnknownNameError(f"unknown test {n!r}; choose from {', '.join(ALL_TESTS)}, nK")
     return tuple(dict.fromkeys(names))
 
 
@@ -139,7 +147,7 @@ def counts(th: SuiteTheory) -> dict[str, tuple[int, int]]:
 
 
 def _label(th: SuiteTheory, t: str) -> str:
-    return TEST_LABELS[t] + (f" (K={th.rrwp_steps})" if t == "rrwp" else "")
+    return label_of(t) + (f" (K={th.rrwp_steps})" if t == "rrwp" else "")
 
 
 def _markdown(th: SuiteTheory) -> str:

@@ -71,7 +71,8 @@ def test_all_brec_fast_equals_reference(test):
 
 @pytest.mark.parametrize("test, n, degree", [("1wl", 4000, 3), ("spd", 300, 3), ("rd", 80, 3), ("rrwp", 80, 3),
                                              ("3wl", 80, 3), ("epwl", 80, 3), ("epwl-lap", 80, 3),
-                                             ("rrwp", 60, 20), ("epwl-lap", 60, 20), ("rrwp", 150, 3)])
+                                             ("rrwp", 60, 20), ("epwl-lap", 60, 20), ("rrwp", 150, 3),
+                                             ("3fwl", 40, 3)])
 def test_peak_bytes_within_factor_two_of_measured(test, n, degree):
     """The estimate against tracemalloc's peak, on regular graphs of low and high degree (the
     degrees given as the CLI gives them: RRWP's and EPWL's prime counts grow with them)."""
