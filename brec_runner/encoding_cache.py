@@ -23,18 +23,31 @@ Format: one ``numpy.savez`` file per (setting, graph), written atomically (tempo
 rename: a kill mid-write leaves no partial entry) and read with ``allow_pickle=False`` (no pickle,
 so caches survive torch upgrades). Tensors keep their dtype; ``int``/``float``/``bool`` attributes
 are stored as 0-d arrays. Location: ``$WLTOOLS_CACHE`` or ``~/.cache/wltools``, under
-``encodings/<sha256 of (format version, cache_key, repr(transform), transform code)>/``, so the key
-changes whenever the transform's ``repr`` or the source of its class changes.
+``encodings/<sha256 of (format version, cache_key, transform digest)>/``. The transform digest
+(:func:`brec_runner.transform_identity.transform_digest`) covers the code of the transform's
+class and its whole state, not its ``repr``: PyG's ``AddRandomWalkPE(walk_length=8)`` and
+``(walk_length=16)`` print the same ``repr`` but never share a folder.
 
 An entry cannot lie: it stores its own key (setting and graph digest) and a sha256 of its arrays.
 An entry that is unreadable, truncated, holds another key (a swapped or renamed file) or fails its
-checksum is never used: it is recomputed and rewritten, with one warning line on stderr.
+checksum is never used: it is recomputed and rewritten, with one warning line on stderr. Only
+regular files are read (opened non-blocking and checked with ``fstat``): a FIFO, device or socket
+named like an entry is a bad entry and is replaced by the rename; a directory of that name is
+left alone and the entry is computed without caching.
+
+The cache is never a reason to fail. When it cannot be used (no root: ``HOME`` unset and no
+``$WLTOOLS_CACHE``; the root or a parent is a regular file; a read-only or full disk), encodings
+are computed without caching, after one warning line per process and folder (:func:`cache_dir`,
+:func:`cache_write_failed`). :func:`cache_root` itself raises :class:`CacheUnavailableError` (one
+line) when no root can be named; :mod:`brec_runner.theory` catches it and computes uncached.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -43,51 +56,109 @@ from typing import Iterable
 import networkx as nx
 import numpy as np
 
+from wltools.errors import WLToolsError
 from wltools.graphs import permute_graph
 from wltools.iso import canonical_order
 
+from .transform_identity import transform_digest
+
 __all__ = [
     "EQUIVARIANT_TRANSFORMS",
+    "CacheUnavailableError",
     "cache_root",
+    "cache_dir",
+    "cache_write_failed",
     "setting_dir",
     "is_equivariant",
     "graph_digest",
     "encoded_graphs",
 ]
 
-_FORMAT = "wltools-encodings-v2"
+_FORMAT = "wltools-encodings-v3"
 
 #: Class names of transforms known to be permutation-equivariant (``wltools.models.encodings``).
 EQUIVARIANT_TRANSFORMS = frozenset({"AddRRWP", "AddSPD", "AddResistanceDistance"})
 
 
+class CacheUnavailableError(WLToolsError):
+    """No cache folder can be named: ``$WLTOOLS_CACHE`` is unset and there is no home directory."""
+
+
 def cache_root() -> Path:
-    """``$WLTOOLS_CACHE`` or ``~/.cache/wltools``."""
+    """``$WLTOOLS_CACHE`` or ``~/.cache/wltools``.
+
+    Raises :class:`CacheUnavailableError` (one line) when neither can be named (``HOME`` unset and
+    no home directory in the user database). Whether the folder is usable is :func:`cache_dir`'s
+    question."""
     env = os.environ.get("WLTOOLS_CACHE")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "wltools"
+    try:
+        return Path(env).expanduser() if env else Path.home() / ".cache" / "wltools"
+    except (RuntimeError, KeyError, OSError):  # Path.home() without HOME and without a passwd entry
+        raise CacheUnavailableError("no cache folder: $WLTOOLS_CACHE is not set and the home directory is "
+                                    "unknown (HOME unset); set WLTOOLS_CACHE to a writable folder") from None
 
 
-def _transform_code(transform) -> str:
-    """sha256 of the source files of ``transform``'s class (and of a ``Compose``'s members)."""
-    import inspect
+_warned: set[tuple[str, str]] = set()
+_unwritable: set[str] = set()  # cache folders whose writes failed in this process: not tried again
 
-    h = hashlib.sha256()
-    parts = list(getattr(transform, "transforms", None) or []) if type(transform).__name__ == "Compose" else []
-    for obj in [transform, *parts]:
-        try:
-            path = inspect.getsourcefile(type(obj))
-            h.update(Path(path).read_bytes() if path else repr(type(obj)).encode())
-        except (OSError, TypeError):
-            h.update(repr(type(obj)).encode())
-    return h.hexdigest()
+
+def _warn_once(kind: str, where: str, text: str) -> None:
+    if (kind, where) not in _warned:
+        _warned.add((kind, where))
+        print(f"wltools: warning: {text}", file=sys.stderr)
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return exc.strerror or errno.errorcode.get(exc.errno or 0, type(exc).__name__)
+    return str(exc)
+
+
+def cache_dir(sub: str, what: str = "the") -> Path | None:
+    """The cache folder ``cache_root() / sub``, created if missing; ``None`` when it cannot be used,
+    after one warning line on stderr (once per process and folder): no cache root, the root or a
+    parent is a regular file, or the folder cannot be created (read-only or full disk). A caller
+    given ``None`` computes without caching.
+
+    ``what`` names the cache in the warning (``"the encoding"``, ``"the theory verdict"``)."""
+    try:
+        folder = cache_root() / sub
+    except CacheUnavailableError as exc:
+        _warn_once("root", "", f"{exc}; computing without caching")
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "not a directory")
+    except OSError as exc:
+        _warn_once("dir", str(folder), f"{what} cache folder {folder} is unusable ({_why(exc)}); "
+                                       "computing without caching")
+        return None
+    return folder
+
+
+def cache_write_failed(folder: Path, exc: OSError, what: str = "the") -> None:
+    """Note that writing into the cache folder ``folder`` failed (a full or read-only disk): one
+    warning line (once per process and folder); later writes there are skipped by this module, and a
+    caller of :func:`cache_dir` should stop writing too."""
+    _unwritable.add(str(folder))
+    _warn_once("write", str(folder), f"cannot write to {what} cache folder {folder} ({_why(exc)}); "
+                                     "computing without caching from now on")
+
+
+def _setting_name(cache_key: str, transform) -> str:
+    text = f"{_FORMAT}\0{cache_key}\0{transform_digest(transform)}"
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def setting_dir(cache_key: str, transform) -> Path:
-    """The folder of one encoding setting (changes with ``cache_key``, ``repr(transform)`` and the
-    source of the transform's class)."""
-    text = f"{_FORMAT}\0{cache_key}\0{transform!r}\0{_transform_code(transform)}"
-    h = hashlib.sha256(text.encode()).hexdigest()[:24]
-    return cache_root() / "encodings" / h
+    """The folder of one encoding setting: changes with ``cache_key`` and with the transform's
+    identity (:func:`brec_runner.transform_identity.transform_digest`: the code of its class and
+    its whole state, so two transforms whose ``repr`` hides a setting never share a folder).
+
+    Raises :class:`brec_runner.model_source.ModelContractError` for a transform whose state cannot
+    be captured, :class:`CacheUnavailableError` when there is no cache root."""
+    return cache_root() / "encodings" / _setting_name(cache_key, transform)
 
 
 def is_equivariant(transform) -> bool:
@@ -121,45 +192,74 @@ def _arrays_digest(arrays: dict[str, np.ndarray]) -> str:
 
 
 def _save(path: Path, data, entry_key: str) -> bool:
+    """Write one entry atomically. False when ``data`` holds something not storable without
+    pickle (it is then computed every time); an ``OSError`` of the disk is raised to the caller."""
     import torch
 
     arrays: dict[str, np.ndarray] = {}
     for key, value in data.to_dict().items():
         if isinstance(value, torch.Tensor):
-            arrays[f"t:{key}"] = value.detach().cpu().numpy()
+            try:
+                arrays[f"t:{key}"] = value.detach().cpu().numpy()
+            except (TypeError, RuntimeError):  # a dtype numpy lacks (bfloat16, ...)
+                return False
         elif isinstance(value, (bool, int, float)):
             arrays[f"s:{key}"] = np.asarray(value)
         else:
             return False  # not storable without pickle: compute every time
     arrays["m:key"] = np.asarray(entry_key)
     arrays["m:sha256"] = np.asarray(_arrays_digest(arrays))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
-    except OSError:
-        return False  # an unwritable cache is no cache: compute every time
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             np.savez(fh, **arrays)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError:
-        return False
+        os.replace(tmp, path)  # replaces a damaged entry, a FIFO or a device node of that name too
     finally:
-        if os.path.exists(tmp):
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass  # renamed into place (the usual case), or the disk refuses even this
     return True
 
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a non-regular file is (``"a FIFO"``, ...), None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
 def _load(path: Path, entry_key: str):
-    """``(data, None)`` for a sound entry of ``entry_key``, else ``(None, why)``."""
+    """``(data, None)`` for a sound entry of ``entry_key``, else ``(None, why)``.
+
+    Only a regular file is read: the entry is opened non-blocking and checked with ``fstat`` before
+    a byte is read, so a FIFO (whose plain ``open`` would wait forever for a writer), a device or a
+    directory of that name is a bad entry, never a hang."""
     import torch
     from torch_geometric.data import Data
 
     try:
-        with np.load(path, allow_pickle=False) as z:
-            items = {k: z[k] for k in z.files}
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        return None, f"unreadable ({_why(exc)})"
+    try:
+        kind = _not_regular(os.fstat(fd).st_mode)
+    except OSError as exc:
+        kind = f"unexaminable ({_why(exc)})"
+    if kind is not None:
+        os.close(fd)
+        return None, f"is {kind}, not a cache file"
+    try:
+        with os.fdopen(fd, "rb") as fh:  # owns fd from here
+            with np.load(fh, allow_pickle=False) as z:
+                items = {k: z[k] for k in z.files}
     except Exception as exc:  # noqa: BLE001 - any unreadable file (BadZipFile, EOFError, OSError, ...) is recomputed
         return None, f"unreadable ({type(exc).__name__})"
     sha = items.pop("m:sha256", None)
@@ -183,8 +283,8 @@ def _load(path: Path, entry_key: str):
     return Data(**out), None
 
 
-def _warn(path: Path, why: str) -> None:
-    print(f"wltools: warning: encoding cache entry {path} {why}; recomputing it", file=sys.stderr)
+def _warn(path: Path, why: str, then: str = "recomputing it") -> None:
+    print(f"wltools: warning: encoding cache entry {path} {why}; {then}", file=sys.stderr)
 
 
 # ----------------------------------------------------------------------------- permutation
@@ -258,8 +358,9 @@ def encoded_graphs(
         A PyG transform (``wltools.models.create_transform(...)``); ``None`` gives plain
         :func:`~brec_runner.dataset.to_pyg` output.
     cache_key : str or None
-        Names the setting, e.g. ``wltools.models.transform_key(name, preset)``; combined with
-        ``repr(transform)``. ``None`` (or ``use_cache=False``) disables the disk cache.
+        Names the setting, e.g. ``wltools.models.transform_key(name, preset)``; combined with the
+        transform's identity (:func:`setting_dir`). ``None`` (or ``use_cache=False``) disables the
+        disk cache.
     equivariant : bool, optional
         Override :func:`is_equivariant`.
     stats : dict, optional
@@ -279,7 +380,11 @@ def encoded_graphs(
     if transform is None:
         return [to_pyg(G) for G in graphs]
     caching = use_cache and cache_key is not None
-    folder = setting_dir(cache_key, transform) if caching else None
+    folder = None
+    if caching:
+        name = _setting_name(cache_key, transform)  # an uncapturable transform is refused here
+        base = cache_dir("encodings", "the encoding")  # None: unusable cache, one warning, no caching
+        folder = base / name if base is not None else None
     equi = is_equivariant(transform) if equivariant is None else equivariant
     memo: dict[str, object] = {}
 
@@ -290,18 +395,35 @@ def encoded_graphs(
         data = None
         path = folder / f"{digest}.npz" if folder is not None else None
         entry_key = f"{folder.name}/{digest}" if folder is not None else ""
-        if path is not None and path.exists():
-            data, why = _load(path, entry_key)
-            if data is not None:
-                counts["disk_hits"] += 1
-            else:
+        keep = path is not None and str(folder) not in _unwritable
+        if path is not None:
+            try:
+                mode = os.stat(path).st_mode  # not open(): a FIFO would block
+            except (FileNotFoundError, NotADirectoryError):
+                mode = None
+            except OSError as exc:
+                mode, keep = None, False
                 counts["rejected"] += 1
-                _warn(path, why)
+                _warn(path, f"cannot be examined ({_why(exc)})", "computing it without caching")
+            if mode is not None:
+                data, why = _load(path, entry_key)
+                if data is not None:
+                    counts["disk_hits"] += 1
+                elif stat.S_ISDIR(mode):  # cannot be replaced by a rename, and is not ours to delete
+                    counts["rejected"] += 1
+                    keep = False
+                    _warn(path, why, "computing it without caching (remove it to cache this entry again)")
+                else:
+                    counts["rejected"] += 1
+                    _warn(path, why)
         if data is None:
             data = transform(to_pyg(H))
             counts["computed"] += 1
-            if path is not None:
-                _save(path, data, entry_key)
+            if keep:
+                try:
+                    _save(path, data, entry_key)
+                except OSError as exc:  # a full or read-only disk: go on without caching
+                    cache_write_failed(folder, exc, "the encoding")
         memo[digest] = data
         return data
 

@@ -14,8 +14,9 @@ five built-in models and a researcher's own model go through one code path:
 
 A factory is called as ``factory(**options)`` and returns a ``torch.nn.Module``. It may carry two
 attributes: ``wl_bound`` (the WL test bounding the model from above, see :func:`parse_bound`) and
-``transform`` (a PyG transform applied once per graph, cached on disk under its ``repr``).
-Explicit arguments (``--bound``, ``--transform``) override them.
+``transform`` (a PyG transform applied once per graph, cached on disk under its identity: the code
+of its class and its whole state, :mod:`brec_runner.transform_identity`, since a ``repr`` may hide
+settings). Explicit arguments (``--bound``, ``--transform``) override them.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wltools.errors import UnknownNameError, WLToolsError
-from wltools.wl_tests import ALL_TESTS, TEST_LABELS
+from wltools.wl_tests import ALL_TESTS, TEST_LABELS, is_test_name, label_of
 
 from .protocol import Protocol
+from .transform_identity import transform_key
 
 __all__ = ["ModelSource", "ModelContractError", "resolve_model", "parse_bound", "load_object",
            "plugin_entry_points", "BUILTIN", "PLUGIN", "EXTERNAL"]
@@ -63,7 +65,10 @@ class ModelSource:
     transform : callable or None
         PyG transform applied once per graph before training.
     transform_key : str or None
-        Disk-cache key of the transform's output (None: not cached on disk).
+        Disk-cache key of the transform's output, and the ``transform`` setting of an external
+        model's run (``"<repr> [state <digest>]"``, :func:`brec_runner.transform_identity.transform_key`;
+        a built-in model's: its ``repr``, whose settings its ``model_config`` holds). None: no
+        transform.
     bound : dict or None
         ``{"lower", "upper", "class", "note", "rrwp_steps", "source"}``; None when unknown.
     protocol : Protocol
@@ -235,9 +240,9 @@ def parse_bound(value, rrwp_steps: int | None = None) -> dict[str, Any] | None:
             names.append(None)
             continue
         name, _, steps = str(part).strip().partition(":")
-        if name not in ALL_TESTS:
+        if not is_test_name(name):  # nK: BREC's ego-network test of radius K
             raise ModelContractError(f"unknown bound {part!r}; choose from {', '.join(ALL_TESTS)} "
-                                     "(rrwp:K for RRWP-WL with K channels)")
+                                     "(rrwp:K for RRWP-WL with K channels; nK for ego networks of radius K)")
         if steps:
             if not steps.isdigit() or int(steps) < 1:
                 raise ModelContractError(f"bound {part!r}: K must be a positive integer")
@@ -246,7 +251,7 @@ def parse_bound(value, rrwp_steps: int | None = None) -> dict[str, Any] | None:
     if "rrwp" in names and k is None:
         raise ModelContractError("an RRWP-WL bound needs its K: write rrwp:K, or give the model a transform "
                                  "with walk_length")
-    labels = [TEST_LABELS[n] + (f" (K = {k})" if n == "rrwp" else "") if n else None for n in names]
+    labels = [label_of(n) + (f" (K = {k})" if n == "rrwp" else "") if n else None for n in names]
     text = labels[1] if names[0] in (None, names[1]) else f"between {labels[0]} and {labels[1]}"
     return {"lower": names[0], "upper": names[1], "class": f"{text}, as declared", "note": "",
             "rrwp_steps": k if "rrwp" in names else None, "source": "declared"}
@@ -301,12 +306,11 @@ def resolve_model(model, *, preset: str | None = None, options: dict[str, Any] |
 
 
 def _transform_key(transform) -> str | None:
-    """The transform's ``repr`` (PyG transforms print their arguments); None when the repr is
-    Python's default, which names a memory address and would never hit the cache."""
-    if transform is None:
-        return None
-    text = repr(transform)
-    return None if re.search(r" at 0x[0-9a-fA-F]+>", text) else text
+    """The transform's identity as a readable key (:func:`brec_runner.transform_identity.transform_key`:
+    its ``repr`` and a digest of its class code and whole state), so a setting its ``repr`` hides
+    still changes the key; None for no transform. A transform whose state cannot be captured is
+    refused with one line (:class:`ModelContractError`)."""
+    return transform_key(transform)
 
 
 def _external(name, kind, obj, preset, options, bound, transform, ref, given) -> ModelSource:

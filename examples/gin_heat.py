@@ -74,7 +74,7 @@ class AddHeatKernel:
         data.heat = heat.reshape(n * n, len(self.times)).to(torch.float32)
         return data
 
-    def __repr__(self) -> str:  # the runner's encoding cache is keyed on it
+    def __repr__(self) -> str:  # shown in the run config (the cache key is the full state)
         return f"AddHeatKernel(times={self.times})"
 
 
