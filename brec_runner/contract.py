@@ -29,9 +29,16 @@ from .model_source import ModelContractError, ModelSource
 __all__ = ["check_model", "probe_invariance"]
 
 
-def check_model(source: ModelSource, graphs: Sequence, num_relabelings: int, device="cpu") -> int:
+def check_model(source: ModelSource, graphs: Sequence, num_relabelings: int, device="cpu", *,
+                where: str = "") -> int:
     """Check ``source`` against the contract on ``graphs`` (PyG ``Data``, transform applied);
-    return the output width ``d``.
+    return the output width ``d``. ``where`` names the graphs in the error messages (for example
+    ``" of pair 111, the largest selected"``).
+
+    :func:`brec_runner.evaluate.run` checks twice before anything is written: on the first
+    selected pair's two graphs, and on a batch of relabelled copies of the largest selected pair
+    as large as the run's biggest batch, so a model that fails on large graphs or batches is
+    refused at once, naming the pair, instead of failing unit after unit.
 
     Examples
     --------
@@ -63,21 +70,22 @@ def check_model(source: ModelSource, graphs: Sequence, num_relabelings: int, dev
     except Exception as exc:  # noqa: BLE001 - a user's model: any failure is one line
         first = (str(exc).splitlines() or [""])[0][:300]
         raise ModelContractError(f"model {name}: forward(batch) failed on a batch of {batch.num_graphs} BREC "
-                                 f"graphs: {type(exc).__name__}: {first}") from None
+                                 f"graphs{where}: {type(exc).__name__}: {first}") from None
     if not isinstance(out, torch.Tensor):
         raise ModelContractError(f"model {name}: forward(batch) must return a tensor, got {type(out).__name__}")
     if not out.is_floating_point():
         raise ModelContractError(f"model {name}: forward(batch) must return a float tensor, got {out.dtype}")
     if out.dim() != 2 or out.shape[0] != batch.num_graphs:
         raise ModelContractError(f"model {name}: forward(batch) must return shape [num_graphs, d] = "
-                                 f"[{batch.num_graphs}, d], got {list(out.shape)}")
+                                 f"[{batch.num_graphs}, d], got {list(out.shape)}{where and ' (graphs' + where + ')'}")
     d = int(out.shape[1])
     if not 1 <= d < num_relabelings:
         raise ModelContractError(f"model {name}: output width d = {d}, but the T² test with q = "
                                  f"{num_relabelings} relabelings needs 1 <= d < q: the largest allowed d is "
                                  f"{num_relabelings - 1}")
     if not torch.isfinite(out).all():
-        raise ModelContractError(f"model {name}: forward(batch) returned non-finite values (NaN or inf)")
+        raise ModelContractError(f"model {name}: forward(batch) returned non-finite values (NaN or inf)"
+                                 f"{where and ' on the graphs' + where}")
     return d
 
 

@@ -4,6 +4,13 @@ An executor has one method, ``run(spec, units)``, an iterator of outcomes in com
 never writes files: the driver (:func:`brec_runner.evaluate`) records each outcome as it arrives
 (:mod:`brec_runner.record`), so an executor that dies loses no finished unit.
 
+An outcome is a :class:`~brec_runner.rpc.PairOutcome` (a result) or a
+:class:`~brec_runner.rpc.UnitFailure`: a unit whose model, factory or transform raised
+(:func:`brec_runner.rpc.is_model_failure`) is caught here, on the unit, and handed back like a
+result, so one unit's failure never stops the others; the driver records it in ``failures.jsonl``
+and decides when there are too many (``max_failures``). Interrupts, ``MemoryError`` and wltools'
+own errors are not caught.
+
 - :class:`InProcess` runs the units in this process (the one-pair loop, or ``--multi-pair G``
   windows of :func:`brec_runner.plan.multi_pair_windows` trained at once by
   :mod:`brec_runner.multipair`);
@@ -109,22 +116,39 @@ class InProcess:
 
     @staticmethod
     def _one_pair(spec: RunSpec, units, data_of, cache) -> Iterator:
-        from .rpc import evaluate_pair, fresh_model
+        """Each unit in turn: its outcome, or its :class:`~brec_runner.rpc.UnitFailure`."""
+        from .rpc import UnitFailure, evaluate_pair, fresh_model, is_model_failure
 
         src = spec.source
         for pid, seed in units:
-            graphs, rel = data_of(pid)
-            net = fresh_model(src.factory, src.options, seed, pid, spec.device)
-            yield evaluate_pair(net, pid, graphs, rel, spec.protocol, seed, spec.device, spec.eval_batch_size)
+            stage = "encode"
+            try:
+                graphs, rel = data_of(pid)
+                stage = "build"
+                net = fresh_model(src.factory, src.options, seed, pid, spec.device)
+                stage = "train"
+                outcome = evaluate_pair(net, pid, graphs, rel, spec.protocol, seed, spec.device,
+                                        spec.eval_batch_size)
+            except Exception as exc:  # noqa: BLE001 - a model failure is this unit's outcome
+                if not is_model_failure(exc):
+                    raise
+                outcome = UnitFailure.of(pid, seed, exc, stage)
+            yield outcome
             while len(cache) > 1:
                 cache.pop(next(iter(cache)))
 
     def _multi_pair(self, spec: RunSpec, units, by_id, data_of, cache) -> Iterator:
         from .multipair import evaluate_units
-        from .rpc import fresh_model
+        from .rpc import UnitFailure, fresh_model, is_model_failure
 
         first_pid, first_seed = units[0]
-        template = fresh_model(spec.source.factory, spec.source.options, first_seed, first_pid, spec.device)
+        try:
+            template = fresh_model(spec.source.factory, spec.source.options, first_seed, first_pid, spec.device)
+        except Exception as exc:  # noqa: BLE001 - the loop builds a model per unit and records failures
+            if not is_model_failure(exc):
+                raise
+            yield from self._one_pair(spec, units, data_of, cache)
+            return
         if not callable(getattr(template, "reset_parameters", None)):
             warnings.warn(f"multi-pair mode: model {spec.source.name} has no reset_parameters(); "
                           "using the one-pair loop", RuntimeWarning, stacklevel=2)
@@ -138,7 +162,14 @@ class InProcess:
 
         windows = multi_pair_windows(units, spec.multi_pair, size)
         for w, window in enumerate(windows):
-            batch = [(pid, s, *data_of(pid)) for pid, s in window]
+            batch = []
+            for pid, s in window:
+                try:
+                    batch.append((pid, s, *data_of(pid)))
+                except Exception as exc:  # noqa: BLE001 - the model's transform failed on this pair
+                    if not is_model_failure(exc):
+                        raise
+                    yield UnitFailure.of(pid, s, exc, "encode")
             yield from evaluate_units(template, batch, spec.protocol, spec.device, group_size=spec.multi_pair,
                                       eval_batch_size=spec.eval_batch_size, failures=self.vmap_failures)
             keep = {pid for pid, _ in windows[w + 1]} if w + 1 < len(windows) else set()
@@ -147,13 +178,16 @@ class InProcess:
 
 
 def _worker_main(spec: RunSpec, units: Sequence[Unit], out_queue, index: int, parent: int) -> None:
-    """One worker process: send ``("outcome", dict)`` per unit, then ``("done", index)``; on a
-    failure ``("error", index, one line)``. Stops when its parent process is gone."""
+    """One worker process: send ``("outcome", dict)`` or ``("failure", dict)`` (a unit whose model
+    raised) per unit, then ``("done", index)``; on any other error ``("error", index, one line)``.
+    Stops when its parent process is gone."""
+    from .rpc import UnitFailure
+
     try:
         for outcome in InProcess().run(spec, units):
             if os.getppid() != parent:
                 raise SystemExit(0)  # orphaned: the driver that would record this is gone
-            out_queue.put(("outcome", outcome.to_dict()))
+            out_queue.put(("failure" if isinstance(outcome, UnitFailure) else "outcome", outcome.to_dict()))
         out_queue.put(("done", index))
     except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the driver reports it
         raise SystemExit(130) from None
@@ -169,7 +203,8 @@ def _worker_main(spec: RunSpec, units: Sequence[Unit], out_queue, index: int, pa
 class LocalWorkers:
     """Run units in ``workers`` local ``spawn`` processes (module docstring).
 
-    A worker that fails makes :meth:`run` stop the others and raise :class:`WLToolsError` naming the
+    A unit whose model raises comes back as a :class:`~brec_runner.rpc.UnitFailure` and the worker
+    goes on. A worker that fails otherwise makes :meth:`run` stop the others and raise :class:`WLToolsError` naming the
     worker and its one-line error; outcomes received before that have been yielded (and recorded).
     """
 
@@ -179,7 +214,7 @@ class LocalWorkers:
         self.workers = workers
 
     def run(self, spec: RunSpec, units: Sequence[Unit]) -> Iterator:
-        from .rpc import PairOutcome
+        from .rpc import PairOutcome, UnitFailure
 
         slices = split_units(units, self.workers, spec.multi_pair or 1)
         if not slices:
@@ -209,6 +244,8 @@ class LocalWorkers:
                     continue
                 if msg[0] == "outcome":
                     yield PairOutcome(**msg[1])
+                elif msg[0] == "failure":
+                    yield UnitFailure(**msg[1])
                 elif msg[0] == "done":
                     finished.add(msg[1])
                 else:

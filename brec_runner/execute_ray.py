@@ -20,13 +20,17 @@ interrupted (Ctrl-C) or killed leaves a directory that resumes exactly like a lo
   one-pair loop or :mod:`brec_runner.multipair`) with ``--threads`` torch threads, and every
   unit's model depends on (seed, pair id) alone, so records equal the local executor's but for
   the timing fields (tested).
-- **Failures.** A task whose worker dies (crash, killed, out of memory, lost node) is retried by
-  Ray up to ``max_retries`` times; a task that raises a memory error is retried too. Other
-  exceptions are deterministic and not retried. A unit that still fails is never dropped: the
-  other units go on, and at the end :meth:`RayExecutor.run` raises :class:`UnitsFailed` listing
-  every failed unit with its one-line error (``.failures``); finished units have been recorded,
-  and running the same command again retries the failed ones. When the first few tasks all fail
-  and none succeeds (a model the workers cannot import, say) the run stops early.
+- **Failures.** A unit whose model raises (:func:`brec_runner.rpc.is_model_failure`) is caught in
+  its task, as in :class:`~brec_runner.execute.InProcess`, and comes back as a
+  :class:`~brec_runner.rpc.UnitFailure`: the driver records it and counts it against
+  ``max_failures``, like a local run's. A task whose worker dies (crash, killed, out of memory,
+  lost node) is retried by Ray up to ``max_retries`` times; a task that raises a memory error is
+  retried too. Other task errors are deterministic and not retried. A unit whose task still fails
+  is never dropped: the other units go on, and at the end :meth:`RayExecutor.run` raises
+  :class:`UnitsFailed` listing every such unit with its one-line error (``.failures``, in the
+  format of ``failures.jsonl``); finished units have been recorded, and running the same command
+  again retries the failed ones. When the first few tasks all fail and none succeeds (a model the
+  workers cannot import, say) the run stops early.
 - **The cluster.** ``address`` connects to a running cluster (``"auto"``: the one
   ``ray start`` made on this machine, or ``$RAY_ADDRESS``); with no address, ``$RAY_ADDRESS`` is
   honoured, else a local Ray instance is started for the run and shut down after it. A Ray
@@ -57,9 +61,10 @@ _EARLY_STOP = 3
 class UnitsFailed(WLToolsError):
     """Units that failed on the cluster after their retries.
 
-    ``failures`` holds one dict per failed unit, ``{"id", "seed", "error", "attempts"}`` (attempts:
-    how many times its task was tried); the message is one line naming how many failed and the
-    first error.
+    ``failures`` holds one dict per failed unit, the line of ``failures.jsonl``
+    (:meth:`brec_runner.rpc.UnitFailure.record`: ``id``, ``seed``, ``type``, ``message``,
+    ``error`` = "type: message", ``stage`` = ``"task"``, ``attempts`` = how many times its task
+    was tried); the message is one line naming how many failed and the first error.
     """
 
     def __init__(self, failures: list[dict[str, Any]], stopped_early: bool = False, remaining: int = 0):
@@ -91,10 +96,13 @@ def _encode_pair(spec: RunSpec, pair) -> tuple[list, list]:
     return prepare_pair(pair, spec.protocol, spec.source.transform, spec.source.transform_key)
 
 
-def _run_units(spec: RunSpec, units: list[Unit], sizes: dict[int, Any], *data) -> list[dict]:
-    """Outcomes (as dicts) of ``units`` (one unit, or one multi-pair window), as InProcess computes
-    them; ``data`` holds the encodings of the units' distinct pairs in the order of first appearance."""
+def _run_units(spec: RunSpec, units: list[Unit], sizes: dict[int, Any], *data) -> list[tuple[str, dict]]:
+    """Outcomes of ``units`` (one unit, or one multi-pair window), as InProcess computes them, as
+    ``("outcome" | "failure", dict)`` (a failure: the unit's model raised); ``data`` holds the
+    encodings of the units' distinct pairs in the order of first appearance."""
     import torch
+
+    from .rpc import UnitFailure
 
     if spec.threads is not None:
         torch.set_num_threads(int(spec.threads))
@@ -107,7 +115,7 @@ def _run_units(spec: RunSpec, units: list[Unit], sizes: dict[int, Any], *data) -
         outcomes = executor._multi_pair(spec, units, by_id, prepared.__getitem__, cache)
     else:
         outcomes = executor._one_pair(spec, units, prepared.__getitem__, cache)
-    return [o.to_dict() for o in outcomes]
+    return [("failure" if isinstance(o, UnitFailure) else "outcome", o.to_dict()) for o in outcomes]
 
 
 _REMOTE: dict[str, Any] = {}
@@ -124,10 +132,15 @@ def _remote(ray):
 # the driver side
 
 
+def _cause(exc: BaseException) -> BaseException:
+    """The cause of a RayTaskError, else the Ray error itself."""
+    cause = getattr(exc, "cause", None)
+    return cause if isinstance(cause, BaseException) else exc
+
+
 def _one_line(exc: BaseException) -> str:
     """``Type: first line`` of a task's error (the cause of a RayTaskError, else the Ray error)."""
-    cause = getattr(exc, "cause", None)
-    err = cause if isinstance(cause, BaseException) else exc
+    err = _cause(exc)
     text = next((line.strip() for line in str(err).splitlines() if line.strip()), "")
     return f"{type(err).__name__}: {text}"[:500]
 
@@ -206,7 +219,7 @@ class RayExecutor:
 
     def run(self, spec: RunSpec, units: Sequence[Unit]) -> Iterator:
         from . import dataset
-        from .rpc import PairOutcome
+        from .rpc import PairOutcome, UnitFailure
 
         units = [(int(p), int(s)) for p, s in units]
         if not units:
@@ -255,19 +268,23 @@ class RayExecutor:
                 try:
                     records = ray.get(ref)
                 except ray.exceptions.RayError as exc:
-                    error, cause = _one_line(exc), getattr(exc, "cause", None)
+                    cause = getattr(exc, "cause", None)
                     retried = not isinstance(exc, ray.exceptions.RayTaskError) or isinstance(
                         cause, (MemoryError, torch.OutOfMemoryError))
-                    failures += [{"id": pid, "seed": seed, "error": error,
-                                  "attempts": 1 + self.max_retries if retried else 1} for pid, seed in group]
+                    err = _cause(exc)
+                    message = _one_line(exc)[len(type(err).__name__) + 2:]
+                    failures += [UnitFailure(id=pid, seed=seed, type=type(err).__name__, message=message, stage="task",
+                                             attempts=1 + self.max_retries if retried else 1,
+                                             category=pairs[pid].category, subcategory=pairs[pid].subcategory).record()
+                                 for pid, seed in group]
                     failed_tasks += 1
                     if not succeeded and failed_tasks >= _EARLY_STOP:
                         raise UnitsFailed(failures, stopped_early=True,
                                           remaining=sum(map(len, queue)) + sum(map(len, pending.values()))) from None
                 else:
                     succeeded = True
-                    for rec in records:
-                        outcome = PairOutcome(**rec)
+                    for kind, rec in records:
+                        outcome = UnitFailure(**rec) if kind == "failure" else PairOutcome(**rec)
                         outcome.category, outcome.subcategory = pairs[outcome.id].category, pairs[outcome.id].subcategory
                         yield outcome
                 for pid in dict.fromkeys(p for p, _ in group):

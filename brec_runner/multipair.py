@@ -24,6 +24,12 @@ If a model's operations cannot run under vmap (data-dependent shapes, ``.item()`
 tensor, in-place writes of batched values into unbatched tensors, kernels without the needed gradient such as CPU
 flash attention w.r.t. a learnable ``attn_mask``), the group falls back to the one-pair loop with a
 warning, and results carry ``mode = "single-fallback"``.
+
+A unit whose model raises (:func:`brec_runner.rpc.is_model_failure`) yields a
+:class:`~brec_runner.rpc.UnitFailure` instead of an outcome. When a group raises, its units are run
+one by one: if at least one then succeeds, the group's error was vmap's (the fallback above); if
+every one fails alone too, the error was the model's, the units are failures, and the model keeps
+its multi-pair mode for the next groups.
 """
 
 from __future__ import annotations
@@ -41,11 +47,13 @@ from .protocol import Protocol
 from .rpc import (
     PairOutcome,
     PlateauState,
+    UnitFailure,
     _batches,
     couple_loss,
     decide,
     evaluate_pair,
     fresh_parameters,
+    is_model_failure,
     lr_at_epoch,
     t2_statistic,
 )
@@ -316,7 +324,7 @@ def _shares_data(chunk) -> bool:
 
 def evaluate_units(model: nn.Module, units: Sequence[tuple], protocol: Protocol, device="cpu",
                    group_size: int = 8, eval_batch_size=None,
-                   failures: dict[str, str] | None = None) -> Iterator[PairOutcome]:
+                   failures: dict[str, str] | None = None) -> Iterator[PairOutcome | UnitFailure]:
     """Outcomes of every unit ``(pair_id, seed, graphs, reliability)``, G = ``group_size`` at a time.
 
     Units are grouped by :func:`shape_signature` (order of first appearance, then chunks of G).
@@ -326,6 +334,7 @@ def evaluate_units(model: nn.Module, units: Sequence[tuple], protocol: Protocol,
     are formed from units of the same pair only; when even that fails, the model uses the one-pair
     loop. A group of one runs the one-pair loop. ``failures`` (``{"data" | "all": first error}``)
     carries what was learned across calls for this model; pass the same dict to later calls.
+    A unit whose model raises yields its :class:`~brec_runner.rpc.UnitFailure` (module docstring).
     """
     groups: dict[tuple, list] = defaultdict(list)
     for unit in units:
@@ -346,31 +355,48 @@ def evaluate_units(model: nn.Module, units: Sequence[tuple], protocol: Protocol,
                 for i in range(0, len(part), group_size):
                     yield part[i : i + group_size]
 
+    def one_by_one(chunk, mode: str) -> list:
+        out = []
+        for pid, seed, graphs, rel in chunk:
+            try:
+                o = evaluate_pair(model, pid, graphs, rel, protocol, seed, device, eval_batch_size)
+            except Exception as exc:  # noqa: BLE001 - a model failure is this unit's outcome
+                if not is_model_failure(exc):
+                    raise
+                out.append(UnitFailure.of(pid, seed, exc, "train"))
+                continue
+            o.mode = mode
+            out.append(o)
+        return out
+
     pending = list(chunks())
     while pending:
         chunk = pending.pop(0)
-        outcomes = None
         if len(chunk) > 1 and "all" not in failed:
             shared = _shares_data(chunk)
             try:
                 outcomes = train_and_test_group(model, chunk, protocol, device, eval_batch_size)
-            except (RuntimeError, NotImplementedError, TypeError, ValueError, IndexError) as exc:
+            except Exception as exc:  # noqa: BLE001 - vmap's limits and model failures alike; told apart below
+                if not is_model_failure(exc):
+                    raise
                 msg = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
-                failed["all" if shared else "data"] = msg
-                warnings.warn(f"multi-pair mode: {name} cannot run under vmap "
-                              f"{'at all' if shared else 'over different graphs'} ({msg}); "
-                              + ("falling back to the one-pair loop" if shared else "grouping seeds of one pair only"),
-                              RuntimeWarning, stacklevel=2)
                 if not shared:  # retry these units grouped by pair
+                    failed["data"] = msg
+                    warnings.warn(f"multi-pair mode: {name} cannot run under vmap over different graphs ({msg}); "
+                                  "grouping seeds of one pair only", RuntimeWarning, stacklevel=2)
                     by_pair: dict[int, list] = defaultdict(list)
                     for u in chunk:
                         by_pair[id(u[2])].append(u)
                     pending = list(by_pair.values()) + pending
                     continue
-        if outcomes is None:
-            outcomes = []
-            for pid, seed, graphs, rel in chunk:
-                o = evaluate_pair(model, pid, graphs, rel, protocol, seed, device, eval_batch_size)
-                o.mode = "single-fallback" if "all" in failed else "single"
-                outcomes.append(o)
-        yield from outcomes
+                singles = one_by_one(chunk, "single-fallback")
+                if any(isinstance(o, PairOutcome) for o in singles):  # vmap's limit, not the model's
+                    failed["all"] = msg
+                    warnings.warn(f"multi-pair mode: {name} cannot run under vmap at all ({msg}); "
+                                  "falling back to the one-pair loop", RuntimeWarning, stacklevel=2)
+                # else every unit fails alone too: the model's failure (recorded per unit), not vmap's
+                yield from singles
+                continue
+            yield from outcomes
+            continue
+        yield from one_by_one(chunk, "single-fallback" if "all" in failed else "single")

@@ -21,6 +21,17 @@ lists the classes:
   either the model is not permutation invariant (as LapPE) or its declared bound is wrong; always
   listed by id;
 - *reliability failures*: (pair, seed) whose reliability check failed.
+
+**What a report stands on.** The selection, pair ids times seeds, comes from each run's
+``config.json`` (the union over the directories given). Every report states per category how many
+selected (pair, seed) units have results, lists the *failed* units (their model raised:
+``failures.jsonl``, :func:`brec_runner.record.read_failures`; a unit with a result since is no
+longer failed) and the *missing* ones (not run yet, or interrupted), and marks the run
+*unfinished* when any selected unit has no result. When the seeds cover different pairs, each
+category's mean ± std over seeds stands only on the pairs every seed ran (the row's ``pairs``,
+theory and 3-WL counts too), and a line gives each seed's own counts; a category where no pair was
+run by every seed is shown per seed only. A pair is "realised in some seeds only" only when every
+seed ran it.
 """
 
 from __future__ import annotations
@@ -30,14 +41,15 @@ import io
 import json
 import statistics
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
 from wltools.errors import RunDirectoryError
 
-from .record import read_run
+from .record import read_failures, read_run
 
-__all__ = ["Report", "load_runs", "group_runs", "build_report", "build_reports", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
+__all__ = ["Report", "load_runs", "group_runs", "run_groups", "RunGroup", "build_report", "build_reports", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
            "BEYOND_BOUND_HEADING"]
 
 BEYOND_BOUND_HEADING = ("separated beyond the declared bound: either the model is not permutation invariant "
@@ -69,29 +81,84 @@ def _describe(cfg: dict[str, Any]) -> str:
     return cfg["model"] + (f"/{cfg['preset']}" if cfg.get("preset") else "") + f" [{cfg.get('settings_hash')}]"
 
 
+@dataclass
+class RunGroup:
+    """Run directories of one settings hash, read back and merged (:func:`run_groups`).
+
+    ``records``: merged, sorted by (pair, seed); ``dirs``: as given (the first spelling of each
+    directory); ``bad``: results lines skipped with ``skip_bad``; ``selected``: the (pair, seed)
+    units their configs select (their ``pairs`` x ``seeds``, united; the recorded units where a
+    config names none); ``failures``: entries of their failure logs; ``failure_log_bad``: failure
+    log lines left out (:func:`brec_runner.record.read_failures`).
+    """
+
+    config: dict[str, Any]
+    records: list[dict] = field(default_factory=list)
+    dirs: list[str] = field(default_factory=list)
+    bad: list[str] = field(default_factory=list)
+    selected: set = field(default_factory=set)
+    failures: list[dict] = field(default_factory=list)
+    failure_log_bad: list[str] = field(default_factory=list)
+
+
+def _same_dir_key(d) -> str:
+    """A run directory's identity for comparisons: its resolved path (``./DIR``, ``DIR`` and a
+    symbolic link to it are one directory)."""
+    return str(Path(d).resolve())
+
+
+def run_groups(run_dirs: Sequence, *, skip_bad: bool = False) -> list[RunGroup]:
+    """Run directories grouped by settings hash, in the order first met (:class:`RunGroup`).
+
+    A directory given twice (under any spelling) is read once. A (pair, seed) present twice within
+    a group must agree on its verdict."""
+    if not run_dirs:
+        raise RunDirectoryError("no run directory given")
+    groups: dict[str, RunGroup] = {}
+    merged: dict[str, dict] = {}
+    seen: set[str] = set()
+    for d in run_dirs:
+        key = _same_dir_key(d)
+        if key in seen:
+            continue
+        seen.add(key)
+        run = read_run(d, skip_bad=skip_bad)
+        h = run.config["settings_hash"]
+        group = groups.setdefault(h, RunGroup(run.config))
+        recs = merged.setdefault(h, {})
+        group.dirs.append(str(d))
+        group.bad.extend(run.bad)
+        for rec in run.records:
+            unit = (int(rec["id"]), int(rec["seed"]))
+            if unit in recs and (recs[unit]["distinguished"], recs[unit]["reliable"]) != (
+                    rec["distinguished"], rec["reliable"]):
+                raise RunDirectoryError(f"pair {unit[0]} seed {unit[1]} has conflicting verdicts in {d}")
+            recs.setdefault(unit, rec)
+        pairs, seeds = run.config.get("pairs") or [], run.config.get("seeds") or []
+        if pairs and seeds:
+            group.selected |= {(int(p), int(s)) for p in pairs for s in seeds}
+        else:  # a config that names no selection: what it recorded
+            group.selected |= {(int(r["id"]), int(r["seed"])) for r in run.records}
+        group.failures.extend(read_failures(d, run.config, bad=group.failure_log_bad))
+    for h, group in groups.items():
+        group.records = sorted(merged[h].values(), key=lambda r: (r["id"], r["seed"]))
+    return list(groups.values())
+
+
 def group_runs(run_dirs: Sequence, *, skip_bad: bool = False, bad: list | None = None
                ) -> list[tuple[dict[str, Any], list[dict], list[str]]]:
     """Run directories grouped by settings hash: ``[(config, merged records, dirs), ...]`` in the
-    order first met. A (pair, seed) present twice within a group must agree on its verdict."""
-    if not run_dirs:
-        raise RunDirectoryError("no run directory given")
-    groups: dict[str, tuple[dict, dict, list]] = {}
-    for d in run_dirs:
-        run = read_run(d, skip_bad=skip_bad)
-        if bad is not None:
-            bad.extend(run.bad)
-        cfg, merged, dirs = groups.setdefault(run.config["settings_hash"], (run.config, {}, []))
-        dirs.append(str(d))
-        for rec in run.records:
-            key = (int(rec["id"]), int(rec["seed"]))
-            if key in merged and (merged[key]["distinguished"], merged[key]["reliable"]) != (
-                    rec["distinguished"], rec["reliable"]):
-                raise RunDirectoryError(f"pair {key[0]} seed {key[1]} has conflicting verdicts in {d}")
-            merged.setdefault(key, rec)
-    return [(cfg, sorted(m.values(), key=lambda r: (r["id"], r["seed"])), dirs) for cfg, m, dirs in groups.values()]
+    order first met (:func:`run_groups`, without the selection and failures). A (pair, seed)
+    present twice within a group must agree on its verdict."""
+    groups = run_groups(run_dirs, skip_bad=skip_bad)
+    if bad is not None:
+        for g in groups:
+            bad.extend(g.bad)
+    return [(g.config, g.records, g.dirs) for g in groups]
 
 
 def _spread(values: list[int]) -> dict[str, float]:
+    """mean, population std, min and max of per-seed counts."""
     if not values:
         return {"mean": 0.0, "std": 0.0, "min": 0, "max": 0}
     return {"mean": statistics.fmean(values), "std": statistics.pstdev(values) if len(values) > 1 else 0.0,
@@ -101,24 +168,48 @@ def _spread(values: list[int]) -> dict[str, float]:
 def build_reports(run_dirs: Sequence, *, theory: bool = True, skip_bad: bool = False,
                   allow_mixed: bool = False) -> list[dict[str, Any]]:
     """One report per settings among ``run_dirs`` (several only with ``allow_mixed``)."""
-    bad: list[str] = []
-    groups = group_runs(run_dirs, skip_bad=skip_bad, bad=bad)
+    groups = run_groups(run_dirs, skip_bad=skip_bad)
     if len(groups) > 1 and not allow_mixed:
         load_runs(run_dirs, skip_bad=skip_bad)  # raises the refusal naming each setting
-    return [_report(cfg, records, dirs, theory=theory, skipped=[b for b in bad if any(b.startswith(d) for d in dirs)])
-            for cfg, records, dirs in groups]
+    return [_report_of(g, theory=theory) for g in groups]
 
 
 def build_report(run_dirs: Sequence, *, theory: bool = True, skip_bad: bool = False) -> dict[str, Any]:
     """The report as a JSON-able dict (see the module docstring); ``skip_bad`` skips untrustworthy
     lines and lists them under ``skipped_lines``."""
-    bad: list[str] = []
-    config, records = load_runs(run_dirs, skip_bad=skip_bad, bad=bad)
-    return _report(config, records, [str(d) for d in run_dirs], theory=theory, skipped=bad)
+    groups = run_groups(run_dirs, skip_bad=skip_bad)
+    if len(groups) > 1:
+        load_runs(run_dirs, skip_bad=skip_bad)  # raises the refusal naming each setting
+    return _report_of(groups[0], theory=theory)
+
+
+def _report_of(group: RunGroup, *, theory: bool) -> dict[str, Any]:
+    return _report(group.config, group.records, group.dirs, theory=theory, skipped=group.bad,
+                   selected=group.selected, failures=group.failures, failure_log_bad=group.failure_log_bad)
+
+
+def _category_of(pid: int, config: dict[str, Any], known: dict[int, Any]) -> str | None:
+    """A selected pair's category: from its records, else the suite's name or BREC's ranges."""
+    if known.get(pid):
+        return known[pid]
+    if config.get("suite"):
+        return config["suite"]
+    from .dataset import CATEGORY_IDS
+
+    return next((c for c, ids in CATEGORY_IDS.items() if pid in ids), None)
+
+
+def _units_text(units: Sequence) -> str:
+    """``(pair, seed)`` units compactly: pair ranges per seed, e.g. ``6-11 (seed 1)``."""
+    by_seed: dict[int, list[int]] = defaultdict(list)
+    for pid, seed in sorted(units, key=lambda u: (u[1], u[0])):
+        by_seed[seed].append(pid)
+    return "; ".join(f"{_ids(ids)} (seed {seed})" for seed, ids in by_seed.items()) or "none"
 
 
 def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, theory: bool,
-            skipped: list[str]) -> dict[str, Any]:
+            skipped: list[str], selected: set | None = None, failures: list[dict] | None = None,
+            failure_log_bad: list[str] | None = None) -> dict[str, Any]:
     from .configs import theory_bound
 
     published = None if config.get("suite") else (config.get("theory") or {}).get("published")
@@ -126,7 +217,23 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
                                   "note": "", "rrwp_steps": None}
     seeds = sorted({r["seed"] for r in records})
     ids = sorted({r["id"] for r in records})
-    category = {r["id"]: r.get("category") for r in records}
+    recorded = {(int(r["id"]), int(r["seed"])) for r in records}
+    selected = set(selected) if selected else set(recorded)
+    selected |= recorded  # a record outside the config's selection still counts (and is shown)
+    known = {r["id"]: r.get("category") for r in records}
+    category = {pid: _category_of(pid, config, known) for pid in sorted({p for p, _ in selected})}
+
+    # failed: the latest log entry of each unit without a result; missing: neither result nor failure
+    last_failure: dict[tuple[int, int], dict] = {}
+    for f in failures or []:
+        last_failure[(int(f["id"]), int(f["seed"]))] = f
+    failed = [{"id": u[0], "seed": u[1], "category": category.get(u[0]) or f.get("category"),
+               "error": f.get("error") or f"{f.get('type')}: {f.get('message')}", "stage": f.get("stage"),
+               "where": f.get("where")}
+              for u, f in sorted(last_failure.items()) if u not in recorded]
+    failed_units = {(f["id"], f["seed"]) for f in failed}
+    missing = sorted(selected - recorded - failed_units)
+    missing_set = set(missing)
 
     lower, upper = th.get("lower"), th.get("upper")
     tests = [t for t in dict.fromkeys([lower, upper, "3wl"]) if t]
@@ -151,27 +258,55 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
     by_seed: dict[int, dict[int, dict]] = defaultdict(dict)
     for r in records:
         by_seed[r["seed"]][r["id"]] = r
+    # the pairs every seed ran: spreads over seeds compare like with like only on these
+    common = {i for i in ids if all(i in by_seed[s] for s in seeds)}
 
-    categories = [c for c in _CAT_ORDER if c in set(category.values())] + sorted(
-        {c for c in category.values() if c not in _CAT_ORDER and c})
-    rows = []
+    present = set(category.values())
+    categories = [c for c in _CAT_ORDER if c in present] + sorted(c for c in present if c not in _CAT_ORDER and c)
+    rows, coverage = [], []
     for cat in categories + ["total"]:
-        cat_ids = [i for i in ids if cat == "total" or category[i] == cat]
-        dist = [sum(by_seed[s][i]["distinguished"] for i in cat_ids if i in by_seed[s]) for s in seeds]
-        relf = [sum(not by_seed[s][i]["reliable"] for i in cat_ids if i in by_seed[s]) for s in seeds]
-        both = [sum(by_seed[s][i]["distinguished"] and by_seed[s][i]["reliable"] for i in cat_ids if i in by_seed[s])
-                for s in seeds]
+        in_cat = (lambda i: True) if cat == "total" else (lambda i, c=cat: category.get(i) == c)
+        rec_ids = [i for i in ids if in_cat(i)]
+        cat_ids = [i for i in rec_ids if i in common]
+        cat_sel = [u for u in selected if in_cat(u[0])]
+
+        def counts(s: int, pids) -> dict[str, int]:
+            rs = [by_seed[s][i] for i in pids if i in by_seed[s]]
+            dist, relf = sum(r["distinguished"] for r in rs), sum(not r["reliable"] for r in rs)
+            return {"distinguished": dist, "reliability_failures": relf, "real_correct": dist - relf,
+                    "distinguished_and_reliable": sum(r["distinguished"] and r["reliable"] for r in rs)}
+
+        per_seed = None
+        if len(cat_ids) == len(rec_ids):
+            spread_over = "all"
+        else:
+            spread_over = "common" if cat_ids else "per_seed"
+            per_seed = [{"seed": s, "pairs": sum(i in by_seed[s] for i in rec_ids), **counts(s, rec_ids)}
+                        for s in seeds]
+            coverage.append({"category": cat, "common_pairs": len(cat_ids), "recorded_pairs": len(rec_ids),
+                             "per_seed": per_seed})
+        if spread_over == "per_seed":
+            cat_ids = rec_ids  # no pair in common: the row names all of them, its counts are per seed
+        per = [counts(s, cat_ids) for s in seeds]
+        spreads = {key: (_spread([c[key] for c in per]) if spread_over != "per_seed" else None)
+                   for key in ("distinguished", "reliability_failures", "real_correct", "distinguished_and_reliable")}
         row = {
             "category": cat,
             "pairs": len(cat_ids),
-            "distinguished": _spread(dist),
-            "reliability_failures": _spread(relf),
-            "real_correct": _spread([a - b for a, b in zip(dist, relf)]),
-            "distinguished_and_reliable": _spread(both),
+            **spreads,
             "theory_lower": sum(bool(sep(i, lower)) for i in cat_ids) if verdicts and lower else None,
             "theory_upper": sum(bool(sep(i, upper)) for i in cat_ids) if verdicts and upper else None,
             "3wl": sum(bool(sep(i, "3wl")) for i in cat_ids) if verdicts else None,
             "published": None,
+            "selected_pairs": len({p for p, _ in cat_sel}),
+            "recorded_pairs": len(rec_ids),
+            "units": {"selected": len(cat_sel), "recorded": sum(u in recorded for u in cat_sel),
+                      "failed": sum(u in failed_units for u in cat_sel),
+                      "missing": sum(u in missing_set for u in cat_sel)},
+            "failed_units": [list(u) for u in sorted(failed_units) if in_cat(u[0])],
+            "missing_units": [list(u) for u in missing if in_cat(u[0])],
+            "spread_over": spread_over,
+            "per_seed": per_seed,
         }
         if published and cat != "total":
             key = _PUBLISHED_KEYS.get(cat)
@@ -190,7 +325,7 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
             beyond.append({"id": i, "category": category[i], "seeds": realised_in})
         elif realised_in and up:
             realised_allowed.append(i)
-            if len(realised_in) < len(seeds):
+            if len(realised_in) < len(seeds) and i in common:  # not run by some seed: no evidence either way
                 partial.append({"id": i, "seeds": realised_in})
         elif up and not realised_in:
             unrealised.append(i)
@@ -210,6 +345,13 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
         "categories": rows,
         "pairs_by_class": {"realised_and_allowed": realised_allowed, "realised_in_some_seeds_only": partial,
                            "unrealised": unrealised, "beyond_theory": beyond, "reliability_failures": relfail},
+        "selection": {"pairs": len({p for p, _ in selected}), "seeds": sorted({s for _, s in selected}),
+                      "units": len(selected)},
+        "unfinished": bool(failed or missing),
+        "failed_units": failed,
+        "missing_units": [list(u) for u in missing],
+        "seed_coverage": coverage,
+        "failure_log_skipped": list(failure_log_bad or []),
     }
 
 
@@ -224,7 +366,9 @@ def _published_note(config: dict, published: dict | None) -> str | None:
     return (current or {}).get("note") or published.get("note") or REGULAR_PUBLISHED_NOTE
 
 
-def _fmt_spread(s: dict) -> str:
+def _fmt_spread(s: dict | None, row: dict | None = None, key: str = "") -> str:
+    if s is None:  # no pair run by every seed: each seed's own count
+        return ", ".join(f"{p[key]} (seed {p['seed']})" for p in (row or {}).get("per_seed") or []) or "—"
     if s["min"] == s["max"]:
         return f"{s['mean']:g}"
     return f"{s['mean']:.1f} ± {s['std']:.1f} [{s['min']}-{s['max']}]"
@@ -243,12 +387,20 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["category", "pairs", "distinguished_mean", "distinguished_std", "distinguished_min",
                     "distinguished_max", "reliability_failures_mean", "real_correct_mean",
-                    "theory_lower", "theory_upper", "3wl", "published"])
+                    "theory_lower", "theory_upper", "3wl", "published",
+                    "units_selected", "units_recorded", "units_failed", "units_missing", "unfinished",
+                    "spread_over", "failed_units", "missing_units"])
         for r in rep["categories"]:
-            d = r["distinguished"]
-            w.writerow([r["category"], r["pairs"], d["mean"], d["std"], d["min"], d["max"],
-                        r["reliability_failures"]["mean"], r["real_correct"]["mean"],
-                        _na(r["theory_lower"]), _na(r["theory_upper"]), _na(r["3wl"]), _na(r["published"])])
+            d = r["distinguished"] or {}
+            units = r.get("units") or {}
+            w.writerow([r["category"], r["pairs"], _na(d.get("mean")), _na(d.get("std")), _na(d.get("min")),
+                        _na(d.get("max")), _na((r["reliability_failures"] or {}).get("mean")),
+                        _na((r["real_correct"] or {}).get("mean")),
+                        _na(r["theory_lower"]), _na(r["theory_upper"]), _na(r["3wl"]), _na(r["published"]),
+                        _na(units.get("selected")), _na(units.get("recorded")), _na(units.get("failed")),
+                        _na(units.get("missing")), str(bool(units.get("failed") or units.get("missing"))).lower(),
+                        r.get("spread_over", "all"), _units_text(r.get("failed_units") or []),
+                        _units_text(r.get("missing_units") or [])])
         return buf.getvalue()
     if fmt != "md":
         raise ValueError(f"unknown format {fmt!r}")
@@ -270,6 +422,7 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
              f"{rep.get('settings_hash')}, code {', '.join(rep.get('code_versions') or [])}.",
              f"Theoretical class: {th.get('class') or bound}" + (f". Note: {th['note']}" if th.get("note") else "."),
              ""]
+    lines += _coverage_lines(rep)
     skipped = rep.get("skipped_lines") or []
     if skipped:
         lines += [f"**{len(skipped)} results line(s) skipped as untrustworthy** (--skip-bad); the counts below "
@@ -289,14 +442,21 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
               f"theory ({bound})", "3-WL"]
     if rep.get("published_source"):
         header.append(f"published ({rep['published_source']})")
+    if rep.get("unfinished"):
+        header.append("units with results / selected")
     lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rep["categories"]:
         theory_cell = _na(r["theory_upper"]) if th["lower"] in (None, th["upper"]) else \
             f"{_na(r['theory_lower'])} .. {_na(r['theory_upper'])}"
-        cells = [r["category"], r["pairs"], _fmt_spread(r["distinguished"]), _fmt_spread(r["reliability_failures"]),
-                 _fmt_spread(r["real_correct"]), theory_cell, _na(r["3wl"])]
+        cells = [r["category"], r["pairs"], _fmt_spread(r["distinguished"], r, "distinguished"),
+                 _fmt_spread(r["reliability_failures"], r, "reliability_failures"),
+                 _fmt_spread(r["real_correct"], r, "real_correct"), theory_cell, _na(r["3wl"])]
         if rep.get("published_source"):
             cells.append(_na(r["published"]))
+        if rep.get("unfinished"):
+            u = r.get("units") or {}
+            extra = ", ".join(f"{u[k]} {k}" for k in ("failed", "missing") if u.get(k))
+            cells.append(f"{u.get('recorded')} / {u.get('selected')}" + (f" ({extra})" if extra else ""))
         lines.append("| " + " | ".join(map(str, cells)) + " |")
     if rep.get("published_note"):
         lines += ["", f"Note: {rep['published_note']}."]
@@ -312,6 +472,46 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
               + (", ".join(f"{p['id']} (seed {p['seed']}, T² {p['t2_reliability']:.3g})"
                            for p in pc["reliability_failures"]) or "none"), ""]
     return "\n".join(lines)
+
+
+def _coverage_lines(rep: dict[str, Any]) -> list[str]:
+    """What the report stands on: selected units with results, failed and missing units (the run
+    is unfinished), failure-log lines left out, and seeds that cover different pairs."""
+    sel = rep.get("selection")
+    if sel is None:  # a report dict of an older version
+        return []
+    lines: list[str] = []
+    failed, missing = rep.get("failed_units") or [], rep.get("missing_units") or []
+    if not rep.get("unfinished"):
+        lines += [f"All {sel['units']} selected (pair, seed) units have results.", ""]
+    else:
+        lines += [f"**Unfinished run**: {rep['records']} of {sel['units']} selected (pair, seed) units have results; "
+                  f"{len(failed)} failed (listed below, from failures.jsonl), {len(missing)} missing (not run yet or "
+                  "interrupted). "
+                  "The counts below stand on the units with results; run the same command again to retry and "
+                  "complete it.", ""]
+        if failed:
+            lines += [f"- failed ({len(failed)}): " + "; ".join(
+                f"pair {f['id']} seed {f['seed']}" + (f" ({f['stage']})" if f.get("stage") else "") + f": {f['error']}"
+                for f in failed[:20]) + (f"; ... and {len(failed) - 20} more" if len(failed) > 20 else "")]
+        if missing:
+            lines += [f"- missing ({len(missing)}): {_units_text(missing)}"]
+        lines += [""]
+    bad = rep.get("failure_log_skipped") or []
+    if bad:
+        lines += [f"{len(bad)} line(s) of a failure log left out: {bad[0]}" + (" ..." if len(bad) > 1 else ""), ""]
+    coverage = rep.get("seed_coverage") or []
+    if coverage:
+        lines += ["**Seeds cover different pairs**: a category's mean ± std over seeds stands only on the pairs "
+                  "every seed ran (its pairs, theory and 3-WL counts too); each seed's counts over its own pairs:", ""]
+        for c in coverage:
+            head = (f"{c['common_pairs']} of {c['recorded_pairs']} pairs run by every seed" if c["common_pairs"] else
+                    f"no pair of the {c['recorded_pairs']} run by every seed, so its counts are shown per seed")
+            lines.append(f"- {c['category']}: {head}; " + "; ".join(
+                f"seed {p['seed']}: {p['pairs']} pairs, {p['distinguished']} distinguished, "
+                f"{p['reliability_failures']} reliability failures" for p in c["per_seed"]))
+        lines += [""]
+    return lines
 
 
 def _ids(ids: list[int]) -> str:
@@ -337,8 +537,9 @@ def plot_report(rep: dict[str, Any], path) -> Path:
 
     rows = [r for r in rep["categories"] if r["category"] != "total"]
     cats = [r["category"] for r in rows]
-    series = [("realised (distinguished & reliable)", [r["distinguished_and_reliable"]["mean"] for r in rows],
-               [r["distinguished_and_reliable"]["std"] for r in rows])]
+    series = [("realised (distinguished & reliable)",
+               [(r["distinguished_and_reliable"] or {}).get("mean", 0) for r in rows],
+               [(r["distinguished_and_reliable"] or {}).get("std", 0) for r in rows])]
     if rep["theory"]["computed"]:
         if rep["theory"]["upper"]:
             series.append((f"theory ({rep['theory']['upper']})", [r["theory_upper"] or 0 for r in rows], None))
@@ -393,16 +594,36 @@ class Report:
         raise KeyError(f"no category {category!r} in this report (it has {names})")
 
     @staticmethod
-    def _number(value: float) -> float | int:
+    def _number(spread: dict | None) -> float | int | None:
+        if spread is None:
+            return None
+        value = spread["mean"]
         return int(value) if float(value).is_integer() else value
 
-    def realised(self, category: str = "total") -> float | int:
-        """Pairs distinguished and reliable (mean over seeds) in ``category``."""
-        return self._number(self._row(category)["distinguished_and_reliable"]["mean"])
+    def realised(self, category: str = "total") -> float | int | None:
+        """Pairs distinguished and reliable (mean over seeds) in ``category``; over the pairs every
+        seed ran, and None when there is none (module docstring)."""
+        return self._number(self._row(category)["distinguished_and_reliable"])
 
-    def reliability_failures(self, category: str = "total") -> float | int:
-        """(pair, seed) reliability failures (mean over seeds) in ``category``."""
-        return self._number(self._row(category)["reliability_failures"]["mean"])
+    def reliability_failures(self, category: str = "total") -> float | int | None:
+        """(pair, seed) reliability failures (mean over seeds) in ``category`` (as :meth:`realised`)."""
+        return self._number(self._row(category)["reliability_failures"])
+
+    @property
+    def unfinished(self) -> bool:
+        """Whether some selected (pair, seed) unit has no result (failed or missing)."""
+        return bool(self.data.get("unfinished"))
+
+    @property
+    def failed_units(self) -> list[dict[str, Any]]:
+        """Units whose model raised and that have no result since: ``{"id", "seed", "category",
+        "error", "stage", "where"}`` each (from the run's ``failures.jsonl``)."""
+        return list(self.data.get("failed_units") or [])
+
+    @property
+    def missing_units(self) -> list[tuple[int, int]]:
+        """Selected (pair, seed) units with neither a result nor a failure (not run yet, interrupted)."""
+        return [tuple(u) for u in self.data.get("missing_units") or []]
 
     def theory(self, category: str = "total") -> int | None:
         """Pairs the declared upper bound separates in ``category`` (None: no bound or not computed)."""
@@ -435,5 +656,7 @@ class Report:
         total = self._row("total") if self.data.get("categories") else None
         if total is None:
             return f"Report({self.data.get('model')!r})"
+        unfinished = (f", unfinished: {len(self.failed_units)} failed, {len(self.missing_units)} missing units"
+                      if self.unfinished else "")
         return (f"Report({self.data.get('model')!r}: realised {self.realised()} of {total['pairs']} pairs, "
-                f"{self.reliability_failures()} reliability failures)")
+                f"{self.reliability_failures()} reliability failures{unfinished})")

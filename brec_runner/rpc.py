@@ -45,6 +45,8 @@ from .protocol import Protocol, decide
 
 __all__ = [
     "PairOutcome",
+    "UnitFailure",
+    "is_model_failure",
     "t2_statistic",
     "decide",
     "pair_seed",
@@ -261,6 +263,87 @@ class PairOutcome:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+def is_model_failure(exc: BaseException) -> bool:
+    """Whether ``exc``, raised while one unit built, encoded, trained or tested its model, is that
+    unit's failure (recorded, and the run goes on) rather than a stop of the whole run.
+
+    A model failure is an ordinary :class:`Exception` of the model, its factory or its transform
+    (``ValueError``, ``RuntimeError`` from a shape mismatch, ``IndexError``, a failed assertion,
+    ...). Not model failures, so they propagate and stop the run: ``KeyboardInterrupt``,
+    ``SystemExit`` and other non-``Exception`` signals; ``MemoryError`` and
+    ``torch.OutOfMemoryError`` (the machine, not the model: a smaller batch or another device may
+    run the unit); and wltools' own errors (:class:`wltools.errors.WLToolsError`, e.g. an
+    unwritable run directory), except :class:`~brec_runner.model_source.ModelContractError`.
+
+    Examples
+    --------
+    >>> is_model_failure(ValueError("graphs above 20 nodes")), is_model_failure(MemoryError())
+    (True, False)
+    >>> is_model_failure(KeyboardInterrupt())
+    False
+    """
+    from wltools.errors import WLToolsError
+
+    from .model_source import ModelContractError
+
+    if not isinstance(exc, Exception) or isinstance(exc, MemoryError):
+        return False
+    oom = getattr(torch, "OutOfMemoryError", None) or getattr(torch.cuda, "OutOfMemoryError", None)
+    if oom is not None and isinstance(exc, oom):
+        return False
+    return isinstance(exc, ModelContractError) or not isinstance(exc, WLToolsError)
+
+
+@dataclass
+class UnitFailure:
+    """One (pair, seed) unit whose model raised (:func:`is_model_failure`): an outcome that is
+    recorded in the run's ``failures.jsonl`` (never in ``results.jsonl``), not a result.
+
+    ``stage`` is where it raised: ``"encode"`` (the model's transform on the pair's graphs),
+    ``"build"`` (the factory) or ``"train"`` (training or testing); ``where`` is the last
+    traceback frame (``file:line in function``). A resume runs the unit again.
+    """
+
+    id: int
+    seed: int
+    type: str
+    message: str
+    stage: str = "train"
+    where: str | None = None
+    attempts: int = 1
+    category: str | None = None
+    subcategory: str | None = None
+
+    @classmethod
+    def of(cls, pair_id: int, seed: int, exc: BaseException, stage: str) -> "UnitFailure":
+        """The failure of unit (``pair_id``, ``seed``) raising ``exc``: its type, the first line of
+        its message (at most 300 characters) and its last traceback frame."""
+        import traceback
+
+        frames = traceback.extract_tb(exc.__traceback__) if exc.__traceback__ is not None else []
+        where = f"{frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name}" if frames else None
+        first = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")[:300]
+        return cls(id=int(pair_id), seed=int(seed), type=type(exc).__name__, message=first, stage=stage, where=where)
+
+    @property
+    def error(self) -> str:
+        """``Type: message`` (one line)."""
+        return f"{self.type}: {self.message}" if self.message else self.type
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields (``UnitFailure(**d)`` rebuilds it; sent back by workers and Ray tasks)."""
+        return dataclasses.asdict(self)
+
+    def record(self) -> dict[str, Any]:
+        """The line of ``failures.jsonl`` (:meth:`brec_runner.record.RunDirectory.append_failure`):
+        the fields and ``error``."""
+        return {**self.to_dict(), "error": self.error}
+
+    def line(self) -> str:
+        """One line for a person: ``pair P seed S failed (stage): Type: message``."""
+        return f"pair {self.id} seed {self.seed} failed ({self.stage}): {self.error}"
 
 
 def evaluate_pair(

@@ -88,9 +88,18 @@ def test_user_file_model_in_workers_matches_one_process(user_model_file, tmp_pat
 
 
 def test_a_failing_worker_is_one_error_line(user_model_file, tmp_path):
-    # the contract check passes on pair 0 (10 nodes); a worker then meets a 35-node strongly regular pair (150)
-    with pytest.raises(WLToolsError, match=r"brec worker [12]/2 failed: ValueError: graph too large") as err:
-        run(f"{user_model_file}:Fragile", protocol={"epochs": 1}, pairs=[0, 1, 150], categories=None,
+    # a model that raises is a recorded unit failure (tests/brec_runner/test_failures.py); a worker fails
+    # on what is not: here a MemoryError in training on a 35-node strongly regular pair (150), which the
+    # contract check (eval mode) does not meet
+    path = tmp_path / "oom.py"
+    path.write_text(user_model_file.read_text() + "\n\n"
+                    "class Oom(TinyGNN):\n"
+                    "    def forward(self, batch):\n"
+                    "        if self.training and int((batch.ptr[1:] - batch.ptr[:-1]).max()) > 20:\n"
+                    "            raise MemoryError('graph too large')\n"
+                    "        return super().forward(batch)\n")
+    with pytest.raises(WLToolsError, match=r"brec worker [12]/2 failed: MemoryError: graph too large") as err:
+        run(f"{path}:Oom", protocol={"epochs": 1}, pairs=[0, 1, 150], categories=None,
             out=tmp_path / "run", workers=2, progress=False)
     assert "\n" not in str(err.value)
     done = finished_units(tmp_path / "run")

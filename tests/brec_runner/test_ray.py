@@ -174,22 +174,35 @@ def test_crashed_task_is_retried(models, local_records, ray_address, tmp_path):
     assert _records(out) == local_records
 
 
-@pytest.mark.parametrize("model", ["crash_always", "raises"])
-def test_failed_unit_is_reported_not_dropped(model, models, local_records, ray_address, tmp_path):
+def test_failed_unit_is_reported_not_dropped(models, local_records, ray_address, tmp_path):
     from brec_runner.execute_ray import RayExecutor, UnitsFailed
 
     out = tmp_path / "ray"
     with pytest.raises(UnitsFailed) as info:
-        run(f"{models}:{model}", pairs=PAIRS[:3], out=out, executor=RayExecutor(max_retries=1), **_KW)
+        run(f"{models}:crash_always", pairs=PAIRS[:3], out=out, executor=RayExecutor(max_retries=1), **_KW)
     assert [(f["id"], f["seed"]) for f in info.value.failures] == [(2, 1)]
-    assert info.value.failures[0]["attempts"] == (2 if model == "crash_always" else 1)  # an exception: no retry
-    why = info.value.failures[0]["error"]
-    assert ("WorkerCrashedError" in why) if model == "crash_always" else why.startswith("RuntimeError: unit (2, 1)")
+    assert info.value.failures[0]["attempts"] == 2  # the worker died: retried
+    assert "WorkerCrashedError" in info.value.failures[0]["error"]
     assert len(str(info.value).splitlines()) == 1 and "(2, 1)" in str(info.value)
     got = _records(out)  # every other unit was run and recorded
     assert got == {u: r for u, r in local_records.items() if u[0] in PAIRS[:3] and u != (2, 1)}
     failed = [json.loads(line) for line in (out / "failures.jsonl").read_text().splitlines()]
-    assert [(f["id"], f["seed"], f["executor"]) for f in failed] == [(2, 1, "custom")]  # recorded, not dropped
+    assert [(f["id"], f["seed"], f["executor"], f["stage"]) for f in failed] == [(2, 1, "custom", "task")]
+
+
+def test_a_model_that_raises_is_a_recorded_failure(models, local_records, ray_address, tmp_path):
+    # as in a local run (tests/brec_runner/test_failures.py): caught in the task, recorded, the run goes on
+    from brec_runner.execute_ray import RayExecutor
+    from brec_runner.record import read_config, read_failures
+
+    out = tmp_path / "ray"
+    run(f"{models}:raises", pairs=PAIRS[:3], out=out, executor=RayExecutor(max_retries=1), **_KW)
+    got = _records(out)
+    assert got == {u: r for u, r in local_records.items() if u[0] in PAIRS[:3] and u != (2, 1)}
+    failed = read_failures(out, read_config(out))
+    assert [(f["id"], f["seed"], f["executor"], f["stage"], f["attempts"]) for f in failed] == [
+        (2, 1, "custom", "build", 1)]  # an exception: not retried
+    assert failed[0]["error"] == "RuntimeError: unit (2, 1) cannot be built"
 
 
 def test_driver_killed_with_sigkill_resumes(models, local_records, ray_address, tmp_path):
