@@ -66,6 +66,21 @@ class _MemorySize(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
+class _TestName(click.Choice):
+    """A test name of the choices, or ``nK`` (BREC's ego-network test of radius K, any K >= 1)."""
+
+    def convert(self, value, param, ctx):
+        from wltools.wl_tests import is_test_name
+
+        if isinstance(value, str) and is_test_name(value.strip().lower()):
+            return value.strip().lower()
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"{value!r} is not a test: choose from {', '.join(self.choices)}, or nK (K >= 1: "
+                      "the ego-network test of radius K)", param, ctx)
+
+
 _MAX_MEMORY_HELP = ("Refuse work whose estimated peak memory is above SIZE (e.g. 4G), before "
                     "starting it; default 80% of the memory free now.")
 
@@ -147,10 +162,14 @@ def _require_tests(tests, G, H, rrwp_steps: int | None, max_memory: int | None) 
 @click.option(
     "--test",
     "test",
-    type=click.Choice(ALL_TESTS + ("all",)),
+    type=_TestName(ALL_TESTS + ("all",)),
     default="all",
     show_default=True,
-    help="Refinement test: 1-WL, GD-WL with SPD / resistance distance / RRWP, 3-WL (2-FWL).",
+    help="Refinement test: 1-WL, GD-WL with SPD / resistance distance / RRWP, 3-WL (2-FWL); "
+         "3fwl is 4-WL (3-FWL, n^4 work per round), run only when named; swl-vs ... slfwl2 are the "
+         "subgraph WL hierarchy (Zhang et al. 2023: SWL, PSWL, GSWL, SSWL, LFWL(2), SLFWL(2)), run when named; "
+         "s3, s4, n1, n2 (nK: any radius K), m1, m2 are BREC's non-GNN baselines (substructure counts, "
+         "ego networks, node marking), run when named.",
 )
 @click.option(
     "--rrwp-steps",
@@ -300,7 +319,7 @@ _CATEGORY_HELP = (
 
 
 @brec.command("verify-data")
-@click.option("--seed", type=int, default=None, help="Relabeling seed (default: the runner's, 0).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Relabeling seed (default: the runner's, 0).")
 @click.option("--category", multiple=True, help=_CATEGORY_HELP)
 @click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
 def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | None) -> None:
@@ -324,7 +343,8 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
 
 
 @brec.command("theory")
-@click.option("--tests", default=",".join(TESTS), show_default=True, help="Comma-separated tests.")
+@click.option("--tests", default=",".join(TESTS), show_default=True,
+              help="Comma-separated tests; also epwl, epwl-lap and 3fwl (4-WL: minutes per large CFI pair).")
 @click.option("--rrwp-steps", type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS, show_default=True,
               help="RRWP steps K for the rrwp test.")
 @click.option("--category", multiple=True, help=_CATEGORY_HELP)
@@ -382,6 +402,8 @@ def _parse_seeds(seed, seeds) -> list[int]:
         raise click.BadParameter(f"expected comma-separated integers, got {seeds!r}", param_hint="--seeds") from None
     if not out or len(set(out)) != len(out):
         raise click.BadParameter(f"expected distinct comma-separated integers, got {seeds!r}", param_hint="--seeds")
+    if min(out) < 0:  # numpy's SeedSequence, which derives each unit's seed, takes none below 0
+        raise click.BadParameter(f"seeds are integers >= 0, got {min(out)}", param_hint="--seeds")
     return out
 
 
@@ -407,13 +429,14 @@ class _MultiPair(click.ParamType):
               help="A registered model (wltools models list), or your own factory: MODULE:ATTR or PATH.py:ATTR.")
 @click.option("--preset", default=None, help="Preset of a built-in model (default brec = paper config).")
 @click.option("--bound", default=None, metavar="TEST|LOWER,UPPER",
-              help="The WL test bounding your model from above (1wl, spd, rd, rrwp[:K], 3wl, epwl, epwl-lap); "
+              help="The WL test bounding your model from above (1wl, spd, rd, rrwp[:K], 3wl, epwl, epwl-lap; "
+                   "subgraph GNNs: swl-vs, swl-sv, pswl-vs, pswl-sv, gswl, sswl, lfwl2, slfwl2); "
                    "default: the factory's wl_bound attribute, else unknown.")
 @click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR",
               help="A PyG transform applied once per graph (default: the factory's transform attribute).")
 @click.option("--category", "categories", multiple=True, help=_CATEGORY_HELP)
 @click.option("--pairs", "pair_spec", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
-@click.option("--seed", type=int, default=None, help="One training seed (default 0).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="One training seed (default 0).")
 @click.option("--seeds", default=None, help="Several training seeds, e.g. 100,200,300.")
 @click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
@@ -452,10 +475,13 @@ class _MultiPair(click.ParamType):
               help="With --executor ray: GPUs per task; a fraction (0.25) lets units share a GPU.")
 @click.option("--cpus-per-unit", "cpus_per_unit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="With --executor ray: CPUs per task (default: --threads).")
+@click.option("--max-failures", "max_failures", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Units whose model raises are recorded in RUN_DIR/failures.jsonl (one line on stderr each) "
+                   "and the run goes on; one more than this many stops it (exit 2). A resume retries them.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, seeds, device, out_dir, shard,
              multi_pair, epochs, lr, batch_size, weight_decay, loss_threshold, threshold_rule, allow_code_change, sets, eval_batch_size, threads, workers, executor,
-             address, gpus_per_unit, cpus_per_unit, quiet):
+             address, gpus_per_unit, cpus_per_unit, max_failures, quiet):
     """Train and test MODEL on BREC pairs with the RPC protocol, into a resumable run directory.
 
     MODEL is a built-in or plugin name, or your own model factory (docs/your-model.md):
@@ -486,7 +512,8 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
               protocol=overrides, categories=None, pairs=ids, seeds=seed_list, device=device, out=out_dir,
               shard=shard_kn, multi_pair=multi_pair, progress=not quiet, eval_batch_size=eval_batch_size,
               threads=threads, workers=workers, executor=executor, address=address,
-              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit, allow_code_change=allow_code_change)
+              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit, allow_code_change=allow_code_change,
+              max_failures=max_failures)
     click.echo(f"run directory: {out}")
 
 
@@ -506,12 +533,15 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
 
     Every results line is checked against its run's config.json (checksum, settings, code version,
     verdict recomputed from its T²); a bad line stops the report with its file and line, unless
-    --skip-bad. Directories of different settings are refused unless --allow-mixed.
+    --skip-bad. Directories of different settings are refused unless --allow-mixed. --out and --plot
+    never overwrite a run file (results*.jsonl, config.json, ...); both are written atomically.
     """
     from pathlib import Path
 
+    from brec_runner.fileio import atomic_path
     from brec_runner.report import build_reports, format_report, plot_report
 
+    _check_report_targets(run_dirs, out_path, plot_path)
     reps = build_reports(list(run_dirs), theory=not no_theory, skip_bad=skip_bad, allow_mixed=allow_mixed)
     if fmt == "json" and len(reps) > 1:
         import json
@@ -527,30 +557,50 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         click.echo(text, nl=False)
     if skipped:
         click.echo(f"warning: {skipped} untrustworthy results line(s) skipped (listed in the report)", err=True)
+    for r in reps:
+        if r.get("unfinished"):
+            click.echo(f"warning: unfinished run {', '.join(r['run_dirs'])}: {r['records']} of {r['selection']['units']} "
+                       f"selected (pair, seed) units have results ({len(r['failed_units'])} failed, "
+                       f"{len(r['missing_units'])} missing; listed in the report)", err=True)
     if plot_path:
         for i, r in enumerate(reps):
             target = plot_path if len(reps) == 1 else str(Path(plot_path).with_stem(f"{Path(plot_path).stem}-{i + 1}"))
-            try:
-                plot_report(r, target)
-            except OSError as exc:
-                raise ReportedError(f"cannot write {target}: {exc.strerror}") from None
+            _check_report_targets(run_dirs, None, target)
+            with atomic_path(target, error=ReportedError) as tmp:
+                plot_report(r, tmp)
             click.echo(f"plot: {target}")
 
 
-def _write_text(path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically; an unwritable path is one error line."""
-    import os
-    import tempfile
+def _check_report_targets(run_dirs, out_path, plot_path) -> None:
+    """Refuse (one line, exit 2) an --out or --plot that would overwrite a run file of any run
+    directory (:func:`brec_runner.fileio.run_file_target`), the two naming one file, or a chart
+    format matplotlib cannot write."""
     from pathlib import Path
 
-    path = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise ReportedError(f"cannot write {path}: {exc.strerror or exc}") from None
+    from brec_runner.fileio import run_file_target
+
+    for option, target in (("--out", out_path), ("--plot", plot_path)):
+        why = run_file_target(target, run_dirs) if target else None
+        if why:
+            raise ReportedError(f"{option} {target} would overwrite the run's records ({why}); write it elsewhere")
+    if out_path and plot_path and Path(out_path).resolve() == Path(plot_path).resolve():
+        raise ReportedError(f"--out and --plot name the same file {out_path}")
+    if plot_path:
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        suffix = Path(plot_path).suffix.lower().lstrip(".")
+        formats = FigureCanvasBase.get_supported_filetypes()
+        if suffix not in formats:
+            raise ReportedError(f"--plot {plot_path}: " + (f"matplotlib cannot write a .{suffix} chart" if suffix else
+                                "no file suffix to choose the chart format by") + "; use .png, .pdf or .svg")
+
+
+def _write_text(path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (a temporary file beside it, fsynced, renamed); an
+    unwritable path is one error line."""
+    from brec_runner.fileio import write_atomic
+
+    write_atomic(path, text, error=ReportedError)
 
 
 @brec.command("upgrade")
@@ -603,7 +653,7 @@ def suite_list(fmt: str) -> None:
 @click.option("--bound", default=None, metavar="TEST|LOWER,UPPER", help="The WL test bounding your model from above.")
 @click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR", help="A PyG transform applied once per graph.")
 @click.option("--pairs", "pair_spec", default=None, help="Pair ids of the suite, e.g. 0-9,20 (default: all).")
-@click.option("--seed", type=int, default=None, help="One training seed (default 0).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="One training seed (default 0).")
 @click.option("--seeds", default=None, help="Several training seeds, e.g. 0,1,2.")
 @click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
@@ -617,9 +667,12 @@ def suite_list(fmt: str) -> None:
               help="As for brec run: G units at once, 'auto' (a timed probe with several seeds, recorded "
                    "in the run directory), or 1 for the loop.")
 @click.option("--allow-code-change", is_flag=True, help="Resume a run directory started by another code version.")
+@click.option("--max-failures", "max_failures", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Units whose model raises are recorded in RUN_DIR/failures.jsonl (one line on stderr each) "
+                   "and the run goes on; one more than this many stops it (exit 2). A resume retries them.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds, device, out_dir, epochs,
-              threshold_rule, sets, workers, multi_pair, allow_code_change, quiet):
+              threshold_rule, sets, workers, multi_pair, allow_code_change, max_failures, quiet):
     """Train and test MODEL on the pairs of suite NAME with BREC's RPC protocol (same runner, run
     directories, resume and checks as brec run); then `wltools brec report RUN_DIR`, which compares
     with the suite's theoretical verdicts."""
@@ -632,7 +685,7 @@ def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds
     out = run(model_name, preset=preset, bound=bound, transform=transform, options=_parse_set(sets),
               protocol=overrides, categories=None, pairs=ids, seeds=_parse_seeds(seed, seeds), device=device,
               out=out_dir, progress=not quiet, workers=workers, multi_pair=multi_pair,
-              allow_code_change=allow_code_change, suite=suite_name)
+              allow_code_change=allow_code_change, suite=suite_name, max_failures=max_failures)
     click.echo(f"run directory: {out}")
 
 
@@ -653,7 +706,8 @@ def suite_verify_data(names: tuple[str, ...], all_: bool) -> None:
 
 @suite.command("theory")
 @click.argument("name")
-@click.option("--tests", default=None, help="Comma-separated tests (default: all, EPWL included).")
+@click.option("--tests", default=None, help="Comma-separated tests (default: all, EPWL included, but 3fwl, "
+              "4-WL, and the subgraph WL tests swl-vs ... slfwl2, which run only when named).")
 @click.option("--rrwp-steps", type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS, show_default=True,
               help="RRWP steps K for the rrwp test.")
 @click.option("--pairs", "pair_ids", default=None, help="Pair id ranges within the suite, e.g. 0-9,20.")
@@ -822,9 +876,45 @@ def models_list(fmt: str) -> None:
     click.echo("\n".join(_table(table)))
 
 
+def _stdout_gone() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush of a full or closed stdout adds
+    no second message on the way out."""
+    import os
+    import sys
+
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError):
+        pass
+
+
 def main() -> None:
-    """Console-script entry point."""
-    cli()
+    """Console-script entry point.
+
+    Output that cannot be written is no traceback: stdout on a full device (``> /dev/full``, a full
+    disk or quota) is one ``error:`` line on stderr and exit 2; a reader that stops early
+    (``| head``, a broken pipe) ends the command quietly (exit 1 from click, or 2). stdout is
+    flushed inside the guard, since a full device shows only when the buffer is written. Any other
+    OS error that reaches this boundary is one line too.
+    """
+    import errno
+    import sys
+
+    try:
+        try:
+            cli.main(prog_name="wltools")
+        finally:
+            sys.stdout.flush()
+    except OSError as exc:
+        if exc.filename:  # a file's error: stdout was flushed in the finally above
+            print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        else:  # stdout's: nothing more can go there, not even the interpreter's last flush
+            _stdout_gone()
+            if exc.errno != errno.EPIPE:
+                print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

@@ -5,6 +5,15 @@ contract (:mod:`brec_runner.contract`) before anything is written, plans the rem
 (:mod:`brec_runner.plan`), hands them to an executor (:mod:`brec_runner.execute`) and records every
 outcome as it arrives (:mod:`brec_runner.record`, the only writer of run files). ``wltools brec run``
 is a thin layer over it; the five built-in models and a researcher's own model take the same path.
+
+**A failing model is an outcome, not a crash.** A unit whose model (factory, transform, forward or
+backward) raises is caught by the executor (:func:`brec_runner.rpc.is_model_failure`), appended to
+the run directory's ``failures.jsonl`` (pair, seed, exception type and message, stage, last
+traceback frame), shown as one line on stderr, and the run goes on. More than ``max_failures``
+(default :data:`MAX_FAILURES`) failed units in one invocation stop it with :class:`TooManyFailures`
+(the CLI: one line, exit 2). Finished units are kept either way, and a resume runs the failed
+units again. Interrupts and memory errors are not model failures: they stop the run as before.
+The report (:mod:`brec_runner.report`) lists the failed units and marks the run unfinished.
 """
 
 from __future__ import annotations
@@ -21,7 +30,24 @@ from .identity import code_version
 from .model_source import ModelSource, resolve_model
 from .protocol import Protocol
 
-__all__ = ["evaluate", "run"]
+__all__ = ["evaluate", "run", "TooManyFailures", "MAX_FAILURES"]
+
+#: Failed units one invocation tolerates (``--max-failures``); one more stops the run.
+MAX_FAILURES = 10
+
+
+class TooManyFailures(WLToolsError):
+    """More than ``max_failures`` units of one invocation failed (their model raised); the run
+    stopped. ``failures`` holds the :class:`~brec_runner.rpc.UnitFailure` s (recorded in the run
+    directory's ``failures.jsonl``)."""
+
+    def __init__(self, failures: list, max_failures: int, run_dir) -> None:
+        self.failures = list(failures)
+        last = failures[-1]
+        super().__init__(f"stopped after {len(failures)} failed units (more than --max-failures {max_failures}); "
+                         f"last: {last.line()}; finished units are kept and the failures are listed in "
+                         f"{Path(run_dir) / 'failures.jsonl'}; fix the model and run the same command again "
+                         "to retry them")
 
 
 def _protocol(base: Protocol, protocol) -> Protocol:
@@ -40,6 +66,23 @@ def _protocol(base: Protocol, protocol) -> Protocol:
         except ValueError as exc:
             raise WLToolsError(f"bad protocol: {exc}") from None
     raise WLToolsError(f"protocol must be a brec_runner.protocol.Protocol or a dict, got {type(protocol).__name__}")
+
+
+def _size(pair) -> tuple[int, int]:
+    """(nodes, edges) of a pair's larger graph: the order in which pairs are "large"."""
+    return (max(pair.g.number_of_nodes(), pair.h.number_of_nodes()),
+            max(pair.g.number_of_edges(), pair.h.number_of_edges()))
+
+
+def _largest_batch(pair, protocol: Protocol, source: ModelSource, eval_batch_size: int | None) -> list:
+    """Encoded relabelled copies of ``pair`` (the run's own, in its order), as many as the run's
+    largest batch holds (all 2q in the test unless ``eval_batch_size``; training: ``batch_size``)."""
+    from . import dataset
+    from .encoding_cache import encoded_graphs
+
+    copies = dataset.relabelings(pair, protocol.relabel_seed, protocol.num_relabelings)
+    n = min(len(copies), max(protocol.batch_size, eval_batch_size or len(copies)))
+    return encoded_graphs(copies[:n], source.transform, source.transform_key)
 
 
 def _sample_graphs(pair, protocol: Protocol, source: ModelSource) -> tuple[list, list]:
@@ -106,10 +149,13 @@ def run(
     on_outcome: Callable[[dict], None] | None = None,
     allow_code_change: bool = False,
     suite: str | None = None,
+    max_failures: int | None = MAX_FAILURES,
 ) -> Path:
     """Run the units of :func:`evaluate` and return the run directory (no report).
 
-    ``stop_after`` stops after that many new units (an interruption, for tests and probes);
+    ``max_failures``: failed units (the model raised) this call tolerates, recorded in
+    ``failures.jsonl``; one more raises :class:`TooManyFailures` (None: no limit; 0: stop at the
+    first). ``stop_after`` stops after that many new units (an interruption, for tests and probes);
     ``on_outcome`` is called with each record after it is written; ``allow_code_change`` resumes a
     run directory started under another code version (:class:`brec_runner.record.RunDirectory`);
     ``suite`` runs the pairs of a :mod:`wltools.suites` suite (``pairs``: its ids) instead of BREC's.
@@ -123,6 +169,9 @@ def run(
 
     if workers > 1 and stop_after is not None:
         raise ValueError("stop_after works in one process only (workers=1)")
+    if max_failures is not None and (isinstance(max_failures, bool) or not isinstance(max_failures, int)
+                                     or max_failures < 0):
+        raise WLToolsError(f"max_failures must be an integer >= 0 or None, got {max_failures!r}")
     runner = _executor(executor, workers, address, gpus_per_unit, cpus_per_unit)  # a bad choice or no ray: before any work
     source = model if isinstance(model, ModelSource) else resolve_model(
         model, preset=preset, options=options, bound=bound, transform=transform)
@@ -148,31 +197,42 @@ def run(
 
     pair_graphs, copies = _sample_graphs(selected[0], protocol, source)
     d = check_model(source, pair_graphs, protocol.num_relabelings, device)
+    largest = max(selected, key=_size)  # a model that fails on large graphs: refused here, naming the pair
+    check_model(source, _largest_batch(largest, protocol, source, eval_batch_size), protocol.num_relabelings, device,
+                where=f" of pair {largest.id} (the largest selected pair, {_size(largest)[0]} nodes)")
     if d != protocol.out_dim:
         protocol = protocol.replace(out_dim=d)  # the T² threshold follows the real (q, d, alpha)
     invariance = {**probe_invariance(source, copies, seeds[0], selected[0].id, device), "pair": selected[0].id}
 
     ids = [p.id for p in selected]
     out = Path(out) if out is not None else Path("runs") / f"{suite or 'brec'}-{_slug(source.name)}-{source.preset or 'run'}"
-    with RunDirectory(out, _config(source, protocol, seeds, ids, device, invariance, suite), shard,
+    config = {**_config(source, protocol, seeds, ids, device, invariance, suite),
+              "eval_batch_size": eval_batch_size}  # recorded, not compared: float summation order only
+    with RunDirectory(out, config, shard,
                       code=code_version(source)["version"], allow_code_change=allow_code_change) as rd:
         spec = RunSpec(source=source, protocol=protocol, device=device, eval_batch_size=eval_batch_size,
                        multi_pair=multi_pair, threads=threads, suite=suite)
         label = " ray" if executor == "ray" else f" x{workers}" if workers > 1 else ""
+        executor_name = executor if isinstance(executor, str) else "custom"
         try:
-            _execute(rd, runner, spec, shard_ids(ids, shard), seeds, progress, label, stop_after, on_outcome)
+            _execute(rd, runner, spec, shard_ids(ids, shard), seeds, progress, label, stop_after, on_outcome,
+                     max_failures, executor_name)
         except WLToolsError as exc:
-            for failure in getattr(exc, "failures", None) or []:  # execute_ray.UnitsFailed: never dropped
-                rd.append_failure({**failure, "executor": executor if isinstance(executor, str) else "custom"})
+            if not isinstance(exc, TooManyFailures):  # those are recorded already
+                for failure in getattr(exc, "failures", None) or []:  # execute_ray.UnitsFailed: never dropped
+                    rd.append_failure({**failure, "executor": executor_name})
             raise
     return out
 
 
-def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_after, on_outcome) -> None:
-    """Plan the units left in ``rd``, run them on ``runner`` and record each outcome as it arrives."""
+def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_after, on_outcome,
+             max_failures: int | None = MAX_FAILURES, executor_name: str = "local") -> None:
+    """Plan the units left in ``rd``, run them on ``runner`` and record each outcome as it arrives:
+    a result in the results file, a failed unit in ``failures.jsonl`` and as one line on stderr."""
     from tqdm.auto import tqdm
 
     from .plan import plan_units
+    from .rpc import UnitFailure, is_model_failure
 
     todo = plan_units(ids, seeds, rd.done, limit=stop_after)
     if not todo:
@@ -184,7 +244,14 @@ def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_afte
 
         held = rd.multi_pair_choice()
         if held is None:
-            group, info = choose_multi_pair(spec, todo, quiet=not progress)
+            try:
+                group, info = choose_multi_pair(spec, todo, quiet=not progress)
+            except Exception as exc:  # noqa: BLE001 - the model failed on the probe's pair: no decision
+                if not is_model_failure(exc):
+                    raise
+                print(f"wltools: --multi-pair auto: the probe's model failed on pair {todo[0][0]} "
+                      f"({type(exc).__name__}); using the loop, which records each unit's failure", file=sys.stderr)
+                group, info = None, {}
             if "loop_s" in info:  # a timed decision: recorded, so every resume trains the same way
                 held = rd.record_multi_pair_choice(group, info)
             else:
@@ -198,8 +265,20 @@ def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_afte
               "reliability_failures": sum(not r["reliable"] for r in rd.records)}
     desc = (source.name if source.preset is None else f"{source.name}/{source.preset}") + label
     bar = tqdm(total=len(todo), disable=not progress, unit="unit", desc=desc)
+    failures: list = []
+    outcomes = runner.run(spec, todo)
     try:
-        for outcome in runner.run(spec, todo):
+        for outcome in outcomes:
+            if isinstance(outcome, UnitFailure):
+                rd.append_failure({**outcome.record(), "executor": executor_name})
+                failures.append(outcome)
+                counts["failed"] = len(failures)
+                bar.set_postfix(counts)
+                bar.update(1)
+                tqdm.write(f"wltools: {outcome.line()}", file=sys.stderr)
+                if max_failures is not None and len(failures) > max_failures:
+                    raise TooManyFailures(failures, max_failures, rd.path)
+                continue
             record = outcome.to_dict()
             rd.append(record)
             counts["distinguished"] += record["distinguished"]
@@ -210,6 +289,12 @@ def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_afte
                 on_outcome(record)
     finally:
         bar.close()
+        close = getattr(outcomes, "close", None)
+        if close is not None:  # stops workers / cancels Ray tasks when the loop ends early
+            close()
+    if failures:
+        print(f"wltools: {len(failures)} unit(s) failed, listed in {rd.path / 'failures.jsonl'} and in the "
+              "report; run the same command again to retry them", file=sys.stderr)
 
 
 def _executor(executor, workers: int, address, gpus_per_unit, cpus_per_unit):
@@ -266,6 +351,7 @@ def evaluate(
     gpus_per_unit: float = 0.0,
     cpus_per_unit: float | None = None,
     suite: str | None = None,
+    max_failures: int | None = MAX_FAILURES,
 ):
     """Evaluate ``model`` on BREC pairs with the RPC protocol; return its :class:`~brec_runner.report.Report`.
 
@@ -324,6 +410,10 @@ def evaluate(
         (:mod:`brec_runner.execute_ray`; ``pip install -e ".[ray]"``). ``address`` names a running
         cluster (default ``$RAY_ADDRESS``, else a local instance for this run); each task requests
         ``cpus_per_unit`` CPUs (default ``threads``) and ``gpus_per_unit`` GPUs (a fraction shares one).
+    max_failures : int or None
+        Units whose model raises are recorded (``failures.jsonl``) and the run goes on; more than
+        this many in one call raise :class:`TooManyFailures` (default :data:`MAX_FAILURES`; None:
+        no limit). The report lists the failed units (``report.failed_units``).
 
     Returns
     -------
@@ -357,5 +447,5 @@ def evaluate(
               protocol=protocol, out=out, device=device, workers=workers, progress=progress, options=options,
               preset=preset, shard=shard, multi_pair=multi_pair, threads=threads,
               eval_batch_size=eval_batch_size, executor=executor, address=address,
-              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit, suite=suite)
+              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit, suite=suite, max_failures=max_failures)
     return Report.from_run_dirs([out], theory=theory)

@@ -10,6 +10,13 @@ Every results line carries
   data modules and the model's own source file), one of the run's ``code_versions``;
 - ``check``: :func:`record_checksum`, a sha256 of the line's other fields.
 
+``config.json`` itself carries ``config_check`` (:func:`config_checksum`, a sha256 of every other
+entry), written by :mod:`brec_runner.record` each time it writes the file: the settings hash covers
+only what changes results, and the entries the report and the claims read besides (``seeds`` and
+``pairs``, which say what was planned, the declared ``bound``, the published counts) must not be
+editable unnoticed either. A directory written before the config checksum has none and is read as
+before (:func:`config_problem` returns None); any later write of its config adds it.
+
 :func:`record_problem` re-checks a line against its run's ``config.json``: checksum, settings, code
 version, the threshold of the protocol, and the published decision recomputed from the line's own
 T² statistics (:func:`brec_runner.protocol.decide`). A hand-edited verdict therefore fails twice:
@@ -37,6 +44,10 @@ __all__ = [
     "code_version",
     "record_problem",
     "differing_settings",
+    "CONFIG_CHECK",
+    "config_checksum",
+    "seal_config",
+    "config_problem",
 ]
 
 #: Version of the run-directory format written by this code (``config.json`` ``format``).
@@ -101,6 +112,50 @@ def record_checksum(record: dict[str, Any]) -> str:
     True
     """
     return hashlib.sha256(_canonical({k: v for k, v in record.items() if k != "check"}).encode()).hexdigest()[:16]
+
+
+#: The ``config.json`` entry holding :func:`config_checksum`.
+CONFIG_CHECK = "config_check"
+
+
+def config_checksum(config: dict[str, Any]) -> str:
+    """sha256 (16 hex) of every entry of a run config but ``config_check``.
+
+    Examples
+    --------
+    >>> c = {"model": "m", "seeds": [0, 1], "bound": None}
+    >>> config_checksum(c) == config_checksum(seal_config(c)) != config_checksum({**c, "seeds": [0]})
+    True
+    """
+    body = {k: v for k, v in config.items() if k != CONFIG_CHECK}
+    return hashlib.sha256(_canonical(body).encode()).hexdigest()[:16]
+
+
+def seal_config(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` with its ``config_check`` (written into every ``config.json``)."""
+    out = {k: v for k, v in config.items() if k != CONFIG_CHECK}
+    out[CONFIG_CHECK] = config_checksum(out)
+    return out
+
+
+def config_problem(config: dict[str, Any]) -> str | None:
+    """Why a run config read from disk fails its ``config_check`` (None when it holds, or when the
+    config predates the check and has none).
+
+    Examples
+    --------
+    >>> sealed = seal_config({"model": "m", "seeds": [0, 1]})
+    >>> config_problem(sealed) is None and config_problem({"model": "m"}) is None
+    True
+    >>> config_problem({**sealed, "seeds": [0]})
+    'its config_check does not match its entries (the file was edited by hand: seeds, pairs, bound or another entry changed)'
+    """
+    if CONFIG_CHECK not in config:
+        return None
+    if config[CONFIG_CHECK] != config_checksum(config):
+        return ("its config_check does not match its entries (the file was edited by hand: seeds, pairs, bound "
+                "or another entry changed)")
+    return None
 
 
 def stamp(record: dict[str, Any], config: dict[str, Any], code: str) -> dict[str, Any]:

@@ -5,7 +5,8 @@ non-blocking exclusive ``flock``: a second process asking for it fails at once w
 :class:`~wltools.errors.RunDirectoryError` naming the holder (pid, host, start time, read from the
 lock file). The kernel drops a ``flock`` when its process dies, so a lock left by a killed run is
 never held: the next run takes it over and says so, naming the dead holder. Locks are advisory:
-they stop a second ``wltools brec run`` into the same place, not an editor.
+they stop a second ``wltools brec run`` into the same place, not an editor. A FIFO, device or
+directory where a lock file should be is an error (one line), never a read that blocks.
 """
 
 from __future__ import annotations
@@ -40,21 +41,38 @@ class FileLock:
         self.what = what
         self.wait = wait
         self._fd: int | None = None
+        self._opened: int | None = None
 
     def _holder(self) -> dict:
+        """The holder written in the lock file (pid, host, since), ``{}`` when unreadable."""
+        if self._opened is None:
+            return {}
         try:
-            info = json.loads(self.path.read_text(encoding="utf-8") or "{}")
+            size = os.fstat(self._opened).st_size
+            info = json.loads(os.pread(self._opened, min(size, 1 << 16), 0).decode("utf-8") or "{}")
             return info if isinstance(info, dict) else {}
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return {}
 
     def acquire(self) -> "FileLock":
         import fcntl
+        import stat
+
+        from .fileio import kind_of
 
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o644)
+        except IsADirectoryError:
+            raise RunDirectoryError(f"the lock file {self.path} is a directory, not a regular file; move it "
+                                    "away") from None
         except OSError as exc:
             raise RunDirectoryError(f"cannot create the lock file {self.path}: {exc.strerror}") from None
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            os.close(fd)
+            raise RunDirectoryError(f"the lock file {self.path} is {kind_of(mode)}, not a regular file; move it "
+                                    "away")
+        self._opened = fd
         deadline = time.monotonic() + self.wait
         while True:
             try:
@@ -62,8 +80,9 @@ class FileLock:
                 break
             except OSError:
                 if time.monotonic() >= deadline:
-                    os.close(fd)
                     h = self._holder()
+                    os.close(fd)
+                    self._opened = None
                     who = f"process {h.get('pid', '?')} on {h.get('host', '?')} since {h.get('since', '?')}"
                     raise RunDirectoryError(f"{self.what} is in use by another run ({who}); wait for it to "
                                             "finish or use another --out") from None
@@ -89,7 +108,7 @@ class FileLock:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
         finally:
             os.close(self._fd)
-            self._fd = None
+            self._fd = self._opened = None
 
     def __enter__(self) -> "FileLock":
         return self.acquire()

@@ -13,7 +13,10 @@ seed per pair (the default seed 0) nothing is probed and the loop runs. The choi
 timing, so two fresh runs on different machines may choose differently; both modes give the same
 verdicts (tested), their T² differ by float summation order, and every record says its ``mode``.
 Within a run directory the decision is fixed: the first timed probe is recorded in
-``multi_pair.json`` and every resume, shard or worker of that directory trains the same way.
+``multi_pair.json`` and every resume, shard or worker of that directory trains the same way. The
+file carries a checksum of its fields (``check``); a damaged or edited one is said in one line on
+stderr and probed again, and a FIFO or device in its place is an error
+(:meth:`brec_runner.record.RunDirectory.multi_pair_choice`).
 ``--multi-pair 1`` forces the loop (bit-reproducible records across machines).
 """
 

@@ -9,7 +9,8 @@ Layout of a run directory::
                                       (wltools.provenance), format, settings hash, code versions
       results.jsonl                   one JSON object per finished (pair, seed), appended + fsynced
       results-shard-K-of-N.jsonl      the same, written by shard K of N (``--shard K/N``)
-      failures.jsonl                  units that failed after their retries (--executor ray); a
+      failures.jsonl                  units whose model raised, or whose Ray task failed after its
+                                      retries, one checksummed line each (read_failures); a
                                       resume runs them again
       multi_pair.json                 the --multi-pair auto decision (group size or the loop) and
                                       its probe's timings; every later invocation keeps it
@@ -26,10 +27,20 @@ file and line (:class:`RecordError`), or with ``skip_bad`` is skipped and counte
 
 **Resuming.** Every (pair, seed) found in *any* ``results*.jsonl`` counts as done, so a run may be
 resumed with other ``--shard`` / ``--workers`` settings without redoing or duplicating a unit. A
-last line that is not a complete JSON object ending in a newline (an interrupted write) is never
-trusted: it is cut off the file and that unit is redone. A run is resumed only under the same
-settings (:data:`~brec_runner.identity.SETTINGS_KEYS`; the refusal names the differing setting),
-and under another code version only when asked (``allow_code_change``; each line keeps its own).
+last line that is not a complete JSON object (an interrupted write) is never trusted: it is cut off
+the file and that unit is redone; a whole record that lacks only its newline is checked and kept
+like any line, and the writer adds the newline (each said in one line on stderr).
+
+**config.json** is sealed by ``config_check`` (:func:`brec_runner.identity.seal_config`) each
+time it is written, so a hand edit of any entry (``seeds``, ``pairs``, the ``bound`` the report
+reads) is refused like an edit of the settings. A resume may change the declared ``bound`` and the
+``eval_batch_size`` (neither changes a record): the change is said on stderr and kept in the
+config's ``changes``. config.json, the results files and multi_pair.json are read through
+:func:`brec_runner.fileio.read_regular`: a FIFO, device or directory in their place is an error,
+never a read that blocks.
+
+A run is resumed only under the same settings (:data:`~brec_runner.identity.SETTINGS_KEYS`; the
+refusal names the differing setting), and under another code version only when asked (``allow_code_change``; each line keeps its own).
 Records without a ``config.json`` are refused. Directories of the format before record identity
 (format 1) are read only after ``wltools brec upgrade`` stamps them (:func:`upgrade_legacy`).
 
@@ -50,7 +61,9 @@ from typing import Any
 
 from wltools.errors import RunDirectoryError
 
-from .identity import FORMAT, SETTINGS_KEYS, differing_settings, record_problem, settings_hash, stamp
+from .fileio import load_json, read_regular
+from .identity import (FORMAT, SETTINGS_KEYS, config_problem, differing_settings, record_checksum, record_problem,
+                       seal_config, settings_hash, stamp)
 from .locks import FileLock
 
 __all__ = [
@@ -67,6 +80,8 @@ __all__ = [
     "read_run",
     "RunDirectory",
     "upgrade_legacy",
+    "FAILURES",
+    "read_failures",
 ]
 
 CONFIG = "config.json"
@@ -75,7 +90,10 @@ MULTI_PAIR = "multi_pair.json"
 COMPARED_KEYS = SETTINGS_KEYS
 #: Config keys a resume may extend or correct (they do not change any record).
 _GROWING = ("seeds", "pairs")
-_REPLACED = ("bound",)
+#: Config keys recorded but not compared: a resume may change them, with a message and an entry in
+#: ``config.json``'s ``changes`` (the bound is a declaration; the evaluation batch size changes only
+#: the float summation order of the eval-mode forward passes, see :mod:`brec_runner.rpc`).
+_DECLARED = ("bound", "eval_batch_size")
 
 
 class RecordError(RunDirectoryError):
@@ -96,42 +114,49 @@ def comparable(key: str, value):
 
 
 def _parse(raw: bytes) -> tuple[Any, str | None]:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None, "not UTF-8 text (a binary or damaged file)"
-    try:
-        return json.loads(text), None
-    except json.JSONDecodeError as exc:
-        return None, f"not JSON ({exc.msg})"
+    return load_json(raw)
+
+
+def _whole_record(tail: bytes) -> bool:
+    """Whether a last line without its newline was written whole: it parses as a JSON object (an
+    object cut off anywhere before its closing brace never does). It is then read like any line:
+    checked, kept when it holds, an error when it does not; never deleted."""
+    rec, why = _parse(tail)
+    return why is None and isinstance(rec, dict)
 
 
 def read_results(path, repair: bool = False, *, config: dict[str, Any] | None = None,
                  skip_bad: bool = False, bad: list | None = None) -> list[dict]:
     """Records of a results file.
 
-    A bad *last* line without its newline (an interrupted write) is dropped, and cut off the file
-    when ``repair``. Any other line that is not a JSON object is a :class:`RecordError` naming
-    file and line. With ``config`` every line is also checked against the run
+    A last line without its newline is read like the others when it is a whole JSON object (the
+    write stopped just before the newline), and given its newline when ``repair``; otherwise (an
+    interrupted write) it is ignored, and cut off the file when ``repair``. Either is said in one
+    line on stderr. Any other line that is not a JSON object is a :class:`RecordError` naming
+    file and line; a FIFO, device or directory in place of the file is an error, never read. With
+    ``config`` every line is also checked against the run
     (:func:`brec_runner.identity.record_problem`). With ``skip_bad`` bad lines are skipped instead,
     and ``"FILE, line N: why"`` appended to ``bad``.
     """
     path = Path(path)
-    if not path.exists():
+    data = read_regular(path)
+    if data is None:
         return []
-    if not path.is_file():
-        raise RunDirectoryError(f"{path} is not a file")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RunDirectoryError(f"cannot read {path}: {exc.strerror}") from None
     protocol = None
     if config is not None:
         from .identity import _protocol_of
 
         protocol = _protocol_of(config)
     lines = data.split(b"\n")
-    tail = lines.pop()  # b"" when the file ends in a newline, else an unfinished last line
+    tail = lines.pop()  # b"" when the file ends in a newline, else a last line without it
+    whole = bool(tail) and _whole_record(tail)
+    if whole:
+        lines.append(tail)
+        print(f"wltools: {path}: the last line lacks its newline; it is a whole record and is kept"
+              + (" (newline added)" if repair else ""), file=sys.stderr)
+    elif tail:
+        print(f"wltools: {path}: the last line is unfinished (an interrupted write) and is "
+              + ("cut off" if repair else "ignored") + "; its unit runs again on resume", file=sys.stderr)
     records: list[dict] = []
     for i, raw in enumerate(lines, start=1):
         rec, why = _parse(raw)
@@ -148,8 +173,17 @@ def read_results(path, repair: bool = False, *, config: dict[str, Any] | None = 
             continue
         records.append(rec)
     if tail and repair:
-        with open(path, "r+b") as fh:
-            fh.truncate(len(data) - len(tail))
+        try:
+            with open(path, "r+b") as fh:
+                if whole:
+                    fh.seek(len(data))
+                    fh.write(b"\n")
+                else:
+                    fh.truncate(len(data) - len(tail))
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise RunDirectoryError(f"cannot repair the last line of {path}: {exc.strerror}") from None
     return records
 
 
@@ -181,14 +215,16 @@ def read_config(run_dir) -> dict[str, Any]:
     if run_dir.exists() and not run_dir.is_dir():
         raise RunDirectoryError(f"{run_dir} is a file, not a run directory")
     path = run_dir / CONFIG
-    if not path.exists():
+    data = read_regular(path)  # a FIFO or device there: an error, never a read that blocks
+    if data is None:
         hint = (" but holds results: restore its config.json, or move the results away to start afresh"
                 if run_dir.is_dir() and results_files(run_dir) else "")
         raise RunDirectoryError(f"{run_dir} is not a run directory (no {CONFIG}){hint}")
     try:
-        cfg = json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as exc:
-        raise RunDirectoryError(f"cannot read {path}: {exc.strerror}") from None
+        cfg = json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise RunDirectoryError(f"{path} is nested too deeply to be a run configuration (not valid JSON "
+                                "for this reader)") from None
     except UnicodeDecodeError:
         raise RunDirectoryError(f"{path} is not UTF-8 text (a binary or damaged file)") from None
     except json.JSONDecodeError as exc:
@@ -209,6 +245,9 @@ def _check_format(run_dir, cfg: dict[str, Any]) -> None:
         if cfg["settings_hash"] != settings_hash(cfg):
             raise RunDirectoryError(f"{run_dir}/{CONFIG}: its settings do not match its settings hash "
                                     "(the file was edited); restore it from a backup")
+        why = config_problem(cfg)
+        if why:
+            raise RunDirectoryError(f"{run_dir}/{CONFIG}: {why}; restore it from a backup")
         return
     if fmt == 1:
         raise RunDirectoryError(f"{run_dir} was written by an older wltools (records without checksums); "
@@ -243,6 +282,47 @@ def read_run(run_dir, *, skip_bad: bool = False) -> RunRecords:
                 continue
             seen[key] = rec
             out.records.append(rec)
+    return out
+
+
+FAILURES = "failures.jsonl"
+
+
+def read_failures(run_dir, config: dict[str, Any], *, bad: list | None = None) -> list[dict]:
+    """The entries of a run directory's ``failures.jsonl`` (:meth:`RunDirectory.append_failure`),
+    oldest first; none when there is no such file.
+
+    An entry must be a JSON object with integer ``id`` and ``seed``, its checksum must hold and
+    its settings hash must be ``config``'s; other lines (and an unfinished last line) are left out
+    and ``"FILE, line N: why"`` appended to ``bad``. The log is history: a unit may have failed
+    and been recorded since (compare with the results).
+    """
+    from .identity import record_checksum
+
+    path = Path(run_dir) / FAILURES
+    if not path.is_file():
+        return []
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RunDirectoryError(f"cannot read {path}: {exc.strerror}") from None
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    out = []
+    for i, raw in enumerate(lines + ([tail] if tail else []), start=1):
+        entry, why = _parse(raw)
+        if why is None and not (isinstance(entry, dict) and all(
+                isinstance(entry.get(k), int) and not isinstance(entry.get(k), bool) for k in ("id", "seed"))):
+            why = "not a failure entry (a JSON object with integer id and seed)"
+        if why is None and entry.get("check") != record_checksum(entry):
+            why = "checksum mismatch (damaged or edited)" if "check" in entry else "no checksum"
+        if why is None and entry.get("settings") != config.get("settings_hash"):
+            why = "belongs to other settings"
+        if why is not None:
+            if bad is not None:
+                bad.append(f"{path}, line {i}: {why}")
+            continue
+        out.append(entry)
     return out
 
 
@@ -323,6 +403,8 @@ class RunDirectory:
         diff = differing_settings(old, new)
         if diff:
             a, b = _show(old, diff[0]), _show(new, diff[0])
+            if diff[0] == "transform" and isinstance(old.get("transform"), str) and " [state " not in old["transform"]:
+                a += " (recorded when a transform was keyed by its repr alone, which can hide its settings)"
             raise RunDirectoryError(
                 f"{self.path} holds a run with other settings ({', '.join(diff)}; {diff[0]}: {a} here, {b} now); "
                 "use another --out or the same settings")
@@ -335,15 +417,48 @@ class RunDirectory:
                     "(each record keeps its own version)")
             versions.append(self.code)
         merged = {**old, **{k: sorted(set(old.get(k) or []) | set(new.get(k) or [])) for k in _GROWING},
-                  **{k: new[k] for k in _REPLACED if k in new}, "code_versions": versions}
+                  **{k: new[k] for k in _DECLARED if k in new}, "code_versions": versions}
+        changes = self._declared_changes(old, new)
+        if changes:
+            merged["changes"] = list(old.get("changes") or []) + changes
         if merged != old:
             self._write_config(merged)
         return merged
 
+    def _declared_changes(self, old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+        """The :data:`_DECLARED` entries this resume changes, each said in one line on stderr and
+        returned for ``config.json``'s ``changes`` (a value recorded for the first time in a directory
+        written before it was recorded is no change, except the bound, which the report reads)."""
+        import time
+
+        why = {"bound": "a declaration, not a training setting: the records stay, the report and the claims "
+                        "use the new bound",
+               "eval_batch_size": "it changes only the float summation order of the eval-mode forward passes: "
+                                  "the records stay, new ones use the new size"}
+
+        def show(cfg: dict[str, Any], k: str) -> str:
+            value = cfg.get(k)
+            if k not in cfg:
+                return "not recorded"
+            if k == "bound" and isinstance(value, dict):
+                return " .. ".join(str(value.get(e)) for e in ("lower", "upper") if value.get(e)) or "none"
+            return "none" if value is None else _show(cfg, k)
+
+        out = []
+        for k in _DECLARED:
+            if k not in new or (k not in old and k != "bound") or old.get(k) == new[k]:
+                continue
+            print(f"wltools: {self.path}: {k} changes from {show(old, k)} to {show(new, k)} on this resume "
+                  f"({why[k]}); recorded in {CONFIG} 'changes'", file=sys.stderr)
+            out.append({"key": k, "from": old.get(k), "to": new[k],
+                        "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        return out
+
     def _write_config(self, config: dict[str, Any]) -> None:
-        """Write config.json atomically (temporary file, then rename)."""
+        """Write config.json atomically (temporary file, then rename), sealed with its
+        ``config_check`` (:func:`brec_runner.identity.seal_config`)."""
         try:
-            _write_json_atomic(self.path / CONFIG, config)
+            _write_json_atomic(self.path / CONFIG, seal_config(config))
         except OSError as exc:
             raise RunDirectoryError(f"cannot write {self.path / CONFIG}: {exc.strerror}") from None
 
@@ -369,12 +484,19 @@ class RunDirectory:
         self.done.add((int(record["id"]), int(record["seed"])))
 
     def append_failure(self, failure: dict[str, Any]) -> None:
-        """Append a unit that failed after its retries to ``failures.jsonl`` (fsynced). It is no
-        result: a resume runs the unit again, and the file keeps what happened."""
+        """Append a failed unit to ``failures.jsonl`` (fsynced), stamped with the run's settings
+        hash, the code version, the time and a checksum (:func:`read_failures` checks them). It is
+        no result: a resume runs the unit again, and the file keeps what happened (a unit recorded
+        in a results file since is no longer failed)."""
         import time
 
-        line = json.dumps({**failure, "settings": self.config["settings_hash"], "code": self.code,
-                           "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, sort_keys=True) + "\n"
+        from .identity import record_checksum
+
+        entry = {**failure, "settings": self.config["settings_hash"], "code": self.code,
+                 "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        entry.pop("check", None)
+        entry["check"] = record_checksum(entry)
+        line = json.dumps(entry, sort_keys=True) + "\n"
         try:
             with open(self.path / "failures.jsonl", "a", encoding="utf-8") as fh:
                 fh.write(line)
@@ -386,20 +508,28 @@ class RunDirectory:
     def multi_pair_choice(self, *, quiet: bool = False) -> dict | None:
         """The ``--multi-pair auto`` decision recorded by an earlier invocation into this directory
         (``multi_pair.json``: ``{"group": G or None, "probe": {...}}``), or None when there is none.
-        A damaged file is reported in one line on stderr and ignored (the probe runs again and
-        rewrites it)."""
+        A damaged file (not JSON, another run's, or failing its ``check``, a sha256 of its other
+        fields as on results lines) is reported in one line on stderr and ignored (the probe runs
+        again and rewrites it); a file written before the check has none and is read as before. A
+        FIFO, device or directory in its place is a :class:`RunDirectoryError`, never read."""
         path = self.path / MULTI_PAIR
-        if not path.exists():
+        data = read_regular(path)
+        if data is None:
             return None
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
+            doc, why = load_json(data)
+            if why:
+                raise ValueError(why)
             group = doc["group"]
+            if "check" in doc and doc["check"] != record_checksum(doc):
+                raise ValueError("checksum mismatch: the file was edited or damaged")
             if doc.get("settings") != self.config["settings_hash"] or not (
                     group is None or (isinstance(group, int) and not isinstance(group, bool) and group >= 2)):
                 raise ValueError("not this run's decision")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError) as exc:
             if not quiet:
-                print(f"wltools: {path} is damaged ({type(exc).__name__}); probing again", file=sys.stderr)
+                why = str(exc) if isinstance(exc, ValueError) else type(exc).__name__
+                print(f"wltools: {path} is damaged ({why}); probing again", file=sys.stderr)
             return None
         return doc
 
@@ -411,6 +541,7 @@ class RunDirectory:
             if held is not None:
                 return held
             doc = {"group": group, "probe": probe, "settings": self.config["settings_hash"]}
+            doc["check"] = record_checksum(doc)
             try:
                 _write_json_atomic(self.path / MULTI_PAIR, doc)
             except OSError as exc:
@@ -439,7 +570,7 @@ def _show(cfg: dict[str, Any], key: str) -> str:
     else:
         value = cfg.get(key)
     text = json.dumps(value, sort_keys=True)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return text if len(text) <= 80 else text[:40] + "..." + text[-37:]  # both ends: a key's digest is last
 
 
 def upgrade_legacy(run_dir) -> dict[str, Any]:
@@ -483,5 +614,5 @@ def upgrade_legacy(run_dir) -> dict[str, Any]:
             os.replace(f, f.with_name(f.name + ".v1"))
             f.write_text(lines, encoding="utf-8")
         os.replace(run_dir / CONFIG, run_dir / (CONFIG + ".v1"))
-        _write_json_atomic(run_dir / CONFIG, new)
+        _write_json_atomic(run_dir / CONFIG, seal_config(new))
     return {"records": sum(len(r) for r in files.values()), "files": len(files), "code": code}

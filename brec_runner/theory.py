@@ -12,6 +12,15 @@ Cache: one JSON-lines file per (test, RRWP steps for "rrwp", refine code version
 appended and flushed, so an interrupted computation resumes and adding a test recomputes only that
 test. The code version is a hash of the sources of ``wltools/refine`` and ``wltools/distances``,
 so any change there recomputes. Tables and report files: :mod:`brec_runner.theory_report`.
+
+Every cache line carries ``check``, the sha256 of its other fields
+(:func:`brec_runner.identity.record_checksum`, as on the runs' results lines). A line that does not
+parse or fails its check (an edit, a torn write) is never used: its pair is recomputed, the file is
+rewritten without it, and one line on stderr says how many lines of which file. Files of the format
+before the check are not read (their name lacks ``-c1``). A cache that cannot be read or written (no
+permission, a full disk) costs time, not results: the verdicts are computed without it, with one
+line on stderr. A FIFO, device or directory in place of a cache file is an error (one line), never
+a read that blocks.
 """
 
 from __future__ import annotations
@@ -23,10 +32,12 @@ import time
 from pathlib import Path
 from typing import Iterable
 
-from wltools.errors import UnknownNameError
+from wltools.errors import UnknownNameError, WLToolsError
 from wltools.wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, TESTS
 
 from .dataset import CATEGORY_IDS, NUM_PAIRS, load_pairs, select_ids
+from .fileio import load_json, read_regular, write_atomic
+from .identity import record_checksum
 
 __all__ = [
     "DEFAULT_TESTS",
@@ -39,6 +50,7 @@ __all__ = [
     "distinguished_ids",
     "category_counts",
     "containment_violations",
+    "TheoryCacheError",
 ]
 
 #: Tests computed by default: all of them.
@@ -95,21 +107,92 @@ def _cache_file(test: str, rrwp_steps: int, fast: bool, version: str) -> Path:
     from .encoding_cache import cache_root  # here, not at the top: a model-side module
 
     k = f"-k{rrwp_steps}" if test == "rrwp" else ""
-    return cache_root() / "theory" / f"{test}{k}-{'fast' if fast else 'exact'}-{version}.jsonl"
+    return cache_root() / "theory" / f"{test}{k}-{'fast' if fast else 'exact'}-{version}-c1.jsonl"
 
 
-def _read_cache(path: Path) -> dict[int, dict]:
+class TheoryCacheError(WLToolsError):
+    """A theory cache file is unusable in a way computing cannot work around (a FIFO, device or
+    directory where the file should be)."""
+
+
+def _cache_line(rec: dict) -> str:
+    """``rec`` as a cache line, with its ``check``."""
+    body = {k: v for k, v in rec.items() if k != "check"}
+    return json.dumps({**body, "check": record_checksum(body)}) + "\n"
+
+
+def _plain(rec: dict) -> dict:
+    return {k: v for k, v in rec.items() if k != "check"}
+
+
+def _read_cache(path: Path) -> tuple[dict[int, dict], int]:
+    """``({pair id: record}, number of bad lines)`` of a cache file. A bad line (not a JSON object
+    with an integer ``id``, or failing its ``check``) is counted, never used. An unreadable file is
+    said in one line and read as empty (bad lines: -1, so nothing is written to it either); a
+    non-regular one raises :class:`TheoryCacheError`."""
     out: dict[int, dict] = {}
-    if not path.exists():
-        return out
-    with path.open() as fh:
-        for line in fh:
+    try:
+        data = read_regular(path, error=TheoryCacheError)
+    except TheoryCacheError as exc:
+        if "not a regular file" in str(exc):
+            raise
+        print(f"wltools: {exc}; computing without caching", file=sys.stderr)
+        return out, -1
+    if data is None:
+        return out, 0
+    bad = 0
+    for raw in data.splitlines():
+        rec, why = load_json(raw)
+        if (why is not None or not isinstance(rec, dict) or not isinstance(rec.get("id"), int)
+                or isinstance(rec.get("id"), bool) or rec.get("check") != record_checksum(rec)):
+            bad += 1
+            continue
+        out[rec["id"]] = _plain(rec)
+    return out, bad
+
+
+class _CacheWriter:
+    """Appends cache lines to one file; on the first :class:`OSError` (no permission, a full disk)
+    says so in one line and stops caching, so the computation goes on without it."""
+
+    def __init__(self, path: Path):
+        self.path, self.fh, self.failed = path, None, False
+
+    def _fail(self, exc: OSError) -> None:
+        self.failed = True
+        print(f"wltools: cannot write the theory cache {self.path} ({exc.strerror or exc}); computing without "
+              "caching", file=sys.stderr)
+        self.close()
+
+    def rewrite(self, records: dict[int, dict]) -> None:
+        """Replace the file by ``records`` (atomically), dropping its bad lines."""
+        try:
+            write_atomic(self.path, "".join(_cache_line(records[i]) for i in sorted(records)),
+                         error=TheoryCacheError)
+        except TheoryCacheError as exc:
+            self.failed = True
+            print(f"wltools: {exc}; computing without caching", file=sys.stderr)
+
+    def append(self, rec: dict) -> None:
+        if self.failed:
+            return
+        try:
+            if self.fh is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.fh = open(self.path, "a", encoding="utf-8")
+            self.fh.write(_cache_line(rec))
+            self.fh.flush()
+        except OSError as exc:
+            self._fail(exc)
+
+    def close(self) -> None:
+        fh, self.fh = self.fh, None
+        if fh is not None:
             try:
-                rec = json.loads(line)
-                out[int(rec["id"])] = rec
-            except (ValueError, KeyError, TypeError):
-                continue  # a torn last line of an interrupted run: recompute that pair
-    return out
+                fh.close()
+            except OSError as exc:
+                if not self.failed:
+                    self._fail(exc)
 
 
 def _record(pid: int, result, seconds: float) -> dict:
@@ -122,6 +205,48 @@ def _record(pid: int, result, seconds: float) -> dict:
     return rec
 
 
+def _require_memory(todo, rrwp_steps: int, max_memory: int | None) -> None:
+    """Refuse the (test, pair) refinements ``todo`` unless each one's estimated peak memory
+    (:func:`wltools.refine.cost.peak_bytes`, as ``wltools check`` computes it) fits the budget
+    (:func:`wltools.resources.require`): one :class:`~wltools.errors.ResourceLimitError` line naming
+    the pair that needs most and how many of the selected pairs fit. Refusing the whole selection,
+    not skipping pairs, keeps every table complete; ``--pairs`` selects the ones that fit."""
+    import math
+
+    from wltools.errors import ResourceLimitError
+    from wltools.refine.cost import peak_bytes
+    from wltools.resources import require
+    from wltools.wl_tests import TEST_LABELS
+
+    needs = []
+    for test, pair in todo:
+        n = max(pair.g.number_of_nodes(), pair.h.number_of_nodes())
+        m = max(pair.g.number_of_edges(), pair.h.number_of_edges())
+        degrees = {d for X in (pair.g, pair.h) for _, d in X.degree() if d > 0}
+        try:
+            need = peak_bytes(test, n, m, rrwp_steps=rrwp_steps, max_degree=max(degrees, default=0),
+                              lcm_degrees=math.lcm(*degrees) if test == "rrwp" and degrees else None)
+        except UnknownNameError:  # a test without a cost model
+            continue
+        needs.append((need, test, pair.id, n))
+    if not needs:
+        return
+    need, test, pid, n = max(needs)
+    try:
+        require(need, f"{TEST_LABELS.get(test, test)} on BREC pair {pid} ({n} nodes)", max_memory=max_memory)
+    except ResourceLimitError as exc:
+        over = set()
+        for nd, _, i, _ in needs:
+            try:
+                require(nd, "", max_memory=max_memory)
+            except ResourceLimitError:
+                over.add(i)
+        ids = {pair.id for _, pair in todo}
+        said = str(exc).removesuffix("; --max-memory to change")  # brec theory has no such option yet
+        raise ResourceLimitError(f"{said}; {len(ids - over)} of the {len(ids)} pairs to compute fit (--pairs to "
+                                 "choose them); nothing computed") from None
+
+
 def theory_verdicts(
     tests: str | Iterable[str] | None = None,
     rrwp_steps: int | None = None,
@@ -132,8 +257,13 @@ def theory_verdicts(
     progress: bool = False,
     use_cache: bool = True,
     stats: dict | None = None,
+    max_memory: int | None = None,
 ) -> dict[int, dict[str, dict]]:
     """Verdict of each test on each selected pair: ``{pair id: {test: record}}``.
+
+    Before any refinement, a selection holding a (test, pair) whose estimated peak memory is over
+    the budget (``max_memory``, default 80% of the free memory) is refused with one line
+    (:func:`_require_memory`): it never starts, swaps or crashes half-way.
 
     A record holds ``distinguished`` (bool), ``reason``, ``iteration`` (first iteration where the
     colour histograms differ, or None), ``iterations`` (to a stable colouring), ``witness``,
@@ -154,11 +284,25 @@ def theory_verdicts(
     version = code_version()
     out: dict[int, dict[str, dict]] = {pid: {} for pid in pair_ids}
     todo: list[tuple[str, object]] = []
-    files = {}
+    writers: dict[str, _CacheWriter] = {}
+    if use_cache:
+        try:
+            paths = {test: _cache_file(test, K, fast, version) for test in tests}
+        except (OSError, WLToolsError) as exc:
+            print(f"wltools: no usable cache folder ({getattr(exc, 'strerror', None) or exc}); computing the "
+                  "theory without caching", file=sys.stderr)
+            use_cache = False
     for test in tests:
-        path = _cache_file(test, K, fast, version)
-        files[test] = path
-        cached = _read_cache(path) if use_cache else {}
+        cached: dict[int, dict] = {}
+        if use_cache:
+            path = paths[test]
+            cached, bad = _read_cache(path)
+            writers[test] = _CacheWriter(path)
+            writers[test].failed = bad < 0  # unreadable: said once, not written either
+            if bad > 0:
+                print(f"wltools: {path}: {bad} line(s) failed their checksum or did not parse (edited or "
+                      "damaged); never used: those pairs are recomputed and the lines dropped", file=sys.stderr)
+                writers[test].rewrite(cached)
         for pair in pairs:
             if pair.id in cached:
                 out[pair.id][test] = cached[pair.id]
@@ -167,10 +311,10 @@ def theory_verdicts(
     if stats is not None:
         stats.update(computed=len(todo), cached=len(tests) * len(pairs) - len(todo))
     if todo:
+        _require_memory(todo, K, max_memory)
         # cheap tests first, so the bar's ETA is honest about the slow tail (3-WL on CFI)
         order = {t: i for i, t in enumerate(ALL_TESTS)}
         todo.sort(key=lambda tp: (order.get(tp[0], 9), tp[1].meta["n"][0], tp[1].id))
-        handles = {}
         try:
             bar = tqdm(todo, desc="refine", unit="run", disable=not progress, file=sys.stderr)
             done = {"distinguished": 0}
@@ -183,14 +327,10 @@ def theory_verdicts(
                 done["distinguished"] += bool(rec["distinguished"])
                 bar.set_postfix(distinguished=done["distinguished"])
                 if use_cache:
-                    if test not in handles:
-                        files[test].parent.mkdir(parents=True, exist_ok=True)
-                        handles[test] = files[test].open("a")
-                    handles[test].write(json.dumps(rec) + "\n")
-                    handles[test].flush()
+                    writers[test].append(rec)
         finally:
-            for fh in handles.values():
-                fh.close()
+            for w in writers.values():
+                w.close()
     return out
 
 

@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from wltools.errors import WLToolsError
+
 from .dataset import CATEGORY_IDS, NUM_PAIRS, load_pairs, select_ids
+from .fileio import write_atomic
 from .theory import (
     DEFAULT_RRWP_STEPS,
     DEFAULT_TESTS,
@@ -26,6 +29,7 @@ from .theory import (
     category_counts,
     code_version,
     containment_violations,
+    distinguished_ids,
     parse_tests,
     theory_verdicts,
 )
@@ -157,9 +161,33 @@ def markdown_summary(report: TheoryReport) -> str:
         out.append("Every pair distinguished by any test is distinguished by 3-WL.")
     else:
         out.append("**Violations** (distinguished by the test, not by 3-WL): " + json.dumps(viol))
+    out += _hierarchy_section(report)
     out += ["", "## Settings", "", "```json", json.dumps(s, indent=2), "```", ""]
     out.append("Per-pair verdicts with iterations and witnesses: `verdicts.json`, `verdicts.csv`.")
     return "\n".join(out) + "\n"
+
+
+def _hierarchy_section(report: TheoryReport) -> list[str]:
+    """The inclusions of the subgraph WL hierarchy (:data:`wltools.refine.swl.HIERARCHY`) between
+    the computed tests: pairs the weaker test separates and the stronger does not (violations,
+    expected none) and the converse (strictness shown by the data). Empty when no SWL test ran."""
+    from wltools.refine.swl import HIERARCHY, SWL_CLASSES
+
+    if not any(t in SWL_CLASSES for t in report.tests):
+        return []
+    rows = []
+    for a, b in HIERARCHY:
+        if a in report.tests and b in report.tests:
+            da, db = distinguished_ids(report.verdicts, a), distinguished_ids(report.verdicts, b)
+            viol, strict = sorted(da - db), sorted(db - da)
+            rows.append([a, b, json.dumps(viol) if viol else "none",
+                         f"{len(strict)}" + (f" (e.g. {', '.join(map(str, strict[:5]))})" if strict else "")])
+    if not rows:
+        return []
+    return ["", "## Subgraph WL hierarchy (Zhang et al. ICML 2023)", "",
+            "Each row: an inclusion the paper proves; violations are pairs the weaker test separates "
+            "and the stronger does not (a bug if any), strict pairs the converse.", "",
+            _md_table(["weaker", "stronger", "violations", "strict pairs"], rows)]
 
 
 #: Witness sentences longer than this are shortened in the written reports (the cache keeps them).
@@ -193,9 +221,17 @@ def _csv_text(report: TheoryReport) -> str:
 
 
 def write_report(report: TheoryReport, out_dir: str | Path) -> dict[str, Path]:
-    """Write ``verdicts.json``, ``verdicts.csv`` and ``README.md`` (the tables) into ``out_dir``."""
+    """Write ``verdicts.json``, ``verdicts.csv`` and ``README.md`` (the tables) into ``out_dir``.
+
+    Each file is written atomically (:func:`brec_runner.fileio.write_atomic`: a temporary file in the
+    same folder, fsynced, renamed), so an interruption or a full disk never leaves half a table; an
+    unwritable folder is one :class:`~wltools.errors.WLToolsError` line.
+    """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WLToolsError(f"cannot create the output folder {out}: {exc.strerror}") from None
     pairs = load_pairs(ids=report.ids)
     doc = {
         "settings": report.settings(),
@@ -211,7 +247,7 @@ def write_report(report: TheoryReport, out_dir: str | Path) -> dict[str, Path]:
         ],
     }
     paths = {"json": out / "verdicts.json", "csv": out / "verdicts.csv", "markdown": out / "README.md"}
-    paths["json"].write_text(json.dumps(doc, indent=1) + "\n")
-    paths["csv"].write_text(_csv_text(report))
-    paths["markdown"].write_text(markdown_summary(report))
+    write_atomic(paths["json"], json.dumps(doc, indent=1) + "\n", error=WLToolsError)
+    write_atomic(paths["csv"], _csv_text(report), error=WLToolsError)
+    write_atomic(paths["markdown"], markdown_summary(report), error=WLToolsError)
     return paths

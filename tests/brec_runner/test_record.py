@@ -37,9 +37,10 @@ def test_truncated_last_line_dropped_and_repaired(tmp_path):
     assert f.read_text().endswith('"se')  # read only
     assert read_results(f, repair=True) == good
     assert f.read_text() == "".join(json.dumps(r) + "\n" for r in good)
-    # a complete JSON object without its newline was not flushed completely either
+    # a whole JSON object without its newline is kept; the writer's repair adds the newline
     f.write_text(json.dumps(good[0]) + "\n" + json.dumps(good[1]))
-    assert read_results(f) == good[:1]
+    assert read_results(f) == good
+    assert read_results(f, repair=True) == good and f.read_text() == "".join(json.dumps(r) + "\n" for r in good)
     f.write_text(json.dumps(good[0]) + "\nnot json\n" + json.dumps(good[1]) + "\n")
     with pytest.raises(RunDirectoryError, match="line 2"):
         read_results(f)
