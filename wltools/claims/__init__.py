@@ -4,7 +4,8 @@ One module per source paper registers its claims in :mod:`wltools.claims.registr
 below: :mod:`~wltools.claims.grit` (GRIT Prop. 3.1 (a), 3.2, 3.3),
 :mod:`~wltools.claims.zhang_gdwl` (the GD-WL hierarchy), :mod:`~wltools.claims.ppgt` (PPGT
 Prop. E.1, E.3), :mod:`~wltools.claims.sgformer` and :mod:`~wltools.claims.epwl` (EPWL between
-GD-WL and 3-WL, PPGT Table 1). The modules import the project's heavier
+GD-WL and 3-WL, PPGT Table 1) and :mod:`~wltools.claims.subgraph` (the subgraph WL hierarchy of
+Zhang et al., ICML 2023, and BREC's non-GNN baselines). The modules import the project's heavier
 parts (refinement, distances, models) inside the checks, so listing claims stays fast. BREC pairs
 and verdicts come in as arguments (:mod:`wltools.claims.inputs`); the claim about a BREC run
 directory lives with the runs, in :mod:`brec_runner.claims`.
@@ -16,6 +17,7 @@ from . import zhang_gdwl  # noqa: F401
 from . import ppgt  # noqa: F401
 from . import sgformer  # noqa: F401
 from . import epwl  # noqa: F401
+from . import subgraph  # noqa: F401
 from .registry import (
     STATUSES,
     Claim,
