@@ -1,7 +1,7 @@
-"""Tests of the example models in examples/ (a researcher's GIN, GIN + RRWP and GIN over heat
-kernels): shape and finiteness on BREC-style graphs, invariance to node relabelling, reset
-determinism, the 1-WL bound of the GIN, that RRWP lifts it on a 1-WL-equivalent pair, and the EPWL
-bound of the heat-kernel GIN."""
+"""Tests of the example models in examples/ (a researcher's GIN, GIN + RRWP, GIN over heat
+kernels and a node-marking DS-GNN): shape and finiteness on BREC-style graphs, invariance to node
+relabelling, reset determinism, the 1-WL bound of the GIN, that RRWP lifts it on a 1-WL-equivalent
+pair, the EPWL bound of the heat-kernel GIN and the SWL(VS) bound of the DS-GNN."""
 
 import importlib.util
 from pathlib import Path
@@ -29,7 +29,8 @@ def _load(name: str):
 GIN = _load("gin")
 GIN_RRWP = _load("gin_rrwp")
 GIN_HEAT = _load("gin_heat")
-FACTORIES = {"gin": GIN.gin, "gin_rrwp": GIN_RRWP.gin_rrwp, "gin_heat": GIN_HEAT.gin_heat}
+DS_GIN = _load("ds_gin")
+FACTORIES = {"gin": GIN.gin, "gin_rrwp": GIN_RRWP.gin_rrwp, "gin_heat": GIN_HEAT.gin_heat, "ds_gin": DS_GIN.ds_gin}
 
 
 @pytest.fixture(autouse=True)
@@ -211,3 +212,46 @@ def test_gin_heat_is_bounded_by_epwl_and_goes_beyond_1wl():
             assert torch.allclose(out[0], out[1], atol=1e-4, rtol=1e-6), (out[0] - out[1]).abs().max()
             out = _model("gin_heat", seed)(_batch("gin_heat", list(apart)))
             assert not torch.allclose(out[0], out[1], atol=1e-3)
+
+
+def test_ds_gin_bag_is_one_marked_copy_of_the_graph_per_node():
+    """The bag built with index arithmetic against networkx: for every root u, a copy of u's graph
+    whose pair nodes (u, v) are joined exactly where v's are, and nothing across roots or graphs."""
+    graphs = _graphs()
+    b = _batch("ds_gin", graphs)
+    root, node, pair_edges, pair_graph = DS_GIN.node_marked_bag(b.edge_index, b.batch, b.num_graphs)
+    pairs = list(zip(root.tolist(), node.tolist()))
+    expected_pairs, expected_edges, start = [], set(), 0
+    for G in graphs:
+        n = G.number_of_nodes()
+        for u in range(start, start + n):
+            expected_pairs += [(u, v) for v in range(start, start + n)]
+            expected_edges |= {((u, start + a), (u, start + c)) for a, c in G.edges}
+            expected_edges |= {((u, start + c), (u, start + a)) for a, c in G.edges}
+        start += n
+    assert pairs == expected_pairs
+    got = {(pairs[i], pairs[j]) for i, j in pair_edges.T.tolist()}
+    assert got == expected_edges and pair_edges.shape[1] == len(expected_edges)
+    assert torch.equal(pair_graph, b.batch[root])
+
+
+def test_ds_gin_is_bounded_by_swl_vs_and_goes_beyond_1wl():
+    """Shrikhande / 4x4 rook's graph: strongly regular with equal parameters, which SWL(VS) (below
+    3-WL) does not separate, so the DS-GNN gives them equal embeddings for any parameters;
+    C6 / 2 x C3 and decalin / bicyclopentyl (1-WL-equivalent, SWL(VS) separates them) get different
+    ones."""
+    from wltools.refine import refine_pair
+
+    same = (load_graph("shrikhande"), load_graph("rook4x4"))
+    assert not refine_pair(*same, "swl-vs").distinguished
+    apart = [(nx.cycle_graph(6), _two_triangles()), (load_graph("decalin"), load_graph("bicyclopentyl"))]
+    for G, H in apart:
+        assert refine_pair(G, H, "swl-vs").distinguished and not refine_pair(G, H, "1wl").distinguished
+    assert DS_GIN.ds_gin.wl_bound == "swl-vs"
+    for seed in (0, 1):
+        with torch.no_grad():
+            out = _model("ds_gin", seed)(_batch("ds_gin", list(same)))
+            assert torch.allclose(out[0], out[1], atol=1e-9, rtol=0), (out[0] - out[1]).abs().max()
+            for G, H in apart:
+                out = _model("ds_gin", seed)(_batch("ds_gin", [G, H]))
+                assert not torch.allclose(out[0], out[1], atol=1e-4)
