@@ -352,10 +352,17 @@ def category_counts(verdicts: dict[int, dict[str, dict]], test: str) -> dict[str
     return out
 
 
-def containment_violations(verdicts: dict[int, dict[str, dict]], upper: str = "3wl") -> dict[str, list[int]]:
-    """Pairs a test distinguishes that ``upper`` (3-WL) does not: ``{test: [ids]}`` (empty if sound)."""
+def containment_violations(verdicts: dict[int, dict[str, dict]], upper: str = "3wl", *,
+                           beyond: bool = False) -> dict[str, list[int]]:
+    """Pairs a test distinguishes that ``upper`` (3-WL) does not: ``{test: [ids]}``.
+
+    Only the tests 3-WL bounds are checked (empty if sound); ``beyond=True`` gives the same for
+    the tests it does not bound (:func:`wltools.wl_tests.may_exceed_3wl`: 4-WL, S4, ego networks,
+    M2), where such pairs are expected."""
+    from wltools.wl_tests import may_exceed_3wl
+
     top = distinguished_ids(verdicts, upper)
-    tests = {t for by in verdicts.values() for t in by}
+    tests = {t for by in verdicts.values() for t in by if may_exceed_3wl(t) == beyond}
     out = {}
     for t in sorted(tests - {upper}):
         extra = sorted(distinguished_ids(verdicts, t) - top)

@@ -158,9 +158,14 @@ def markdown_summary(report: TheoryReport) -> str:
     if viol is None:
         out.append("3-WL not computed.")
     elif not viol:
-        out.append("Every pair distinguished by any test is distinguished by 3-WL.")
+        out.append("Every pair distinguished by a test 3-WL bounds is distinguished by 3-WL.")
     else:
         out.append("**Violations** (distinguished by the test, not by 3-WL): " + json.dumps(viol))
+    beyond = containment_violations(v, beyond=True) if "3wl" in report.tests else {}
+    if beyond:
+        out += ["", "Tests 3-WL does not bound (4-WL, S4, ego networks, M2) separate pairs it does not, as "
+                "expected: " + ", ".join(f"{label[t]} {len(ids)} (e.g. {', '.join(map(str, ids[:5]))})"
+                                         for t, ids in beyond.items()) + "."]
     out += _hierarchy_section(report)
     out += ["", "## Settings", "", "```json", json.dumps(s, indent=2), "```", ""]
     out.append("Per-pair verdicts with iterations and witnesses: `verdicts.json`, `verdicts.csv`.")

@@ -112,7 +112,7 @@ def test_counts_containment_and_report(fake_refine, tmp_path):
     assert len(rows) == 12 * 4 and rows[0]["category"] == "basic"
     md = paths["markdown"].read_text()
     assert "| basic | 0 / 12 | 4 / 12 | 6 / 12 | 8 / 12 |" in md
-    assert "rrwp (K=3)" in md and "Every pair distinguished by any test" in md
+    assert "rrwp (K=3)" in md and "Every pair distinguished by a test 3-WL bounds" in md
 
 
 # ----------------------------------------------------------------------------- real refinement
@@ -143,3 +143,17 @@ def test_published_counts_all_pairs(tmp_path, monkeypatch):
     assert th.category_counts(v, "3wl")["all"][0] == 270
     assert th.category_counts(v, "1wl")["all"][0] == 0
     assert th.containment_violations(v) == {}
+
+
+def test_tests_3wl_does_not_bound_are_not_containment_violations():
+    """S4, the ego-network tests, M2 and 4-WL separate pairs 3-WL does not (BREC's strongly
+    regular pairs): listed apart, never as violations; a test 3-WL bounds still is one."""
+    rec = lambda d: {"distinguished": d}  # noqa: E731
+    v = {110: {"3wl": rec(False), "s4": rec(True), "n2": rec(True), "m2": rec(True), "3fwl": rec(True),
+               "sswl": rec(False), "m1": rec(False)},
+         0: {"3wl": rec(True), "s4": rec(True), "n2": rec(False), "m2": rec(True), "3fwl": rec(True),
+             "sswl": rec(True), "m1": rec(True)}}
+    assert th.containment_violations(v) == {}
+    assert th.containment_violations(v, beyond=True) == {"3fwl": [110], "m2": [110], "n2": [110], "s4": [110]}
+    v[110]["m1"] = rec(True)
+    assert th.containment_violations(v) == {"m1": [110]}
