@@ -571,18 +571,24 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
             click.echo(f"plot: {target}")
 
 
+def _check_output_target(option: str, target, run_dirs=()) -> None:
+    """Refuse (one line, exit 2) an output path that would overwrite a run file
+    (:func:`brec_runner.fileio.run_file_target`): checked before any work."""
+    from brec_runner.fileio import run_file_target
+
+    why = run_file_target(target, run_dirs) if target else None
+    if why:
+        raise ReportedError(f"{option} {target} would overwrite the run's records ({why}); write it elsewhere")
+
+
 def _check_report_targets(run_dirs, out_path, plot_path) -> None:
     """Refuse (one line, exit 2) an --out or --plot that would overwrite a run file of any run
     directory (:func:`brec_runner.fileio.run_file_target`), the two naming one file, or a chart
     format matplotlib cannot write."""
     from pathlib import Path
 
-    from brec_runner.fileio import run_file_target
-
     for option, target in (("--out", out_path), ("--plot", plot_path)):
-        why = run_file_target(target, run_dirs) if target else None
-        if why:
-            raise ReportedError(f"{option} {target} would overwrite the run's records ({why}); write it elsewhere")
+        _check_output_target(option, target, run_dirs)
     if out_path and plot_path and Path(out_path).resolve() == Path(plot_path).resolve():
         raise ReportedError(f"--out and --plot name the same file {out_path}")
     if plot_path:
@@ -720,12 +726,12 @@ def suite_theory_cmd(name, tests, rrwp_steps, pair_ids, fmt, out_path, exact) ->
     from wltools.suites import parse_pair_ids
     from wltools.suites.theory import parse_tests, render, suite_theory
 
+    _check_output_target("--out", out_path)
     test_names = parse_tests(tests)
     ids = parse_pair_ids(name, pair_ids) if pair_ids else None
     text = render(suite_theory(name, test_names, rrwp_steps=rrwp_steps, ids=ids, fast=not exact, progress=True), fmt)
     if out_path:
-        with open(out_path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        _write_text(out_path, text)
         click.echo(f"wrote {out_path}", err=True)
     else:
         click.echo(text, nl=False)
@@ -812,6 +818,7 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
 
     from brec_runner.claims import claim_inputs
 
+    _check_output_target("--out", out, [run_dir] if run_dir else [])
     reg = _claims_registry()
     if all_ and ids:
         raise click.UsageError("give claim ids or --all, not both")
@@ -842,8 +849,7 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
     text = reg.format_results(results, fmt, meta=meta)
     click.echo(text)
     if out:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+        _write_text(out, text + "\n")
     if fmt != "text":  # the text format ends with this line already
         click.echo(reg.tally(results), err=True)
     raise SystemExit(reg.exit_code(results))

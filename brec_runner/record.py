@@ -61,7 +61,7 @@ from typing import Any
 
 from wltools.errors import RunDirectoryError
 
-from .fileio import load_json, read_regular
+from .fileio import check_regular, load_json, read_regular
 from .identity import (FORMAT, SETTINGS_KEYS, config_problem, differing_settings, record_checksum, record_problem,
                        seal_config, settings_hash, stamp)
 from .locks import FileLock
@@ -300,12 +300,9 @@ def read_failures(run_dir, config: dict[str, Any], *, bad: list | None = None) -
     from .identity import record_checksum
 
     path = Path(run_dir) / FAILURES
-    if not path.is_file():
+    data = read_regular(path)  # a FIFO or device there: an error, never a read that blocks
+    if data is None:
         return []
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RunDirectoryError(f"cannot read {path}: {exc.strerror}") from None
     lines = data.split(b"\n")
     tail = lines.pop()
     out = []
@@ -497,8 +494,9 @@ class RunDirectory:
         entry.pop("check", None)
         entry["check"] = record_checksum(entry)
         line = json.dumps(entry, sort_keys=True) + "\n"
+        check_regular(self.path / FAILURES)  # a FIFO there would block the append: one line instead
         try:
-            with open(self.path / "failures.jsonl", "a", encoding="utf-8") as fh:
+            with open(self.path / FAILURES, "a", encoding="utf-8") as fh:
                 fh.write(line)
                 fh.flush()
                 os.fsync(fh.fileno())

@@ -395,7 +395,8 @@ def test_read_regular_refuses_fifos_devices_and_folders(tmp_path):
     assert read_regular(tmp_path / "missing") is None
 
 
-@pytest.mark.parametrize("name", ["config.json", "results.jsonl", "multi_pair.json", ".lock-results.jsonl"])
+@pytest.mark.parametrize("name", ["config.json", "results.jsonl", "multi_pair.json", ".lock-results.jsonl",
+                                  "failures.jsonl"])
 def test_a_fifo_in_place_of_a_run_file_is_one_line_never_a_hang(finished, tmp_path, name):
     d = _copy(finished, tmp_path / "run")
     if (d / name).exists():
@@ -404,6 +405,10 @@ def test_a_fifo_in_place_of_a_run_file_is_one_line_never_a_hang(finished, tmp_pa
     commands = [("brec", "run", "--model", GIN, "--pairs", "0-4", "--out", d, *FAST)]  # pair 4 to run
     if name in ("config.json", "results.jsonl"):
         commands += [("brec", "report", d, "--no-theory"), ("claims", "verify", "brec-run", "--run-dir", d)]
+    if name == "failures.jsonl":  # read by reports; a run whose units all succeed never opens it
+        commands = [("brec", "report", d, "--no-theory")]
+        with _no_hang():
+            assert _cli("brec", "run", "--model", GIN, "--pairs", "0-4", "--out", d, *FAST).exit_code == 0
     for args in commands:
         with _no_hang():
             res = _cli(*args)
@@ -464,3 +469,18 @@ def test_negative_seeds_are_one_line(tmp_path, command, args):
     res = _cli(*head, "--model", GIN, *FAST, "--out", tmp_path / "r", *args)
     assert res.exit_code == 2 and "Traceback" not in res.output and "-1" in res.output, res.output
     assert not (tmp_path / "r").exists()
+
+
+def test_claims_and_suite_outputs_never_overwrite_a_run_file(finished, tmp_path):
+    """`claims verify --out` and `suite theory --out` refuse a run file before any work, like
+    `brec report`; the records stay as they were."""
+    d = _copy(finished, tmp_path / "run")
+    before = (d / "results.jsonl").read_bytes()
+    for args in [("claims", "verify", "brec-run", "--run-dir", d, "--out", d / "results.jsonl"),
+                 ("suite", "theory", "csl", "--tests", "1wl", "--out", f"./{d}/config.json")]:
+        res = _cli(*args)
+        assert res.exit_code == 2 and "would overwrite the run's records" in res.output, (args, res.output)
+    assert (d / "results.jsonl").read_bytes() == before
+    out = tmp_path / "csl.md"
+    assert _cli("suite", "theory", "csl", "--tests", "1wl", "--pairs", "0-1", "--out", out).exit_code == 0
+    assert "1" in out.read_text() and not list(tmp_path.glob(".csl*"))  # written, no temporary left
