@@ -3,8 +3,9 @@ the incomparabilities the data shows.
 
 Sources: B. Zhang, G. Feng, Y. Du, D. He, L. Wang, *A Complete Expressiveness Hierarchy for
 Subgraph GNNs via Subgraph Weisfeiler-Lehman Tests*, ICML 2023 (the eight tests of
-:mod:`wltools.refine.swl`; theorem numbers as :mod:`wltools.refine.swl` recalls them, "(?)" where
-not checked against the paper's text, which is not in the repository), and BREC's baselines
+:mod:`wltools.refine.swl`; the inclusions checked against the paper's hierarchy figure, which the
+authors' repository subgraph23/SWL reproduces as ``algorithm.png``; theorem numbers "(?)": the
+paper's body was not reachable, see :mod:`wltools.refine.swl`), and BREC's baselines
 (Wang & Zhang, BREC Sec. 5, Table 2): ``s3``, ``s4`` (:mod:`wltools.refine.substructure`),
 ``n1``, ``n2`` (:mod:`wltools.refine.ego`), ``m1`` (:mod:`wltools.refine.marking`). "A ⊑ B":
 every pair of graphs A distinguishes, B distinguishes.
@@ -12,11 +13,14 @@ every pair of graphs A distinguishes, B distinguishes.
 ``subgraph-hierarchy`` checks these inclusions (:data:`PLACEMENT`), on all BREC pairs, on the
 classic suites and on the atlas graphs:
 
-From the paper (Fig. 1; :data:`wltools.refine.swl.HIERARCHY`)
+From the paper's hierarchy figure (:data:`wltools.refine.swl.HIERARCHY`; every edge strict)
     ``swl-vs ⊑ swl-sv``, ``pswl-vs ⊑ pswl-sv`` (SV pooling is at least VS pooling),
-    ``pswl-sv ⊑ gswl``, ``gswl ⊑ sswl`` (the main hierarchy, Sec. 4, Thm. 4.4 (?)),
-    ``spd ⊑ pswl-vs`` (distance encoding, Sec. 4 (?)), ``pswl-vs ⊑ lfwl2`` and
-    ``sswl ⊑ slfwl2`` (localised folklore WL, Sec. 5 (?)): taken from the paper, not re-proved here.
+    ``pswl-sv ⊑ gswl``, ``gswl ⊑ sswl`` (the figure's Section 4 box; theorem numbers (?)),
+    ``spd ⊑ pswl-vs`` (the figure's GD-WL ≺ PSWL(VS), with the shortest-path distance),
+    ``pswl-vs ⊑ lfwl2`` and ``sswl ⊑ slfwl2`` (the figure's Section 5 box, localised folklore WL;
+    theorem numbers (?)): taken from the paper, not re-proved here. The figure also draws
+    ``swl-vs ≺ pswl-vs``, ``swl-sv ≺ pswl-sv``, ``1wl ≺ swl-vs``, ``lfwl2 ≺ slfwl2`` and
+    ``slfwl2 ≺ 3wl`` (FWL(2)), proved below as well.
 ``swl-vs ⊑ pswl-vs`` and ``swl-sv ⊑ pswl-sv`` (own proof)
     PSWL adds the aggregation ``chi(v, v)`` to SWL's and keeps its pooling. By induction on ``t``
     the PSWL colour ``chi'^t(u, v)`` (one shared table for both graphs) determines SWL's
@@ -37,8 +41,8 @@ From the paper (Fig. 1; :data:`wltools.refine.swl.HIERARCHY`)
     refine LFWL's; both pool all pairs. 2-FWL (= 3-WL, :mod:`wltools.refine.fwl`) aggregates
     over every ``w``, and the items with ``w in N^1(u) | N^1(v)`` are recognisable the same way.
 ``X ⊑ 3wl`` for each of the eight
-    By the chains above and transitivity (the paper: every SWL test is at or below SLFWL(2),
-    strictly below 2-FWL, Sec. 5-6 (?)); each is checked on its own.
+    By the chains above and transitivity (the paper's figure: every SWL class is below SLFWL(2),
+    strictly below FWL(2), Sec. 5); each is checked on its own.
 ``1wl ⊑ s3``, ``1wl ⊑ s4``, ``1wl ⊑ n1``, ``1wl ⊑ n2`` (own proof)
     Each is 1-WL from an initial colouring (graphlet counts; the isomorphism class of the ego
     net), which refines the constant one; 1-WL rounds preserve refinement (the induction above), so
@@ -73,7 +77,8 @@ pairs). The atlas has few 1-WL-equivalent pairs, so it is a small check.
 
 Model facts (the ``model_bounds`` input): a model whose declared upper bound is one of these
 tests is bounded, through the proved inclusions, by every test above it (e.g. 3-WL); the
-models each subgraph class bounds, as the paper places them, are :data:`wltools.refine.swl.SWL_MODELS`.
+models each subgraph class bounds (as recalled from the paper, unchecked against its table) are
+:data:`wltools.refine.swl.SWL_MODELS`.
 """
 
 from __future__ import annotations
@@ -114,8 +119,9 @@ OBSERVED: tuple[tuple[str, str], ...] = (
 #: The suites checked by default (all their pairs).
 DEFAULT_SUITES: tuple[str, ...] = ("csl", "exp", "sr25", "graph8c", "sr16", "sr26", "sr28")
 
-_SOURCE = ("Zhang, Feng, Du, He & Wang, ICML 2023 (Fig. 1, Sec. 4 Thm. 4.4 (?), Sec. 5 (?)); BREC "
-           "Sec. 5 baselines; own proofs in wltools/claims/subgraph.py")
+_SOURCE = ("Zhang, Feng, Du, He & Wang, ICML 2023 (hierarchy figure, as in the authors' repository "
+           "subgraph23/SWL algorithm.png: Sec. 4 SWL classes, Sec. 5 LFWL(2)/SLFWL(2); theorem numbers (?)); "
+           "BREC Sec. 5 baselines; own proofs in wltools/claims/subgraph.py")
 
 
 def wl1_key(G: nx.Graph) -> tuple:

@@ -2,20 +2,27 @@
 GSWL, SSWL (node-based subgraph GNNs) and the localised folklore tests LFWL(2), SLFWL(2).
 
 Source: B. Zhang, G. Feng, Y. Du, D. He, L. Wang, *A Complete Expressiveness Hierarchy for Subgraph
-GNNs via Subgraph Weisfeiler-Lehman Tests*, ICML 2023 (arXiv:2302.07090); the authors' code
-(github subgraph23/SWL: ``main_zinc.py`` maps each class to its aggregations and pooling, figure
-``algorithm.png`` draws the hierarchy). Section and statement numbers below are as recalled, not
-checked against the paper's text (marked "(?)" where unsure).
+GNNs via Subgraph Weisfeiler-Lehman Tests*, ICML 2023 (arXiv:2302.07090), and the authors' code
+(github subgraph23/SWL). What was checked, and against what: the hierarchy figure of the paper
+(reproduced as ``algorithm.png`` in the authors' repository; it boxes the six SWL classes as
+"Section 4" and LFWL(2), SLFWL(2), FWL(2) as "Section 5", and draws every inclusion of
+:data:`HIERARCHY`), and ``main_zinc.py`` / ``src/utils.py`` of that repository (each class's
+aggregations and pooling). The paper's body (definition and theorem numbers, its table of
+models) could not be read here: the stored copies of the paper that were reachable give only its
+opening (title, abstract, start of Sec. 1). Numbers still marked "(?)" are unchecked.
 
-Subgraph WL (paper Sec. 3, the general SWL with an aggregation scheme; node marking policy).
+Subgraph WL (paper Sec. 3 (?), the general SWL with an aggregation scheme; node marking policy).
 Colours live on ordered pairs: ``chi(u, v)`` is the colour of node ``v`` in the subgraph ``G^u``
-of root ``u``. Initial colour: the node mark ``chi^0(u, v) = [u == v]`` (node marking, the
-paper's default policy; the authors' code adds a distance encoding, which the paper shows adds no
-power when ``agg^L_u`` is present). One round:
+of root ``u``. Initial colour: the node mark ``chi^0(u, v) = [u == v]`` (node marking). The
+authors' code also feeds the shortest-path distance ``d(u, v)`` in (``src/utils.py``); that
+changes no verdict when ``agg^L_u`` is present (own argument: after ``t`` rounds of 1-WL inside
+``G^u`` from the mark, ``chi(u, v)`` determines ``min(d(u, v), t + 1)``, so the marked colouring
+after ``t + n`` rounds refines the distance-encoded one after ``t``). One round:
 
 .. math::  \\chi^{t+1}(u, v) = \\mathrm{hash}(\\chi^t(u, v),\\ \\mathrm{agg}_1,\\ \\dots,\\ \\mathrm{agg}_r)
 
-over the aggregations of the class (the own colour ``agg^P_uv`` is always kept):
+over the aggregations of the class (the own colour ``agg^P_uv`` is always kept, as the GIN update
+``(1 + eps) x + sum`` of the authors' code keeps it):
 
 * ``uL`` = ``agg^L_u``: ``{{chi(u, w) : w in N(v)}}`` (message passing inside subgraph ``G^u``);
 * ``vL`` = ``agg^L_v``: ``{{chi(w, v) : w in N(u)}}`` (across subgraphs of adjacent roots);
@@ -23,13 +30,13 @@ over the aggregations of the class (the own colour ``agg^P_uv`` is always kept):
 * ``vG`` = ``agg^G_v``: ``{{chi(w, v) : w in V}}`` (node ``v`` across all subgraphs).
 
 The graph's colour pools the stable pair colours: ``VS`` pools ``v`` first, then ``u``
-(``{{ {{chi(u, v) : v}} : u }}``, a multiset of subgraph colours), ``SV`` pools ``u`` first
-(``{{ {{chi(u, v) : u}} : v }}``). The six equivalence classes (paper Sec. 4, main hierarchy
-theorem, Thm. 4.4 (?); ``agg^P_uu`` and ``agg^G_u`` add nothing once ``agg^L_u`` is present, and
-GSWL's two poolings are equal, Sec. 4 (?)); aggregations as in the authors' ``main_zinc.py``:
+(``{{ {{chi(u, v) : v}} : u }}``, a multiset of subgraph colours; the authors' final ``uG``
+layer), ``SV`` pools ``u`` first (``{{ {{chi(u, v) : u}} : v }}``; their ``vG``). The six
+equivalence classes (paper Sec. 4; theorem numbers (?)); aggregations and pooling exactly as the
+authors' ``main_zinc.py`` builds the models ``SWL_VS`` ... ``SSWL``:
 
 ==========  =====================  =======  ==========================================
-test        aggregations           pooling  strictly weaker than (paper Fig. 1, Thm. 4.4-4.5 (?))
+test        aggregations           pooling  strictly weaker than (paper's figure)
 ==========  =====================  =======  ==========================================
 swl-vs      uL                     VS       swl-sv, pswl-vs
 swl-sv      uL                     SV       pswl-sv
@@ -39,22 +46,26 @@ gswl        uL, vG                 VS       sswl
 sswl        uL, vL                 VS       slfwl2
 ==========  =====================  =======  ==========================================
 
-with 1-WL below SWL(VS) and GD-WL (SPD-WL) below PSWL(VS) (Fig. 1). Localised folklore WL (paper
-Sec. 5, Def. 5.1 (?)): pair colours initialised by the isomorphism type of ``(u, v)`` (``u = v``,
-adjacent, non-adjacent), as 2-FWL, and
+with 1-WL below SWL(VS) and GD-WL below PSWL(VS) in the figure (taken here with the shortest-path
+distance, the test ``spd``; the figure names no distance). Localised folklore WL (paper Sec. 5;
+definition numbers (?)): pair colours initialised by the isomorphism type of ``(u, v)``
+(``u = v``, adjacent, non-adjacent), as 2-FWL, and
 
 .. math::  \\chi^{t+1}(u, v) = \\mathrm{hash}(\\chi^t(u, v),
            \\{\\{(\\chi^t(u, w), \\chi^t(w, v)) : w \\in S(u, v)\\}\\})
 
 with ``S = N^1(v) = N(v) + {v}`` for LFWL(2) and ``S = N^1(u) | N^1(v)`` (a set: each ``w`` once)
-for SLFWL(2), pooled over all pairs; PSWL(VS) < LFWL(2) < SLFWL(2), SSWL < SLFWL(2) < 2-FWL = 3-WL
-(Sec. 5 (?)). SWL(SV) and PSWL(VS) are not ordered (BREC pair 282: SWL(SV) separates it,
-PSWL(VS) does not). The closed neighbourhoods ``N^1`` are as recalled from the paper (the
-localised 2-FWL of the later "Beyond WL" paper of the same authors uses open ones); with open ones
-all 400 BREC verdicts are the same (checked once, not a proof). The initial colour changes no
-verdict: one round of ``agg^L_u`` (or of the ``w = u`` item of ``N^1(v)``) recovers adjacency from
-the node mark, so by monotonicity the marked colouring after ``t + 1`` rounds refines the atomic
-one after ``t`` rounds, which refines the marked one after ``t`` (tested on small graphs).
+for SLFWL(2), pooled over all pairs; PSWL(VS) < LFWL(2) < SLFWL(2), SSWL < SLFWL(2) < FWL(2) =
+3-WL (the figure's Section 5 box). SWL(SV) and PSWL(VS) are not ordered (BREC pair 282: SWL(SV)
+separates it, PSWL(VS) does not; the figure draws no edge between them either). The closed
+neighbourhoods ``N^1`` are as recalled from the paper, not checked against its text (the
+localised 2-FWL of the later "Beyond WL" paper of the same group uses open ones); the ``w = v``
+item of ``N^1(v)`` carries ``chi(v, v)``, i.e. PSWL's ``agg^P_vv``, the natural way for LFWL(2)
+to see it, which supports the closed reading (an inference, not the paper's text); with open ones
+all 400 BREC verdicts are the same (checked once, not a proof). The initial colour changes no verdict: one round of ``agg^L_u`` (or of the ``w = u`` item
+of ``N^1(v)``) recovers adjacency from the node mark, so by monotonicity the marked colouring after
+``t + 1`` rounds refines the atomic one after ``t`` rounds, which refines the marked one after
+``t`` (tested on small graphs).
 
 The verdict is exact: the pair is distinguished iff the pooled colours of G and H differ at some
 round (they then differ at every later round: a colour determines its predecessor), refined to the
@@ -70,7 +81,8 @@ no hash collision can merge two colours. A round costs ``O(n^2 d log d)`` (``d``
 degree) against ``O(n^3)`` for 2-FWL; the memory is stated by :func:`wltools.refine.cost.peak_bytes`.
 Reference: :func:`refine_swl_reference`, dicts of sorted tuples.
 
-The models each class bounds (as the paper and the BREC paper place them): :data:`SWL_MODELS`.
+The models each class bounds: :data:`SWL_MODELS` (placements by the aggregations each model uses,
+as recalled from the paper's discussion; its table of models was not reachable, see above).
 """
 
 from __future__ import annotations
@@ -146,10 +158,10 @@ SWL_CLASSES: dict[str, SWLClass] = {
     c.name: c
     for c in (
         SWLClass("swl-vs", "SWL(VS)", ("uL",), "VS", "marking",
-                 ("NGNN (Zhang & Li 2021)", "DE+NGNN (distance encoding; as powerful as node marking, Sec. 4 (?))",
-                  "DS-GNN (ESAN, Bevilacqua et al. 2022)", "ID-GNN-style node marking with a local MPNN",
+                 ("NGNN (Zhang & Li 2021)", "DE+NGNN (distance encoding; no more powerful than node marking, module docstring)",
+                  "DS-GNN (ESAN, Bevilacqua et al. 2022)", "ID-GNN-style node marking with a local MPNN (this project's reading)",
                   "authors' SWL_VS"),
-                 f"{_PAPER}, Sec. 4, Thm. 4.4 (?); main_zinc.py SWL_VS"),
+                 f"{_PAPER}, Sec. 4 (theorem (?)); main_zinc.py SWL_VS"),
         SWLClass("swl-sv", "SWL(SV)", ("uL",), "SV", "marking",
                  ("authors' SWL_SV",),
                  f"{_PAPER}, Sec. 4; main_zinc.py SWL_SV"),
@@ -168,20 +180,22 @@ SWL_CLASSES: dict[str, SWLClass] = {
                  f"{_PAPER}, Sec. 4; main_zinc.py SSWL, SSWL_P"),
         SWLClass("lfwl2", "LFWL(2)", ("fwl-v",), "all", "atomic",
                  ("GNN-LFWL(2) (the paper's localised 2-FWL network)",),
-                 f"{_PAPER}, Sec. 5, Def. 5.1 (?)"),
+                 f"{_PAPER}, Sec. 5 (definition (?)); localised 2-FWL over N^1(v)"),
         SWLClass("slfwl2", "SLFWL(2)", ("fwl-uv",), "all", "atomic",
                  ("GNN-SLFWL(2) (the paper's symmetrised localised 2-FWL network)",),
-                 f"{_PAPER}, Sec. 5 (?)"),
+                 f"{_PAPER}, Sec. 5 (definition (?)); symmetrised, over N^1(u) | N^1(v)"),
     )
 }
 
 #: ``{test: models it bounds}``: what ``wltools models list`` or a report can show beside a class.
 #: The placements follow the aggregations each model uses (agg^P_vv: GNN-AK's centroid; agg^G_v:
-#: DSS-GNN's, GNN-AK-ctx's and SUN's cross-subgraph terms) as the paper's Sec. 4 discusses them,
-#: recalled, not checked against its text.
+#: DSS-GNN's, GNN-AK-ctx's and SUN's cross-subgraph terms; agg^L_v: GNN-SSWL's, and GNN-SSWL+ =
+#: SSWL + agg^P_vv, the authors' ``SSWL_P``), as recalled from the paper's discussion of prior
+#: models: its table of models was not reachable here (module docstring), so these are unchecked.
 SWL_MODELS: dict[str, tuple[str, ...]] = {name: c.models for name, c in SWL_CLASSES.items()}
 
 #: Subgraph-style models that no class here bounds, with why (so that nobody declares them so).
+#: The reasons are this project's (BREC verdicts, the models' own papers), not the SWL paper's.
 OUTSIDE_HIERARCHY: dict[str, str] = {
     "I2-GNN (Huang et al. 2023)": "marks two nodes; separates regular BREC pairs 3-WL does not (not bounded by 3-WL)",
     "KP-GNN (Feng et al. 2022)": "K-hop peripheral-subgraph features; not bounded by 3-WL on BREC's regular pairs",
@@ -189,8 +203,11 @@ OUTSIDE_HIERARCHY: dict[str, str] = {
     "PPGN (Maron et al. 2019)": "as powerful as 2-FWL = 3-WL (the test 3wl), above every class here",
 }
 
-#: The inclusions ``(weaker, stronger)`` the paper proves (Fig. 1; strict on some graphs), with
-#: 1-WL, SPD-WL and 3-WL where the figure places them.
+#: The inclusions ``(weaker, stronger)`` the paper's hierarchy figure draws, each strict ("≺"): the
+#: Section 4 box (the six classes), the Section 5 box (PSWL(VS) ≺ LFWL(2), SSWL ≺ SLFWL(2),
+#: LFWL(2) ≺ SLFWL(2) ≺ FWL(2) = 3-WL), and 1-WL ≺ SWL(VS), GD-WL ≺ PSWL(VS) (GD-WL taken as SPD-WL,
+#: the test ``spd``). The figure's 1-WL ≺ GD-WL is not about this hierarchy and is left to
+#: :mod:`wltools.claims.zhang_gdwl`. Theorem numbers: (?), see the module docstring.
 HIERARCHY: tuple[tuple[str, str], ...] = (
     ("1wl", "swl-vs"), ("swl-vs", "swl-sv"), ("swl-vs", "pswl-vs"), ("swl-sv", "pswl-sv"),
     ("pswl-vs", "pswl-sv"), ("pswl-sv", "gswl"), ("gswl", "sswl"), ("spd", "pswl-vs"),
@@ -473,8 +490,9 @@ def refine_swl_reference(G: nx.Graph, H: nx.Graph, test: str, *, init: str | Non
     """Straightforward exact reference of :func:`refine_swl` (dicts of sorted tuples, one shared
     table per round), written from the definitions in the module docstring.
 
-    ``init`` overrides the class's initial colour (``"marking"`` or ``"atomic"``); it exists to
-    test that the choice changes no verdict.
+    ``init`` overrides the class's initial colour (``"marking"``, ``"atomic"``, or ``"distance"``:
+    the shortest-path distance ``d(u, v)``, ``-1`` when unreachable, as the authors' code feeds it
+    in); it exists to test that the choice changes no verdict.
 
     Examples
     --------
@@ -494,7 +512,13 @@ def refine_swl_reference(G: nx.Graph, H: nx.Graph, test: str, *, init: str | Non
     closed = [{v: {v, *X[v]} for v in range(n)} for X in graphs]
     pairs = [(u, v) for u in range(n) for v in range(n)]
 
+    if init not in ("marking", "atomic", "distance"):
+        raise UnknownNameError(f"unknown initial colour {init!r}; choose from marking, atomic, distance")
+    dist = [dict(nx.all_pairs_shortest_path_length(X)) if init == "distance" else None for X in graphs]
+
     def start(g, u, v):
+        if init == "distance":
+            return (dist[g][u].get(v, -1),)
         return (u == v,) if init == "marking" else (u == v, graphs[g].has_edge(u, v))
 
     def sig(g, u, v, c, columns):

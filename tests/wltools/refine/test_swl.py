@@ -180,6 +180,20 @@ def test_initial_colour_changes_no_verdict(test):
         assert a.distinguished == b.distinguished
 
 
+@pytest.mark.parametrize("test", SWL[:6])
+def test_distance_encoding_changes_no_verdict(test):
+    """The authors' code feeds the shortest-path distance in beside the mark; with agg^L_u present
+    the mark recovers it (module docstring), so the stable verdicts agree. The cycle against two
+    triangles is included: SWL(VS) separates it at round 2 from the mark, at round 0 from d."""
+    cases = _atlas_pairs()[:10] + _random_pairs()
+    cases.append((nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))))
+    for G, H in cases:
+        a = refine_swl_reference(G, H, test)
+        b = refine_swl_reference(G, H, test, init="distance")
+        assert a.distinguished == b.distinguished
+    assert refine_swl_reference(*cases[-1], test, init="distance").witness.endswith("iteration 0")
+
+
 # ------------------------------------------------------------------------------- the hierarchy
 
 #: BREC pairs that show a strict inclusion (found by running every test on all 400 pairs):
