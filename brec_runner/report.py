@@ -207,23 +207,10 @@ def _units_text(units: Sequence) -> str:
     return "; ".join(f"{_ids(ids)} (seed {seed})" for seed, ids in by_seed.items()) or "none"
 
 
-def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, theory: bool,
-            skipped: list[str], selected: set | None = None, failures: list[dict] | None = None,
-            failure_log_bad: list[str] | None = None) -> dict[str, Any]:
-    from .configs import theory_bound
-
-    published = None if config.get("suite") else (config.get("theory") or {}).get("published")
-    th = theory_bound(config) or {"lower": None, "upper": None, "class": "unknown (no bound declared)",
-                                  "note": "", "rrwp_steps": None}
-    seeds = sorted({r["seed"] for r in records})
-    ids = sorted({r["id"] for r in records})
-    recorded = {(int(r["id"]), int(r["seed"])) for r in records}
-    selected = set(selected) if selected else set(recorded)
-    selected |= recorded  # a record outside the config's selection still counts (and is shown)
-    known = {r["id"]: r.get("category") for r in records}
-    category = {pid: _category_of(pid, config, known) for pid in sorted({p for p, _ in selected})}
-
-    # failed: the latest log entry of each unit without a result; missing: neither result nor failure
+def _failed_and_missing(selected: set, recorded: set, failures: list[dict] | None,
+                        category: dict) -> tuple[list[dict], list[tuple[int, int]]]:
+    """``(failed, missing)``: the latest failure-log entry of each selected unit without a result
+    (type, message, stage, frame), and the units with neither a result nor a failure."""
     last_failure: dict[tuple[int, int], dict] = {}
     for f in failures or []:
         last_failure[(int(f["id"]), int(f["seed"]))] = f
@@ -232,37 +219,53 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
                "where": f.get("where")}
               for u, f in sorted(last_failure.items()) if u not in recorded]
     failed_units = {(f["id"], f["seed"]) for f in failed}
-    missing = sorted(selected - recorded - failed_units)
+    return failed, sorted(selected - recorded - failed_units)
+
+
+def _theory_of(config: dict[str, Any], th: dict[str, Any], ids: list[int]) -> tuple[dict, int | None]:
+    """``(verdicts, K)``: the theoretical verdicts of the bound's tests and 3-WL on ``ids`` (BREC's
+    cached table, or the run's suite), and the RRWP steps they use."""
+    tests = [t for t in dict.fromkeys([th.get("lower"), th.get("upper"), "3wl"]) if t]
+    if not (ids and tests):
+        return {}, None
+    k = th["rrwp_steps"]
+    if config.get("suite"):
+        from wltools.suites.theory import suite_theory
+
+        return suite_theory(config["suite"], tests, rrwp_steps=k or 32, ids=ids).verdicts, k
+    from .theory import theory_verdicts
+
+    return theory_verdicts(tests, rrwp_steps=k, ids=ids), k
+
+
+def _pairs_by_class(records, ids, seeds, by_seed, common, category, upper_separates) -> dict[str, list]:
+    """Each pair's place beside the declared upper bound: realised and allowed, realised by some
+    seeds only (among the pairs every seed ran), unrealised, beyond the bound; and the reliability
+    failures."""
+    realised_allowed, unrealised, beyond, partial = [], [], [], []
+    for i in ids:
+        realised_in = [s for s in seeds if i in by_seed[s] and by_seed[s][i]["distinguished"] and by_seed[s][i]["reliable"]]
+        up = upper_separates(i)
+        if realised_in and up is False:
+            beyond.append({"id": i, "category": category[i], "seeds": realised_in})
+        elif realised_in and up:
+            realised_allowed.append(i)
+            if len(realised_in) < len(seeds) and i in common:  # not run by some seed: no evidence either way
+                partial.append({"id": i, "seeds": realised_in})
+        elif up and not realised_in:
+            unrealised.append(i)
+    relfail = [{"id": r["id"], "seed": r["seed"], "category": r.get("category"),
+                "t2_reliability": r["t2_reliability"]} for r in records if not r["reliable"]]
+    return {"realised_and_allowed": realised_allowed, "realised_in_some_seeds_only": partial,
+            "unrealised": unrealised, "beyond_theory": beyond, "reliability_failures": relfail}
+
+
+def _category_rows(categories, ids, common, selected, recorded, failed_units, missing, by_seed, seeds, category,
+                   sep, lower, upper, have_theory: bool, published) -> tuple[list[dict], list[dict]]:
+    """``(rows, coverage)``: one row per category and the total (pairs, mean ± std over seeds of
+    the pairs every seed ran, theory counts, units selected / recorded / failed / missing), and the
+    categories whose seeds cover different pairs, with each seed's own counts."""
     missing_set = set(missing)
-
-    lower, upper = th.get("lower"), th.get("upper")
-    tests = [t for t in dict.fromkeys([lower, upper, "3wl"]) if t]
-    verdicts: dict[int, dict[str, dict]] = {}
-    k = None
-    if theory and ids and tests:
-        from .theory import theory_verdicts
-
-        k = th["rrwp_steps"]
-        if config.get("suite"):
-            from wltools.suites.theory import suite_theory
-
-            verdicts = suite_theory(config["suite"], tests, rrwp_steps=k or 32, ids=ids).verdicts
-        else:
-            verdicts = theory_verdicts(tests, rrwp_steps=k, ids=ids)
-
-    def sep(pid: int, test: str | None) -> bool | None:
-        if not test or pid not in verdicts or test not in verdicts[pid]:
-            return None
-        return bool(verdicts[pid][test]["distinguished"])
-
-    by_seed: dict[int, dict[int, dict]] = defaultdict(dict)
-    for r in records:
-        by_seed[r["seed"]][r["id"]] = r
-    # the pairs every seed ran: spreads over seeds compare like with like only on these
-    common = {i for i in ids if all(i in by_seed[s] for s in seeds)}
-
-    present = set(category.values())
-    categories = [c for c in _CAT_ORDER if c in present] + sorted(c for c in present if c not in _CAT_ORDER and c)
     rows, coverage = [], []
     for cat in categories + ["total"]:
         in_cat = (lambda i: True) if cat == "total" else (lambda i, c=cat: category.get(i) == c)
@@ -294,9 +297,9 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
             "category": cat,
             "pairs": len(cat_ids),
             **spreads,
-            "theory_lower": sum(bool(sep(i, lower)) for i in cat_ids) if verdicts and lower else None,
-            "theory_upper": sum(bool(sep(i, upper)) for i in cat_ids) if verdicts and upper else None,
-            "3wl": sum(bool(sep(i, "3wl")) for i in cat_ids) if verdicts else None,
+            "theory_lower": sum(bool(sep(i, lower)) for i in cat_ids) if have_theory and lower else None,
+            "theory_upper": sum(bool(sep(i, upper)) for i in cat_ids) if have_theory and upper else None,
+            "3wl": sum(bool(sep(i, "3wl")) for i in cat_ids) if have_theory else None,
             "published": None,
             "selected_pairs": len({p for p, _ in cat_sel}),
             "recorded_pairs": len(rec_ids),
@@ -316,21 +319,47 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
             parts = [r["published"] for r in rows]
             row["published"] = sum(parts) if parts and None not in parts else None
         rows.append(row)
+    return rows, coverage
 
-    realised_allowed, unrealised, beyond, partial = [], [], [], []
-    for i in ids:
-        realised_in = [s for s in seeds if i in by_seed[s] and by_seed[s][i]["distinguished"] and by_seed[s][i]["reliable"]]
-        up = sep(i, upper)
-        if realised_in and up is False:
-            beyond.append({"id": i, "category": category[i], "seeds": realised_in})
-        elif realised_in and up:
-            realised_allowed.append(i)
-            if len(realised_in) < len(seeds) and i in common:  # not run by some seed: no evidence either way
-                partial.append({"id": i, "seeds": realised_in})
-        elif up and not realised_in:
-            unrealised.append(i)
-    relfail = [{"id": r["id"], "seed": r["seed"], "category": r.get("category"),
-                "t2_reliability": r["t2_reliability"]} for r in records if not r["reliable"]]
+
+def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, theory: bool,
+            skipped: list[str], selected: set | None = None, failures: list[dict] | None = None,
+            failure_log_bad: list[str] | None = None) -> dict[str, Any]:
+    from .configs import theory_bound
+
+    published = None if config.get("suite") else (config.get("theory") or {}).get("published")
+    th = theory_bound(config) or {"lower": None, "upper": None, "class": "unknown (no bound declared)",
+                                  "note": "", "rrwp_steps": None}
+    seeds = sorted({r["seed"] for r in records})
+    ids = sorted({r["id"] for r in records})
+    recorded = {(int(r["id"]), int(r["seed"])) for r in records}
+    selected = set(selected) if selected else set(recorded)
+    selected |= recorded  # a record outside the config's selection still counts (and is shown)
+    known = {r["id"]: r.get("category") for r in records}
+    category = {pid: _category_of(pid, config, known) for pid in sorted({p for p, _ in selected})}
+
+    failed, missing = _failed_and_missing(selected, recorded, failures, category)
+    failed_units = {(f["id"], f["seed"]) for f in failed}
+
+    lower, upper = th.get("lower"), th.get("upper")
+    verdicts, k = _theory_of(config, th, ids) if theory else ({}, None)
+
+    def sep(pid: int, test: str | None) -> bool | None:
+        if not test or pid not in verdicts or test not in verdicts[pid]:
+            return None
+        return bool(verdicts[pid][test]["distinguished"])
+
+    by_seed: dict[int, dict[int, dict]] = defaultdict(dict)
+    for r in records:
+        by_seed[r["seed"]][r["id"]] = r
+    # the pairs every seed ran: spreads over seeds compare like with like only on these
+    common = {i for i in ids if all(i in by_seed[s] for s in seeds)}
+
+    present = set(category.values())
+    categories = [c for c in _CAT_ORDER if c in present] + sorted(c for c in present if c not in _CAT_ORDER and c)
+    rows, coverage = _category_rows(categories, ids, common, selected, recorded, failed_units, missing, by_seed,
+                                    seeds, category, sep, lower, upper, bool(verdicts), published)
+
     return {
         "model": config["model"], "preset": config.get("preset"), "model_overrides": config.get("model_overrides", {}),
         "protocol": config["protocol"], "seeds": seeds, "pairs": len(ids), "records": len(records),
@@ -343,8 +372,8 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
         "published_source": published.get("source") if published else None,
         "published_note": _published_note(config, published),
         "categories": rows,
-        "pairs_by_class": {"realised_and_allowed": realised_allowed, "realised_in_some_seeds_only": partial,
-                           "unrealised": unrealised, "beyond_theory": beyond, "reliability_failures": relfail},
+        "pairs_by_class": _pairs_by_class(records, ids, seeds, by_seed, common, category,
+                                          lambda i: sep(i, upper)),
         "selection": {"pairs": len({p for p, _ in selected}), "seeds": sorted({s for _, s in selected}),
                       "units": len(selected)},
         "unfinished": bool(failed or missing),
