@@ -122,12 +122,37 @@ def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str, in
             "environment": environment(device)}
 
 
+class _Default(str):
+    """The default of ``categories``: Basic unless ``pairs`` is given (:func:`default_selection`)."""
+
+
+#: ``categories`` left out: the Basic pairs, unless ``pairs`` names pairs of its own.
+DEFAULT_CATEGORIES = _Default("basic")
+
+
+def default_selection(categories, pairs):
+    """The categories a selection filters by: ``categories`` as given, except that the default
+    (left out) filters nothing once ``pairs`` is given, so ``pairs="60-61"`` alone selects pairs 60
+    and 61, as ``wltools brec run --pairs 60-61`` does.
+
+    Examples
+    --------
+    >>> default_selection(DEFAULT_CATEGORIES, None), default_selection(DEFAULT_CATEGORIES, "60-61")
+    ('basic', None)
+    >>> default_selection(("basic",), "60-61"), default_selection(None, None)
+    (('basic',), None)
+    """
+    if categories is DEFAULT_CATEGORIES and pairs is not None:
+        return None
+    return str(categories) if isinstance(categories, _Default) else categories
+
+
 def run(
     model,
     *,
     bound=None,
     transform=None,
-    categories: str | Iterable[str] | None = ("basic",),
+    categories: str | Iterable[str] | None = DEFAULT_CATEGORIES,
     pairs: str | Iterable[int] | None = None,
     seeds: Sequence[int] = (0,),
     protocol: Protocol | dict | None = None,
@@ -182,7 +207,7 @@ def run(
     if not seeds or len(set(seeds)) != len(seeds):
         raise WLToolsError(f"seeds must be distinct integers, got {seeds}")
     if suite is None:
-        selected = dataset.load_pairs(categories=categories, ids=pairs)
+        selected = dataset.load_pairs(categories=default_selection(categories, pairs), ids=pairs)
     else:
         from wltools.suites import get_suite, parse_pair_ids
 
@@ -330,7 +355,7 @@ def evaluate(
     model,
     bound=None,
     transform=None,
-    categories: str | Iterable[str] | None = ("basic",),
+    categories: str | Iterable[str] | None = DEFAULT_CATEGORIES,
     pairs: str | Iterable[int] | None = None,
     seeds: Sequence[int] = (0,),
     protocol: Protocol | dict | None = None,
@@ -371,7 +396,8 @@ def evaluate(
         factory's ``transform`` attribute.
     categories, pairs
         BREC selection: category names and / or id ranges such as ``"0-59,160-169"`` (both given:
-        their intersection).
+        their intersection). ``pairs`` alone selects those pairs, as ``--pairs`` does; neither
+        given: the Basic pairs; ``categories=None`` with no ``pairs``: all 400.
     seeds : sequence of int
         Training seeds; one unit per (pair, seed).
     protocol : Protocol, dict or None

@@ -37,6 +37,21 @@ def test_file_model_realises_nothing_beyond_1wl(user_model_file, tmp_path):
     assert rep.plot(tmp_path / "p.png").exists()
 
 
+def test_pairs_alone_select_pairs_as_the_cli_does(user_model_file, tmp_path):
+    """`evaluate(..., pairs="60-61")` runs Regular pairs 60 and 61 (the default categories do not
+    cut them away); categories given are intersected with pairs; neither given: the Basic pairs."""
+    rep = evaluate(f"{user_model_file}:tiny", pairs="60-61", protocol={"epochs": 0}, out=tmp_path / "a",
+                   progress=False)
+    assert sorted(r["id"] for r in read_results(tmp_path / "a" / "results.jsonl")) == [60, 61]
+    assert [c["category"] for c in rep.categories] == ["regular", "total"]
+    with pytest.raises(Exception, match="no BREC pair|empty|select"):
+        evaluate(f"{user_model_file}:tiny", categories="basic", pairs="60-61", protocol={"epochs": 0},
+                 out=tmp_path / "b", progress=False)
+    from brec_runner.evaluate import DEFAULT_CATEGORIES, default_selection
+
+    assert default_selection(DEFAULT_CATEGORIES, None) == "basic" and default_selection(None, None) is None
+
+
 def test_module_model_and_class_factory(user_model_file, tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(user_model_file.parent))
     monkeypatch.delitem(sys.modules, "user_models", raising=False)
