@@ -2,10 +2,18 @@
 
 The public API is :func:`evaluate` (a model, yours or a built-in, on BREC pairs, into a resumable
 run directory; returns a :class:`Report`) and :class:`Protocol` (the RPC constants).
+
+Errors it raises to a caller, all subclasses of :class:`wltools.errors.WLToolsError` (the CLI
+prints each as one line, exit 2): :class:`ModelContractError` (the model breaks the contract, a bad
+bound or an uncapturable transform), :class:`TooManyFailures` (more units failed than
+``max_failures``), :class:`RecordError` (a damaged or foreign run file; a
+:class:`wltools.errors.RunDirectoryError`).
 """
 
-from .evaluate import evaluate
+from .evaluate import TooManyFailures, evaluate
+from .model_source import ModelContractError
 from .protocol import Protocol
+from .record import RecordError
 from .report import Report
 
-__all__ = ["evaluate", "Protocol", "Report"]
+__all__ = ["evaluate", "Protocol", "Report", "ModelContractError", "TooManyFailures", "RecordError"]
