@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from wltools.check import ISO_TIMEOUT
 from wltools.errors import WLToolsError
 from wltools.wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, TESTS
 
@@ -84,43 +85,10 @@ class _TestName(click.Choice):
 _MAX_MEMORY_HELP = ("Refuse work whose estimated peak memory is above SIZE (e.g. 4G), before "
                     "starting it; default 80% of the memory free now.")
 
-#: Largest canonical form printed as graph6 by `iso --format json` (graph6 takes n^2/12 bytes).
-_CANONICAL_GRAPH6_MAX_NODES = 1000
-
-
-def _graph_summary(spec: str, G) -> dict:
-    return {"spec": spec, "n": G.number_of_nodes(), "m": G.number_of_edges()}
-
-
-def _require_iso(G, which: str, max_memory: int | None) -> None:
-    """Refuse a canonical labelling over the budget or above wltools.iso's tested limit."""
-    from wltools.errors import ResourceLimitError
-    from wltools.iso import MAX_NODES, choose_method, peak_bytes
-    from wltools.resources import require
-
-    n, m = G.number_of_nodes(), G.number_of_edges()
-    if n > MAX_NODES:
-        raise ResourceLimitError(
-            f"isomorphism of {which} ({n:,} nodes): above the tested limit of {MAX_NODES:,} nodes "
-            "of the canonical labeller"
-        )
-    require(peak_bytes(n, m), f"canonical labelling ({choose_method(n)}) of {which} ({n:,} nodes)",
-            max_memory=max_memory)
-
-
-def _canonical_forms(G, H, max_memory: int | None):
-    """One canonical labelling per graph (checked against the budget first), reused for the
-    verdict, the certificates and the canonical graph6."""
-    from wltools.iso import canonical_form
-
-    _require_iso(G, "G", max_memory)
-    _require_iso(H, "H", max_memory)
-    return canonical_form(G), canonical_form(H)
-
-
-def _out_of_memory(what: str) -> ReportedError:
-    return ReportedError(f"out of memory while {what}; the estimate was too low: give a smaller "
-                         "input or a lower --max-memory, and report this")
+_ISO_TIMEOUT_HELP = ("Stop the canonical labelling of graphs above 256 nodes (bliss, in a child "
+                     "process) after SECONDS and report isomorphism as undecided; cheap exact "
+                     "invariants (degrees, components, triangles, 4-cycles, closed walks) are "
+                     "compared first.")
 
 
 def _table(rows: list[tuple[str, ...]]) -> list[str]:
@@ -129,31 +97,9 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
 
 
-def _require_tests(tests, G, H, rrwp_steps: int | None, max_memory: int | None) -> None:
-    """Refuse, before any work, a refinement test whose estimated peak memory
-    (:func:`wltools.refine.cost.peak_bytes`, for graphs of the larger order and size) plus the two
-    graphs is over the budget."""
-    from wltools.errors import UnknownNameError
-    from wltools.graphs import load_bytes
-    from wltools.refine.cost import peak_bytes
-    from wltools.resources import require
-    from wltools.wl_tests import TEST_LABELS
-
-    n = max(G.number_of_nodes(), H.number_of_nodes())
-    m = max(G.number_of_edges(), H.number_of_edges())
-    graphs = (load_bytes(G.number_of_nodes(), G.number_of_edges())
-              + load_bytes(H.number_of_nodes(), H.number_of_edges())) // 2
-    import math
-
-    degrees = {d for X in (G, H) for _, d in X.degree() if d > 0}
-    max_degree = max(degrees, default=0)
-    for t in tests:
-        try:
-            need = peak_bytes(t, n, m, rrwp_steps=rrwp_steps, max_degree=max_degree,
-                              lcm_degrees=math.lcm(*degrees) if t == "rrwp" and degrees else None)
-        except UnknownNameError:  # a test without a cost model yet
-            continue
-        require(need + graphs, f"{TEST_LABELS.get(t, t)} on {n:,} nodes", max_memory=max_memory)
+def _out_of_memory(what: str) -> ReportedError:
+    return ReportedError(f"out of memory while {what}; the estimate was too low: give a smaller "
+                         "input or a lower --max-memory, and report this")
 
 
 @cli.command()
@@ -185,8 +131,12 @@ def _require_tests(tests, G, H, rrwp_steps: int | None, max_memory: int | None) 
     help="text: a table with witnesses; json: one object for scripts.",
 )
 @click.option("--max-memory", type=_MemorySize(), default=None, help=_MAX_MEMORY_HELP)
+@click.option("--iso-timeout", type=click.FloatRange(min=0, min_open=True), default=ISO_TIMEOUT,
+              show_default=True, metavar="SECONDS", help=_ISO_TIMEOUT_HELP)
+@click.option("--no-iso", is_flag=True,
+              help="Skip the canonical labelling (the cheap invariants are still compared).")
 def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str,
-          max_memory: int | None) -> None:
+          max_memory: int | None, iso_timeout: float, no_iso: bool) -> None:
     """Can refinement tests distinguish graphs G and H? Also says whether they are isomorphic.
 
     G and H are each a file (graph6/sparse6, edge list, GraphML, node-link JSON; FILE:INDEX picks
@@ -197,66 +147,23 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     """
     import json
 
+    from wltools.check import check_dict, check_pair, check_text
     from wltools.graphs import load_graph
-    from wltools.refine import refine_pair
 
     G, H = load_graph(g, max_memory=max_memory), load_graph(h, max_memory=max_memory)
-    tests = TESTS if test == "all" else (test,)
-    n = max(G.number_of_nodes(), H.number_of_nodes())
-    if rrwp_steps is not None and rrwp_steps > n + 1 and "rrwp" in tests:
-        click.echo(f"note: --rrwp-steps {rrwp_steps} lowered to n + 1 = {n + 1}: by Cayley-Hamilton "
-                   f"the powers of M beyond M^{n} add nothing to RRWP-WL", err=True)
-        rrwp_steps = n + 1
-    _require_tests(tests, G, H, rrwp_steps, max_memory)
     try:
-        form_g, form_h = _canonical_forms(G, H, max_memory)
-        results = [refine_pair(G, H, t, rrwp_steps=rrwp_steps, fast=not exact) for t in tests]
+        c = check_pair(G, H, TESTS if test == "all" else (test,), rrwp_steps=rrwp_steps, exact=exact,
+                       max_memory=max_memory, iso=not no_iso, iso_timeout=iso_timeout)
     except MemoryError:
         raise _out_of_memory(f"checking {g} against {h}") from None
-    isomorphic = form_g.isomorphic(form_h)
-    digests = {"G": form_g.digest(), "H": form_h.digest()}
-    if isomorphic and any(r.distinguished for r in results):
+    for note in c.notes:
+        click.echo(f"note: {note}", err=True)
+    if c.inconsistent:
         click.echo("warning: isomorphic graphs reported as distinguished; this is a bug", err=True)
-
     if fmt == "json":
-        obj = {
-            "graphs": {"G": _graph_summary(g, G), "H": _graph_summary(h, H)},
-            "isomorphic": isomorphic,
-            "certificates": digests,
-            "exact": exact,
-            "rrwp_steps": rrwp_steps,
-            "results": [r.to_dict() for r in results],
-        }
-        click.echo(json.dumps(obj, indent=2))
-        return
-
-    def cell(x) -> str:
-        return "-" if x is None else str(x)
-
-    lines = _table([
-        ("G", g, f"n={G.number_of_nodes()}", f"m={G.number_of_edges()}"),
-        ("H", h, f"n={H.number_of_nodes()}", f"m={H.number_of_edges()}"),
-    ])
-    lines.append("")
-    rows = [("test", "verdict", "reason", "iteration", "iterations")]
-    for r in results:
-        verdict = "distinguished" if r.distinguished else "not distinguished"
-        rows.append((r.test, verdict, r.reason, cell(r.iteration), cell(r.iterations)))
-    lines += _table(rows)
-    witnesses = [r for r in results if r.distinguished]
-    if witnesses:
-        lines += ["", "witnesses:"]
-        lines += [f"  {r.test}: {r.witness}" for r in witnesses]
-    lines.append("")
-    methods = form_g.method if form_g.method == form_h.method else f"{form_g.method}/{form_h.method}"
-    certs = f"{methods} certificates {digests['G']} vs {digests['H']}"
-    if isomorphic:
-        lines.append(f"isomorphic: yes ({certs}); no test can distinguish isomorphic graphs")
-    elif not witnesses:
-        lines.append(f"isomorphic: no ({certs}); the graphs differ, but no test run here tells")
+        click.echo(json.dumps(check_dict(c, (g, h), (G, H), exact), indent=2))
     else:
-        lines.append(f"isomorphic: no ({certs})")
-    click.echo("\n".join(lines))
+        click.echo(check_text(c, (g, h), (G, H)))
 
 
 @cli.command()
@@ -268,38 +175,28 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
          "(graph6 up to 1,000 nodes, else null).",
 )
 @click.option("--max-memory", type=_MemorySize(), default=None, help=_MAX_MEMORY_HELP)
-def iso(g: str, h: str, fmt: str, max_memory: int | None) -> None:
+@click.option("--iso-timeout", type=click.FloatRange(min=0, min_open=True), default=ISO_TIMEOUT,
+              show_default=True, metavar="SECONDS", help=_ISO_TIMEOUT_HELP)
+def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float) -> None:
     """Are graphs G and H isomorphic? Exact, by canonical certificates: nauty (pynauty) up to 256
     nodes, bliss (igraph) above, up to 100,000 nodes.
 
     G and H are given as for `wltools check`. Exit code 0 whether or not they are isomorphic.
+    Cheap exact invariants (degrees, components, triangles, 4-cycles, closed walks) are compared
+    first; a difference answers "not isomorphic" with that witness, and above 256 nodes skips the
+    labelling.
     """
     import json
 
+    from wltools.check import check_pair, iso_dict, iso_text
     from wltools.graphs import load_graph
 
     G, H = load_graph(g, max_memory=max_memory), load_graph(h, max_memory=max_memory)
     try:
-        form_g, form_h = _canonical_forms(G, H, max_memory)
+        c = check_pair(G, H, (), max_memory=max_memory, iso_timeout=iso_timeout, always_label_small=True)
     except MemoryError:
         raise _out_of_memory(f"labelling {g} and {h}") from None
-    isomorphic = form_g.isomorphic(form_h)
-    dg, dh = form_g.digest(), form_h.digest()
-    if fmt == "json":
-        def graph6(form):
-            return form.graph6() if form.n <= _CANONICAL_GRAPH6_MAX_NODES else None
-
-        obj = {
-            "graphs": {"G": _graph_summary(g, G), "H": _graph_summary(h, H)},
-            "isomorphic": isomorphic,
-            "certificates": {"G": dg, "H": dh},
-            "canonical_graph6": {"G": graph6(form_g), "H": graph6(form_h)},
-        }
-        click.echo(json.dumps(obj, indent=2))
-        return
-    verdict = "isomorphic" if isomorphic else "not isomorphic"
-    click.echo(f"{verdict} (certificates {dg} {'=' if isomorphic else '!='} {dh})")
-
+    click.echo(json.dumps(iso_dict(c, (g, h), (G, H)), indent=2) if fmt == "json" else iso_text(c))
 
 
 # --- brec verify-data / theory ---

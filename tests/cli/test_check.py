@@ -227,3 +227,148 @@ def test_check_iso_and_brec_theory_import_no_torch(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+# ----------------------------------------------------------------------------- invariants first, iso budget
+
+
+def _g6(G) -> str:
+    return nx.to_graph6_bytes(G, nodes=sorted(G), header=False).decode().strip()
+
+
+def _no_labeller(monkeypatch):
+    """Make any canonical labelling fail loudly."""
+    import wltools.iso
+
+    def boom(*args, **kwargs):
+        raise AssertionError("canonical labeller called")
+
+    monkeypatch.setattr(wltools.iso, "canonical_form", boom)
+
+
+def _slow_labeller(monkeypatch, seconds: float = 60.0):
+    """A canonical labeller that sleeps (inherited by a forked child process)."""
+    import time
+
+    import wltools.iso
+
+    def slow(*args, **kwargs):
+        time.sleep(seconds)
+        raise AssertionError("slow labeller not stopped")
+
+    monkeypatch.setattr(wltools.iso, "canonical_form", slow)
+
+
+def _relabelled_file(tmp_path, G, seed: int, name: str) -> str:
+    rng = random.Random(seed)
+    perm = list(range(G.number_of_nodes()))
+    rng.shuffle(perm)
+    path = tmp_path / name
+    path.write_bytes(nx.to_sparse6_bytes(nx.relabel_nodes(G, dict(enumerate(perm))),
+                                         nodes=range(G.number_of_nodes()), header=False))
+    return str(path)
+
+
+def test_check_triangle_witness_without_labeller(monkeypatch):
+    """K_{3,3} and the prism: both 3-regular on 6 nodes, 1-WL cannot tell them apart, the
+    triangle count does, and no canonical labelling is run."""
+    _no_labeller(monkeypatch)
+    g, h = _g6(nx.complete_bipartite_graph(3, 3)), _g6(nx.circular_ladder_graph(3))
+    result = _run("check", g, h, "--test", "1wl")
+    assert result.exit_code == 0, result.output
+    assert _rows(result.stdout)["1wl"][0] == "not distinguished"
+    assert ("isomorphic: no (triangles: 0 in G, 2 in H); the graphs differ, but no test run here "
+            "tells") in result.stdout
+    obj = json.loads(_run("check", g, h, "--test", "1wl", "--format", "json").stdout)
+    assert obj["isomorphic"] is False
+    assert obj["iso_witness"] == "triangles: 0 in G, 2 in H"
+    assert obj["certificates"] is None and obj["iso_status"] == "decided"
+
+
+def test_iso_large_component_witness_without_labeller(monkeypatch):
+    _no_labeller(monkeypatch)
+    result = _run("iso", "cycle:300", "cycle:150+cycle:150")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "not isomorphic (component sizes: 0 components of 150 nodes in G, 2 in H)\n"
+    obj = json.loads(_run("iso", "cycle:300", "cycle:150+cycle:150", "--format", "json").stdout)
+    assert obj["isomorphic"] is False and obj["certificates"] is None
+    assert obj["iso_witness"].startswith("component sizes: ")
+
+
+def test_iso_small_witness_keeps_certificates():
+    result = _run("iso", "cycle:6", "cycle:3+cycle:3")
+    assert result.stdout.startswith("not isomorphic (certificates ")
+    assert "; component sizes: 0 components of 3 nodes in G, 2 in H)" in result.stdout
+
+
+def test_check_no_iso(monkeypatch, relabelled_petersen):
+    _no_labeller(monkeypatch)
+    result = _run("check", "petersen", relabelled_petersen, "--test", "1wl", "--no-iso")
+    assert result.exit_code == 0, result.output
+    assert "isomorphism not checked (--no-iso)" in result.stdout
+    assert "isomorphic: yes" not in result.stdout
+    obj = json.loads(_run("check", "petersen", relabelled_petersen, "--test", "1wl", "--no-iso",
+                          "--format", "json").stdout)
+    assert obj["isomorphic"] is None and obj["iso_status"] == "not checked"
+    # a test that distinguishes the graphs still proves them non-isomorphic (invariants silenced:
+    # decalin and bicyclopentyl differ in closed walks)
+    from wltools import iso_invariants
+
+    monkeypatch.setattr(iso_invariants, "first_difference", lambda G, H: None)
+    result = _run("check", "decalin", "bicyclopentyl", "--test", "spd", "--no-iso")
+    assert "isomorphic: no (distinguished by spd)" in result.stdout
+
+
+def test_check_iso_timeout_undecided(monkeypatch, tmp_path):
+    """Invariants agree (a relabelled 300-cycle), the labeller hangs: the child process is killed
+    after the budget and the refinement verdict is still printed."""
+    import time
+
+    _slow_labeller(monkeypatch)
+    h = _relabelled_file(tmp_path, nx.cycle_graph(300), 5, "c300.s6")
+    start = time.monotonic()
+    result = _run("check", "cycle:300", h, "--test", "1wl", "--iso-timeout", "0.5")
+    assert time.monotonic() - start < 20
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert _rows(result.stdout)["1wl"][0] == "not distinguished"
+    assert "isomorphism undecided after 0.5 s" in result.stdout
+    obj = json.loads(_run("check", "cycle:300", h, "--test", "1wl", "--iso-timeout", "0.5",
+                          "--format", "json").stdout)
+    assert obj["isomorphic"] is None and obj["iso_status"] == "undecided"
+    assert obj["certificates"] is None and obj["iso_timeout"] == 0.5
+
+    result = _run("iso", "cycle:300", h, "--iso-timeout", "0.5")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("isomorphism undecided after 0.5 s")
+
+
+def test_check_large_isomorphic_pair_through_child(tmp_path):
+    """Above 256 nodes the labelling runs in a child process; isomorphic pairs are still found."""
+    h = _relabelled_file(tmp_path, nx.cycle_graph(300), 7, "c300.s6")
+    result = _run("check", "cycle:300", h, "--test", "1wl", "--iso-timeout", "60")
+    assert result.exit_code == 0, result.output
+    assert "isomorphic: yes (bliss certificates " in result.stdout
+    result = _run("iso", "cycle:300", h)
+    assert result.stdout.startswith("isomorphic (certificates ")
+
+
+def test_check_child_labeller_error_one_line(monkeypatch, tmp_path):
+    import wltools.iso
+    from wltools.errors import ResourceLimitError
+
+    def refuse(*args, **kwargs):
+        raise ResourceLimitError("labeller refused")
+
+    monkeypatch.setattr(wltools.iso, "canonical_form", refuse)
+    h = _relabelled_file(tmp_path, nx.cycle_graph(300), 9, "c300.s6")
+    result = _run("check", "cycle:300", h, "--test", "1wl")
+    assert result.exit_code == 2
+    assert result.stderr == "error: labeller refused\n"
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "soon"])
+def test_check_bad_iso_timeout(value):
+    result = _run("check", "petersen", "petersen", "--iso-timeout", value)
+    assert result.exit_code == 2
+    assert "Invalid value" in result.stderr

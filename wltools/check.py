@@ -1,0 +1,366 @@
+"""Checking a pair of graphs: which refinement tests distinguish them, and are they isomorphic?
+
+This is the library side of ``wltools check`` and ``wltools iso`` (the CLI only parses options
+and prints). :func:`check_pair` plans the work, refuses it before it starts when its estimated
+memory is over the budget (:mod:`wltools.resources`), runs the tests (:func:`wltools.refine.refine_pair`)
+and decides isomorphism in three steps, cheapest first:
+
+1. **exact invariants** (:func:`wltools.iso_invariants.first_difference`: order, size, degrees,
+   components, triangles, 4-cycles, closed walks per node): a difference proves the graphs
+   non-isomorphic and is the witness; no canonical labelling is run;
+2. **a distinguishing test**: a refinement test that tells the graphs apart also proves them
+   non-isomorphic (it is what is reported when the labelling is skipped or stopped);
+3. **canonical labelling** (:mod:`wltools.iso`: nauty up to 256 nodes, bliss above), only when the
+   invariants agree. Above 256 nodes it runs in a child process with a time budget
+   (``iso_timeout``); a labelling that runs over is killed and isomorphism is *undecided*
+   (``isomorphic = None``), never guessed.
+
+Examples
+--------
+>>> import networkx as nx
+>>> c = check_pair(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), ("1wl", "spd"))
+>>> [r.distinguished for r in c.results], c.isomorphic, c.iso_witness
+([False, True], False, 'component sizes: 0 components of 3 nodes in G, 2 in H')
+>>> check_pair(nx.petersen_graph(), nx.petersen_graph(), ("1wl",)).isomorphic
+True
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .errors import ResourceLimitError, WLToolsError
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["ISO_TIMEOUT", "CheckResult", "check_pair", "require_iso", "require_tests",
+           "canonical_forms", "LabellingFailed"]
+
+#: Default time budget (seconds) for the canonical labelling of graphs above
+#: :data:`wltools.iso.NAUTY_MAX_NODES` nodes.
+ISO_TIMEOUT = 60.0
+
+
+class LabellingFailed(WLToolsError):
+    """The canonical labelling in the child process failed or died (one line for the CLI)."""
+
+
+@dataclass
+class CheckResult:
+    """What :func:`check_pair` found.
+
+    Attributes
+    ----------
+    results : list of RefinementResult
+        One per test, in the order asked.
+    isomorphic : bool or None
+        None when undecided: the labelling was skipped (``iso=False``) or stopped at the time
+        budget, and no invariant or test told the graphs apart.
+    iso_status : {"decided", "undecided", "not checked"}
+    iso_witness : str or None
+        The invariant that differs (e.g. ``"triangles: 0 in G, 2 in H"``), or
+        ``"distinguished by <test>"``; None when decided by the certificates.
+    forms : tuple of two CanonicalForm, or None
+        The canonical forms when a labelling ran to the end.
+    iso_timeout : float or None
+    rrwp_steps : int or None
+        The RRWP steps used (lowered to ``n + 1`` when asked for more, see ``notes``).
+    notes : list of str
+        Remarks for the user (e.g. a lowered ``rrwp_steps``).
+    """
+
+    results: list
+    isomorphic: bool | None
+    iso_status: str
+    iso_witness: str | None = None
+    forms: tuple | None = None
+    iso_timeout: float | None = None
+    rrwp_steps: int | None = None
+    notes: list = field(default_factory=list)
+
+    @property
+    def certificates(self) -> dict | None:
+        """``{"G": digest, "H": digest}`` of the canonical forms, or None."""
+        if self.forms is None:
+            return None
+        return {"G": self.forms[0].digest(), "H": self.forms[1].digest()}
+
+    @property
+    def inconsistent(self) -> bool:
+        """Isomorphic graphs reported as distinguished: a bug, to be shown to the user."""
+        return bool(self.isomorphic) and any(r.distinguished for r in self.results)
+
+
+def require_iso(G: nx.Graph, which: str, max_memory: int | None) -> None:
+    """Refuse a canonical labelling over the memory budget or above :data:`wltools.iso.MAX_NODES`."""
+    from .iso import MAX_NODES, choose_method, peak_bytes
+    from .resources import require
+
+    n, m = G.number_of_nodes(), G.number_of_edges()
+    if n > MAX_NODES:
+        raise ResourceLimitError(
+            f"isomorphism of {which} ({n:,} nodes): above the tested limit of {MAX_NODES:,} nodes "
+            "of the canonical labeller"
+        )
+    require(peak_bytes(n, m), f"canonical labelling ({choose_method(n)}) of {which} ({n:,} nodes)",
+            max_memory=max_memory)
+
+
+def require_tests(tests, G: nx.Graph, H: nx.Graph, rrwp_steps: int | None, max_memory: int | None) -> None:
+    """Refuse, before any work, a test whose estimated peak memory
+    (:func:`wltools.refine.cost.peak_bytes`, for the larger order and size) plus the two graphs
+    is over the budget. Tests without a cost model are not refused here."""
+    from .errors import UnknownNameError
+    from .graphs import load_bytes
+    from .refine.cost import peak_bytes
+    from .resources import require
+    from .wl_tests import TEST_LABELS
+
+    n = max(G.number_of_nodes(), H.number_of_nodes())
+    m = max(G.number_of_edges(), H.number_of_edges())
+    graphs = (load_bytes(G.number_of_nodes(), G.number_of_edges())
+              + load_bytes(H.number_of_nodes(), H.number_of_edges())) // 2
+    degrees = {d for X in (G, H) for _, d in X.degree() if d > 0}
+    for t in tests:
+        try:
+            need = peak_bytes(t, n, m, rrwp_steps=rrwp_steps, max_degree=max(degrees, default=0),
+                              lcm_degrees=math.lcm(*degrees) if t == "rrwp" and degrees else None)
+        except UnknownNameError:  # a test without a cost model yet
+            continue
+        require(need + graphs, f"{TEST_LABELS.get(t, t)} on {n:,} nodes", max_memory=max_memory)
+
+
+def _label_in_child(G, H, conn) -> None:
+    """Child process body of :func:`canonical_forms`: send back both forms, or what went wrong."""
+    try:
+        from .iso import canonical_form
+
+        conn.send(("ok", canonical_form(G), canonical_form(H)))
+    except MemoryError:
+        conn.send(("memory", None, None))
+    except WLToolsError as exc:
+        conn.send(("error", str(exc), None))
+    except BaseException as exc:  # noqa: BLE001 - reported as one line by the parent
+        conn.send(("fault", f"{type(exc).__name__}: {exc}", None))
+    finally:
+        conn.close()
+
+
+def _forms_in_child(G, H, timeout: float):
+    """Both canonical forms computed in a child process within ``timeout`` seconds, or None.
+
+    A process, not a thread: bliss runs in C and cannot be interrupted, so an abandoned thread
+    would keep a core and its memory until exit; killing a process frees both at once. The child
+    is forked where possible (no copy of the graphs through a pipe), spawned elsewhere, and killed
+    on timeout, on an interrupt, or on any error here."""
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_label_in_child, args=(G, H, send), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        if not receive.poll(timeout):
+            return None
+        try:
+            status, a, b = receive.recv()
+        except EOFError:
+            proc.join(5)
+            raise LabellingFailed(f"the canonical labelling process died (exit code {proc.exitcode})") from None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        receive.close()
+    if status == "memory":
+        raise MemoryError
+    if status == "error":
+        raise LabellingFailed(a)
+    if status == "fault":
+        raise LabellingFailed(f"canonical labelling failed: {a}")
+    return a, b
+
+
+def canonical_forms(G: nx.Graph, H: nx.Graph, timeout: float | None = None):
+    """The canonical forms of ``G`` and ``H``, or None when the labelling ran over ``timeout``.
+
+    Graphs of at most :data:`wltools.iso.NAUTY_MAX_NODES` nodes (nauty, milliseconds) are
+    labelled in this process, as is everything when ``timeout`` is None; larger ones in a child
+    process given ``timeout`` seconds for both graphs."""
+    from .iso import NAUTY_MAX_NODES, canonical_form
+
+    if timeout is None or max(G.number_of_nodes(), H.number_of_nodes()) <= NAUTY_MAX_NODES:
+        return canonical_form(G), canonical_form(H)
+    return _forms_in_child(G, H, timeout)
+
+
+def _decide(forms, witness: str | None, results) -> tuple[bool | None, str | None]:
+    """``(isomorphic, witness)`` from an invariant's witness, the forms, or a distinguishing test."""
+    if witness is not None:
+        return False, witness
+    if forms is not None:
+        return forms[0].isomorphic(forms[1]), None
+    for r in results:
+        if r.distinguished:
+            return False, f"distinguished by {r.test}"
+    return None, None
+
+
+def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None, exact: bool = False,
+               max_memory: int | None = None, iso: bool = True, iso_timeout: float | None = ISO_TIMEOUT,
+               always_label_small: bool = False) -> CheckResult:
+    """Run ``tests`` on the pair and decide isomorphism (see the module docstring).
+
+    Parameters
+    ----------
+    G, H : nx.Graph
+        Validated simple undirected graphs (:func:`wltools.graphs.load_graph`).
+    tests : sequence of str
+        Test names (:data:`wltools.wl_tests.ALL_TESTS` or ``nK``).
+    rrwp_steps : int, optional
+        RRWP's K; values above ``n + 1`` are lowered to ``n + 1`` with a note (higher powers of
+        the random-walk matrix add nothing, by Cayley-Hamilton).
+    exact : bool
+        Use the slow exact refinement path (``fast=False``).
+    max_memory : int, optional
+        Budget in bytes for the refusal before work (default: 80% of free memory).
+    iso : bool
+        False: no canonical labelling (the invariants are still compared).
+    iso_timeout : float, optional
+        Seconds for the labelling of graphs above 256 nodes; None: no limit.
+    always_label_small : bool
+        Label graphs of at most 256 nodes even when an invariant already differs (``wltools iso``
+        prints their certificates; milliseconds).
+
+    Raises
+    ------
+    ResourceLimitError
+        A test or the labelling over the memory budget, before any work.
+    LabellingFailed
+        The labelling process failed or died.
+    """
+    from .iso import NAUTY_MAX_NODES
+    from .iso_invariants import first_difference
+    from .refine import refine_pair
+
+    notes = []
+    n = max(G.number_of_nodes(), H.number_of_nodes())
+    if rrwp_steps is not None and rrwp_steps > n + 1 and "rrwp" in tests:
+        notes.append(f"--rrwp-steps {rrwp_steps} lowered to n + 1 = {n + 1}: by Cayley-Hamilton "
+                     f"the powers of M beyond M^{n} add nothing to RRWP-WL")
+        rrwp_steps = n + 1
+    require_tests(tests, G, H, rrwp_steps, max_memory)
+    witness = first_difference(G, H)
+    label = iso and (witness is None or (always_label_small and n <= NAUTY_MAX_NODES))
+    if label:  # refuse over budget before any refinement work
+        require_iso(G, "G", max_memory)
+        require_iso(H, "H", max_memory)
+    results = [refine_pair(G, H, t, rrwp_steps=rrwp_steps, fast=not exact) for t in tests]
+    forms = canonical_forms(G, H, iso_timeout) if label else None
+    isomorphic, iso_witness = _decide(forms, witness, results)
+    status = "decided" if isomorphic is not None else ("undecided" if label else "not checked")
+    return CheckResult(results, isomorphic, status, iso_witness, forms, iso_timeout, rrwp_steps, notes)
+
+
+def _summary(spec: str, G: nx.Graph) -> dict:
+    return {"spec": spec, "n": G.number_of_nodes(), "m": G.number_of_edges()}
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    """Left-aligned columns separated by two spaces."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+
+
+def check_dict(c: CheckResult, specs: tuple[str, str], graphs: tuple, exact: bool) -> dict:
+    """The JSON object of ``wltools check --format json``."""
+    return {
+        "graphs": {"G": _summary(specs[0], graphs[0]), "H": _summary(specs[1], graphs[1])},
+        "isomorphic": c.isomorphic,
+        "certificates": c.certificates,
+        "iso_witness": c.iso_witness,
+        "iso_status": c.iso_status,
+        "iso_timeout": c.iso_timeout,
+        "exact": exact,
+        "rrwp_steps": c.rrwp_steps,
+        "results": [r.to_dict() for r in c.results],
+    }
+
+
+def _iso_line(c: CheckResult) -> str:
+    """The last line of the text output: the isomorphism verdict and its evidence."""
+    if c.isomorphic is None:
+        if c.iso_status == "not checked":
+            return "isomorphism not checked (--no-iso)"
+        return (f"isomorphism undecided after {c.iso_timeout:g} s (canonical labelling stopped; "
+                "a larger --iso-timeout may decide it)")
+    if c.forms is not None and c.iso_witness is None:
+        fg, fh = c.forms
+        methods = fg.method if fg.method == fh.method else f"{fg.method}/{fh.method}"
+        certs = f"{methods} certificates {c.certificates['G']} vs {c.certificates['H']}"
+    else:
+        certs = c.iso_witness
+    if c.isomorphic:
+        return f"isomorphic: yes ({certs}); no test can distinguish isomorphic graphs"
+    if not any(r.distinguished for r in c.results):
+        return f"isomorphic: no ({certs}); the graphs differ, but no test run here tells"
+    return f"isomorphic: no ({certs})"
+
+
+def check_text(c: CheckResult, specs: tuple[str, str], graphs: tuple) -> str:
+    """The text output of ``wltools check``: the graphs, a table of verdicts, the witnesses and
+    the isomorphism line."""
+    def cell(x) -> str:
+        return "-" if x is None else str(x)
+
+    lines = _table([(name, spec, f"n={X.number_of_nodes()}", f"m={X.number_of_edges()}")
+                    for name, spec, X in zip("GH", specs, graphs)])
+    lines.append("")
+    rows = [("test", "verdict", "reason", "iteration", "iterations")]
+    for r in c.results:
+        verdict = "distinguished" if r.distinguished else "not distinguished"
+        rows.append((r.test, verdict, r.reason, cell(r.iteration), cell(r.iterations)))
+    lines += _table(rows)
+    witnesses = [r for r in c.results if r.distinguished]
+    if witnesses:
+        lines += ["", "witnesses:"] + [f"  {r.test}: {r.witness}" for r in witnesses]
+    lines += ["", _iso_line(c)]
+    return "\n".join(lines)
+
+
+#: Largest canonical form given as graph6 by ``wltools iso --format json`` (graph6 takes
+#: n^2/12 bytes).
+CANONICAL_GRAPH6_MAX_NODES = 1000
+
+
+def iso_dict(c: CheckResult, specs: tuple[str, str], graphs: tuple) -> dict:
+    """The JSON object of ``wltools iso --format json``."""
+    def graph6(form):
+        return form.graph6() if form.n <= CANONICAL_GRAPH6_MAX_NODES else None
+
+    return {
+        "graphs": {"G": _summary(specs[0], graphs[0]), "H": _summary(specs[1], graphs[1])},
+        "isomorphic": c.isomorphic,
+        "certificates": c.certificates,
+        "canonical_graph6": None if c.forms is None else {"G": graph6(c.forms[0]), "H": graph6(c.forms[1])},
+        "iso_witness": c.iso_witness,
+        "iso_status": c.iso_status,
+        "iso_timeout": c.iso_timeout,
+    }
+
+
+def iso_text(c: CheckResult) -> str:
+    """The one line of ``wltools iso``."""
+    if c.isomorphic is None:
+        return (f"isomorphism undecided after {c.iso_timeout:g} s (canonical labelling stopped; "
+                "a larger --iso-timeout may decide it)")
+    parts = []
+    if c.certificates is not None:
+        d = c.certificates
+        parts.append(f"certificates {d['G']} {'=' if c.isomorphic else '!='} {d['H']}")
+    if c.iso_witness is not None:
+        parts.append(c.iso_witness)
+    return f"{'isomorphic' if c.isomorphic else 'not isomorphic'} ({'; '.join(parts)})"
