@@ -147,6 +147,49 @@ def default_selection(categories, pairs):
     return str(categories) if isinstance(categories, _Default) else categories
 
 
+def _check_limits(workers: int, stop_after, max_failures) -> None:
+    """Refuse option combinations :func:`run` cannot honour, before any work."""
+    if workers > 1 and stop_after is not None:
+        raise ValueError("stop_after works in one process only (workers=1)")
+    if max_failures is not None and (isinstance(max_failures, bool) or not isinstance(max_failures, int)
+                                     or max_failures < 0):
+        raise WLToolsError(f"max_failures must be an integer >= 0 or None, got {max_failures!r}")
+
+
+def _select(suite: str | None, categories, pairs) -> tuple[str | None, list]:
+    """``(suite name, selected pairs)``: BREC's by categories and ids, or a suite's by ids."""
+    from . import dataset
+
+    if suite is None:
+        selected = dataset.load_pairs(categories=default_selection(categories, pairs), ids=pairs)
+    else:
+        from wltools.suites import get_suite, parse_pair_ids
+
+        suite = get_suite(suite).name
+        selected = dataset.pairs_of(suite, parse_pair_ids(suite, pairs) if isinstance(pairs, str) else pairs)
+    if not selected:
+        raise WLToolsError("no pair selected")
+    return suite, selected
+
+
+def _check_contract(source: ModelSource, selected: list, protocol: Protocol, seed: int, device: str,
+                    eval_batch_size) -> tuple[Protocol, dict]:
+    """The model contract on the first and on the largest selected pair, and the invariance probe;
+    returns the protocol with ``out_dim`` set to the model's real output width (the T² threshold
+    follows the real (q, d, alpha)) and the probe's record."""
+    from .contract import check_model, probe_invariance
+
+    pair_graphs, copies = _sample_graphs(selected[0], protocol, source)
+    d = check_model(source, pair_graphs, protocol.num_relabelings, device)
+    largest = max(selected, key=_size)  # a model that fails on large graphs: refused here, naming the pair
+    check_model(source, _largest_batch(largest, protocol, source, eval_batch_size), protocol.num_relabelings, device,
+                where=f" of pair {largest.id} (the largest selected pair, {_size(largest)[0]} nodes)")
+    if d != protocol.out_dim:
+        protocol = protocol.replace(out_dim=d)
+    invariance = {**probe_invariance(source, copies, seed, selected[0].id, device), "pair": selected[0].id}
+    return protocol, invariance
+
+
 def run(
     model,
     *,
@@ -187,16 +230,11 @@ def run(
     """
     import torch
 
-    from . import dataset
     from .execute import RunSpec
     from .plan import shard_ids
     from .record import RunDirectory
 
-    if workers > 1 and stop_after is not None:
-        raise ValueError("stop_after works in one process only (workers=1)")
-    if max_failures is not None and (isinstance(max_failures, bool) or not isinstance(max_failures, int)
-                                     or max_failures < 0):
-        raise WLToolsError(f"max_failures must be an integer >= 0 or None, got {max_failures!r}")
+    _check_limits(workers, stop_after, max_failures)
     runner = _executor(executor, workers, address, gpus_per_unit, cpus_per_unit)  # a bad choice or no ray: before any work
     source = model if isinstance(model, ModelSource) else resolve_model(
         model, preset=preset, options=options, bound=bound, transform=transform)
@@ -206,28 +244,11 @@ def run(
     seeds = [int(s) for s in seeds]
     if not seeds or len(set(seeds)) != len(seeds):
         raise WLToolsError(f"seeds must be distinct integers, got {seeds}")
-    if suite is None:
-        selected = dataset.load_pairs(categories=default_selection(categories, pairs), ids=pairs)
-    else:
-        from wltools.suites import get_suite, parse_pair_ids
-
-        suite = get_suite(suite).name
-        selected = dataset.pairs_of(suite, parse_pair_ids(suite, pairs) if isinstance(pairs, str) else pairs)
-    if not selected:
-        raise WLToolsError("no pair selected")
+    suite, selected = _select(suite, categories, pairs)
     if threads is not None:
         torch.set_num_threads(int(threads))
 
-    from .contract import check_model, probe_invariance
-
-    pair_graphs, copies = _sample_graphs(selected[0], protocol, source)
-    d = check_model(source, pair_graphs, protocol.num_relabelings, device)
-    largest = max(selected, key=_size)  # a model that fails on large graphs: refused here, naming the pair
-    check_model(source, _largest_batch(largest, protocol, source, eval_batch_size), protocol.num_relabelings, device,
-                where=f" of pair {largest.id} (the largest selected pair, {_size(largest)[0]} nodes)")
-    if d != protocol.out_dim:
-        protocol = protocol.replace(out_dim=d)  # the T² threshold follows the real (q, d, alpha)
-    invariance = {**probe_invariance(source, copies, seeds[0], selected[0].id, device), "pair": selected[0].id}
+    protocol, invariance = _check_contract(source, selected, protocol, seeds[0], device, eval_batch_size)
 
     ids = [p.id for p in selected]
     out = Path(out) if out is not None else Path("runs") / f"{suite or 'brec'}-{_slug(source.name)}-{source.preset or 'run'}"

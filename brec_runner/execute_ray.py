@@ -145,6 +145,34 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(err).__name__}: {text}"[:500]
 
 
+def _groups(spec: RunSpec, units: list, sizes: dict) -> list[list]:
+    """The tasks' units: ``multi_pair`` windows of units of equal graph sizes (or of one pair),
+    else one unit per task."""
+    if spec.multi_pair and spec.multi_pair > 1:
+        return multi_pair_windows(units, spec.multi_pair,
+                                  lambda pid: (pid,) if spec.one_pair_groups else
+                                  (tuple(sizes[pid]["n"]), tuple(sizes[pid]["m"])))
+    return [[u] for u in units]
+
+
+def _task_failures(ray, exc, group: list, pairs: dict, max_retries: int) -> list[dict]:
+    """One failure record per unit of a task that failed with ``exc``: the underlying exception's
+    type and message, and the attempts made (retries only for lost workers and out-of-memory)."""
+    import torch
+
+    from .rpc import UnitFailure
+
+    cause = getattr(exc, "cause", None)
+    retried = not isinstance(exc, ray.exceptions.RayTaskError) or isinstance(
+        cause, (MemoryError, torch.OutOfMemoryError))
+    err = _cause(exc)
+    message = _one_line(exc)[len(type(err).__name__) + 2:]
+    return [UnitFailure(id=pid, seed=seed, type=type(err).__name__, message=message, stage="task",
+                        attempts=1 + max_retries if retried else 1,
+                        category=pairs[pid].category, subcategory=pairs[pid].subcategory).record()
+            for pid, seed in group]
+
+
 class RayExecutor:
     """Run units as Ray tasks (module docstring).
 
@@ -229,12 +257,7 @@ class RayExecutor:
             raise WLToolsError(f"--gpus-per-unit {self.gpus_per_unit} needs --device cuda")
         pairs = {p.id: p for p in dataset.pairs_of(spec.suite, sorted({pid for pid, _ in units}))}
         sizes = {pid: {"n": p.meta.get("n", ()), "m": p.meta.get("m", ())} for pid, p in pairs.items()}
-        if spec.multi_pair and spec.multi_pair > 1:
-            groups = multi_pair_windows(units, spec.multi_pair,
-                                        lambda pid: (pid,) if spec.one_pair_groups else
-                                        (tuple(sizes[pid]["n"]), tuple(sizes[pid]["m"])))
-        else:
-            groups = [[u] for u in units]
+        groups = _groups(spec, units, sizes)
         started = self._connect(ray)
         pending: dict[Any, list[Unit]] = {}
         try:
@@ -268,15 +291,7 @@ class RayExecutor:
                 try:
                     records = ray.get(ref)
                 except ray.exceptions.RayError as exc:
-                    cause = getattr(exc, "cause", None)
-                    retried = not isinstance(exc, ray.exceptions.RayTaskError) or isinstance(
-                        cause, (MemoryError, torch.OutOfMemoryError))
-                    err = _cause(exc)
-                    message = _one_line(exc)[len(type(err).__name__) + 2:]
-                    failures += [UnitFailure(id=pid, seed=seed, type=type(err).__name__, message=message, stage="task",
-                                             attempts=1 + self.max_retries if retried else 1,
-                                             category=pairs[pid].category, subcategory=pairs[pid].subcategory).record()
-                                 for pid, seed in group]
+                    failures += _task_failures(ray, exc, group, pairs, self.max_retries)
                     failed_tasks += 1
                     if not succeeded and failed_tasks >= _EARLY_STOP:
                         raise UnitsFailed(failures, stopped_early=True,

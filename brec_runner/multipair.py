@@ -170,111 +170,134 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
     unit that stops early (epoch loss below ``loss_threshold``) keeps its parameters and buffers of
     that epoch and leaves the group, so later epochs compute only the units still training.
     """
-    from torch.func import vmap
-
     device = torch.device(device)
     cuda = device.type == "cuda"
     if cuda:
         ev0, ev1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         ev0.record()
     t0 = time.perf_counter()
-    P = len(units)
-    model.to(device)
-    plist, blist = [], []
-    for pid, seed, _, _ in units:
-        fresh_parameters(model, seed, pid)
-        plist.append({k: v.detach().clone() for k, v in model.named_parameters()})
-        blist.append({k: v.detach().clone() for k, v in model.named_buffers()})
-    params = _FlatParameters(plist)
-    buffers = {k: torch.stack([b[k] for b in blist]) for k in blist[0]}
-    fwd = _Vmapped(model)
-
-    per_unit = _collated([u[2] for u in units], protocol.batch_size, device, getattr(model, "prepare_batch", None))
-    train = [_split([per_unit[u][j] for u in range(P)]) for j in range(len(per_unit[0]))]
-    couples = [b.num_graphs // 2 for b in per_unit[0]]
-
-    exp_avg = torch.zeros_like(params.flat)
-    exp_sq = torch.zeros_like(params.flat)
-    steps = 0  # Adam's step count: equal for every unit still training
-    active = list(range(P))  # row r of the matrices is unit active[r]
-    epochs_run = [0] * P
-    final_loss = [float("nan")] * P
-    done_params: dict[int, torch.Tensor] = {}  # unit -> its final parameter row
-    done_buffers: dict[int, dict[str, torch.Tensor]] = {}
-    plateaus = [PlateauState(protocol.lr, protocol.plateau_factor, protocol.plateau_patience) for _ in range(P)]
-
+    group = _GroupTraining(model, units, protocol, device)
     model.train()
     for epoch in range(protocol.epochs):
-        if not active:
+        if not group.active:
             break
-        if protocol.scheduler == "plateau":
-            lrs = [plateaus[u].lr for u in active]
-        else:
-            lrs = [lr_at_epoch(protocol, epoch)] * len(active)
-        lr_col = torch.tensor(lrs, dtype=torch.float64, device=device).view(-1, 1)
-        loss_all = [0.0] * len(active)
-        for (template, stacked), c in zip(train, couples):
-            views, pieces = params.views()
-            out = fwd(views, buffers, template, stacked)  # [A, graphs in batch, d]
-            losses = vmap(couple_loss, in_dims=(0, None))(out, protocol.margin)  # [A]
-            grad, unused = params.gradient(losses.sum(), pieces)
-            steps += 1
-            with torch.no_grad():
-                _adam_step(params.flat, grad, exp_avg, exp_sq, steps, lr_col, protocol, skip=unused)
-            for r, v in enumerate(losses.detach().cpu().tolist()):
-                loss_all[r] += c * v
-        stopping = []
-        for r, u in enumerate(active):
-            final_loss[u] = loss_all[r] / protocol.num_relabelings
-            epochs_run[u] = epoch + 1
-            if final_loss[u] < protocol.loss_threshold:
-                stopping.append(r)
-            elif protocol.scheduler == "plateau":
-                plateaus[u].step(final_loss[u])
-        if stopping:  # these units stop here: keep their state, train the others on without them
-            for r in stopping:
-                done_params[active[r]] = params.flat.detach()[r].clone()
-                done_buffers[active[r]] = {k: v[r].clone() for k, v in buffers.items()}
-            keep = [r for r in range(len(active)) if r not in stopping]
-            active = [active[r] for r in keep]
-            if active:
-                rows = torch.tensor(keep, device=device)
-                params.keep(rows)
-                exp_avg, exp_sq = exp_avg[rows], exp_sq[rows]
-                buffers = {k: v[rows] for k, v in buffers.items()}
-                train = [(template, {k: v[rows] for k, v in stacked.items()}) for template, stacked in train]
-
+        group.epoch(epoch)
     with torch.no_grad():
-        for r, u in enumerate(active):
-            done_params[u] = params.flat.detach()[r]
-            done_buffers[u] = {k: v[r] for k, v in buffers.items()}
-        params.flat = torch.stack([done_params[u] for u in range(P)])
-        buffers = {k: torch.stack([done_buffers[u][k] for u in range(P)]) for k in buffers}
+        group.finish()
         model.eval()
-        dtype = getattr(torch, protocol.t2_dtype)
-        t2 = []
-        for which in (2, 3):
-            lists = _collated([unit[which] for unit in units], eval_batch_size, device)
-            outs = []
-            for j in range(len(lists[0])):
-                template, stacked = _split([lists[u][j] for u in range(P)])
-                outs.append(fwd(params.views()[0], buffers, template, stacked))
-            out = torch.cat(outs, dim=1)  # [P, graphs, d]
-            t2.append([t2_statistic(out[u, 0::2], out[u, 1::2], dtype=dtype) for u in range(P)])
+        t2 = [group.t2_values([unit[which] for unit in units], eval_batch_size) for which in (2, 3)]
     cuda_s = None
     if cuda:
         ev1.record()
         torch.cuda.synchronize(device)
-        cuda_s = ev0.elapsed_time(ev1) / 1000.0 / P
-    wall = (time.perf_counter() - t0) / P
+        cuda_s = ev0.elapsed_time(ev1) / 1000.0 / len(units)
+    wall = (time.perf_counter() - t0) / len(units)
     outcomes = []
     for u, (pid, seed, _, _) in enumerate(units):
         dist, rel = decide(t2[0][u], t2[1][u], protocol)
         outcomes.append(PairOutcome(
             id=int(pid), seed=int(seed), t2_pair=t2[0][u], t2_reliability=t2[1][u], threshold=protocol.threshold,
-            distinguished=dist, reliable=rel, epochs=epochs_run[u], final_loss=float(final_loss[u]),
-            wall_s=wall, cuda_s=cuda_s, mode=f"multipair:{P}"))
+            distinguished=dist, reliable=rel, epochs=group.epochs_run[u], final_loss=float(group.final_loss[u]),
+            wall_s=wall, cuda_s=cuda_s, mode=f"multipair:{len(units)}"))
     return outcomes
+
+
+class _GroupTraining:
+    """The state of one group of units trained together by :func:`train_and_test_group`: the
+    parameter matrix, Adam's moments, the buffers, the stacked training batches and which units
+    are still training (row ``r`` of every matrix is unit ``active[r]``)."""
+
+    def __init__(self, model: nn.Module, units: Sequence[tuple], protocol: Protocol, device) -> None:
+        self.protocol, self.device, self.P = protocol, device, len(units)
+        model.to(device)
+        plist, blist = [], []
+        for pid, seed, _, _ in units:
+            fresh_parameters(model, seed, pid)
+            plist.append({k: v.detach().clone() for k, v in model.named_parameters()})
+            blist.append({k: v.detach().clone() for k, v in model.named_buffers()})
+        self.params = _FlatParameters(plist)
+        self.buffers = {k: torch.stack([b[k] for b in blist]) for k in blist[0]}
+        self.fwd = _Vmapped(model)
+        per_unit = _collated([u[2] for u in units], protocol.batch_size, device, getattr(model, "prepare_batch", None))
+        self.train = [_split([per_unit[u][j] for u in range(self.P)]) for j in range(len(per_unit[0]))]
+        self.couples = [b.num_graphs // 2 for b in per_unit[0]]
+        self.exp_avg = torch.zeros_like(self.params.flat)
+        self.exp_sq = torch.zeros_like(self.params.flat)
+        self.steps = 0  # Adam's step count: equal for every unit still training
+        self.active = list(range(self.P))
+        self.epochs_run = [0] * self.P
+        self.final_loss = [float("nan")] * self.P
+        self.done_params: dict[int, torch.Tensor] = {}  # unit -> its final parameter row
+        self.done_buffers: dict[int, dict[str, torch.Tensor]] = {}
+        self.plateaus = [PlateauState(protocol.lr, protocol.plateau_factor, protocol.plateau_patience)
+                         for _ in range(self.P)]
+
+    def epoch(self, epoch: int) -> None:
+        """One epoch over the training batches for the units still training; retire those whose
+        loss fell below the threshold."""
+        from torch.func import vmap
+
+        protocol = self.protocol
+        if protocol.scheduler == "plateau":
+            lrs = [self.plateaus[u].lr for u in self.active]
+        else:
+            lrs = [lr_at_epoch(protocol, epoch)] * len(self.active)
+        lr_col = torch.tensor(lrs, dtype=torch.float64, device=self.device).view(-1, 1)
+        loss_all = [0.0] * len(self.active)
+        for (template, stacked), c in zip(self.train, self.couples):
+            views, pieces = self.params.views()
+            out = self.fwd(views, self.buffers, template, stacked)  # [A, graphs in batch, d]
+            losses = vmap(couple_loss, in_dims=(0, None))(out, protocol.margin)  # [A]
+            grad, unused = self.params.gradient(losses.sum(), pieces)
+            self.steps += 1
+            with torch.no_grad():
+                _adam_step(self.params.flat, grad, self.exp_avg, self.exp_sq, self.steps, lr_col, protocol,
+                           skip=unused)
+            for r, v in enumerate(losses.detach().cpu().tolist()):
+                loss_all[r] += c * v
+        stopping = []
+        for r, u in enumerate(self.active):
+            self.final_loss[u] = loss_all[r] / protocol.num_relabelings
+            self.epochs_run[u] = epoch + 1
+            if self.final_loss[u] < protocol.loss_threshold:
+                stopping.append(r)
+            elif protocol.scheduler == "plateau":
+                self.plateaus[u].step(self.final_loss[u])
+        if stopping:
+            self._retire(stopping)
+
+    def _retire(self, stopping: list[int]) -> None:
+        """Rows ``stopping`` stop here: keep their state, train the others on without them."""
+        for r in stopping:
+            self.done_params[self.active[r]] = self.params.flat.detach()[r].clone()
+            self.done_buffers[self.active[r]] = {k: v[r].clone() for k, v in self.buffers.items()}
+        keep = [r for r in range(len(self.active)) if r not in stopping]
+        self.active = [self.active[r] for r in keep]
+        if self.active:
+            rows = torch.tensor(keep, device=self.device)
+            self.params.keep(rows)
+            self.exp_avg, self.exp_sq = self.exp_avg[rows], self.exp_sq[rows]
+            self.buffers = {k: v[rows] for k, v in self.buffers.items()}
+            self.train = [(template, {k: v[rows] for k, v in stacked.items()}) for template, stacked in self.train]
+
+    def finish(self) -> None:
+        """Every unit's final parameters and buffers, back in unit order (call under no_grad)."""
+        for r, u in enumerate(self.active):
+            self.done_params[u] = self.params.flat.detach()[r]
+            self.done_buffers[u] = {k: v[r] for k, v in self.buffers.items()}
+        self.params.flat = torch.stack([self.done_params[u] for u in range(self.P)])
+        self.buffers = {k: torch.stack([self.done_buffers[u][k] for u in range(self.P)]) for k in self.buffers}
+
+    def t2_values(self, graph_lists: list, eval_batch_size) -> list:
+        """Per unit, the T2 statistic of its graphs (relabelings or reliability set)."""
+        dtype = getattr(torch, self.protocol.t2_dtype)
+        lists = _collated(graph_lists, eval_batch_size, self.device)
+        outs = []
+        for j in range(len(lists[0])):
+            template, stacked = _split([lists[u][j] for u in range(self.P)])
+            outs.append(self.fwd(self.params.views()[0], self.buffers, template, stacked))
+        out = torch.cat(outs, dim=1)  # [P, graphs, d]
+        return [t2_statistic(out[u, 0::2], out[u, 1::2], dtype=dtype) for u in range(self.P)]
 
 
 _CHUNK_ELEMENTS = 1 << 20  # rows updated together: about 4 MB per float32 matrix, to stay in cache

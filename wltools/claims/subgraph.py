@@ -203,6 +203,61 @@ def _model_bounds(model_bounds: dict | None) -> tuple[dict, list[str]]:
     params=("brec_ids",),
     inputs=("pairs", "model_bounds"),
 )
+def _chain_evidence(chains, tallies: Callable, max_nodes: int, ev: dict, problems: list,
+                    witnesses: list) -> list[str]:
+    """Tally every inclusion of ``chains`` into ``ev`` (violations into ``problems`` and
+    ``witnesses``); returns one strictness line per inclusion."""
+    strict = []
+    for lower, upper in chains:
+        name = f"{lower} ⊑ {upper}"
+        ts, info = tallies(lower, upper)
+        ev[name] = {where: t.to_dict() for where, t in ts.items()}
+        ev[name][f"atlas n <= {max_nodes}"].update(info)
+        for where, t in ts.items():
+            if not t.ok:
+                problems.append(f"{name} violated on {t.violations} {where} pairs")
+                witnesses.append(t.counterexample)
+        if info["grouping soundness failures"]:
+            problems.append(f"{name}: atlas grouping unsound ({info['grouping soundness failures']})")
+            witnesses.append(info["grouping soundness failures"][0])
+        sw = next((t.strict for t in ts.values() if t.strict), None)
+        strict.append(f"{name}: {'strict, e.g. ' + sw if sw else 'no strictness witness in the data'}")
+    return strict
+
+
+def _incomparable_evidence(incomparable, tallies: Callable, problems: list, witnesses: list
+                           ) -> tuple[dict, list[str]]:
+    """Per ``(a, b)``: the counts each way and a witness each way; a missing witness is a problem."""
+    inc, lines = {}, []
+    for a, b in incomparable:
+        ts, _ = tallies(a, b)
+        ab = next((t.counterexample for t in ts.values() if t.counterexample), None)  # a yes, b no
+        ba = next((t.strict for t in ts.values() if t.strict), None)  # b yes, a no
+        inc[f"{a} vs {b}"] = {f"{a} separates, {b} does not": sum(t.violations for t in ts.values()),
+                              f"{b} separates, {a} does not": sum(t.strict_count for t in ts.values()),
+                              "witness one way": ab, "witness other way": ba}
+        if ab and ba:
+            lines.append(f"{a} ⋈ {b}: {ab}; {ba}")
+        else:
+            problems.append(f"{a} vs {b}: no witness that {a if not ab else b} separates a pair "
+                            f"{b if not ab else a} does not, so incomparability is not shown")
+            witnesses.append(ab or ba or f"{a} vs {b}: no pair either way")
+    return inc, lines
+
+
+def _observed_evidence(observed, tallies: Callable) -> dict:
+    """Relations tallied for information only (they never decide the status)."""
+    obs = {}
+    for lower, upper in observed:
+        ts, _ = tallies(lower, upper)
+        obs[f"{lower} vs {upper}"] = {
+            "pairs": sum(t.pairs for t in ts.values()),
+            f"{lower} separates, {upper} does not": sum(t.violations for t in ts.values()),
+            "first such pair": next((t.counterexample for t in ts.values() if t.counterexample), None),
+        }
+    return obs
+
+
 def check_subgraph_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Callable | None = None,
                              model_bounds: dict | None = None,
                              suites: Sequence[str] = DEFAULT_SUITES, suite_ids: dict | None = None,
@@ -245,48 +300,11 @@ def check_subgraph_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Call
         return out, info
 
     ev: dict = {}
-    problems, witnesses, strict = [], [], []
-    for lower, upper in chains:
-        name = f"{lower} ⊑ {upper}"
-        ts, info = tallies(lower, upper)
-        ev[name] = {where: t.to_dict() for where, t in ts.items()}
-        ev[name][f"atlas n <= {max_nodes}"].update(info)
-        for where, t in ts.items():
-            if not t.ok:
-                problems.append(f"{name} violated on {t.violations} {where} pairs")
-                witnesses.append(t.counterexample)
-        if info["grouping soundness failures"]:
-            problems.append(f"{name}: atlas grouping unsound ({info['grouping soundness failures']})")
-            witnesses.append(info["grouping soundness failures"][0])
-        sw = next((t.strict for t in ts.values() if t.strict), None)
-        strict.append(f"{name}: {'strict, e.g. ' + sw if sw else 'no strictness witness in the data'}")
+    problems, witnesses = [], []
+    strict = _chain_evidence(chains, tallies, max_nodes, ev, problems, witnesses)
     ev["strictness"] = strict
-
-    inc, inc_lines = {}, []
-    for a, b in incomparable:
-        ts, _ = tallies(a, b)
-        ab = next((t.counterexample for t in ts.values() if t.counterexample), None)  # a yes, b no
-        ba = next((t.strict for t in ts.values() if t.strict), None)  # b yes, a no
-        inc[f"{a} vs {b}"] = {f"{a} separates, {b} does not": sum(t.violations for t in ts.values()),
-                              f"{b} separates, {a} does not": sum(t.strict_count for t in ts.values()),
-                              "witness one way": ab, "witness other way": ba}
-        if ab and ba:
-            inc_lines.append(f"{a} ⋈ {b}: {ab}; {ba}")
-        else:
-            problems.append(f"{a} vs {b}: no witness that {a if not ab else b} separates a pair "
-                            f"{b if not ab else a} does not, so incomparability is not shown")
-            witnesses.append(ab or ba or f"{a} vs {b}: no pair either way")
-    ev["incomparable"] = inc
-
-    obs = {}
-    for lower, upper in observed:
-        ts, _ = tallies(lower, upper)
-        obs[f"{lower} vs {upper}"] = {
-            "pairs": sum(t.pairs for t in ts.values()),
-            f"{lower} separates, {upper} does not": sum(t.violations for t in ts.values()),
-            "first such pair": next((t.counterexample for t in ts.values() if t.counterexample), None),
-        }
-    ev["observed (no claim)"] = obs
+    ev["incomparable"], inc_lines = _incomparable_evidence(incomparable, tallies, problems, witnesses)
+    ev["observed (no claim)"] = _observed_evidence(observed, tallies)
     rows, bounded = _model_bounds(model_bounds)
     ev["model bounds"] = rows
     where = (f"{len(pairs)} BREC pairs, {sum(len(r) for r in suite_tables.values())} suite pairs "
