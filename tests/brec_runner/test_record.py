@@ -74,19 +74,23 @@ def test_config_mismatch_names_keys(tmp_path):
 
 
 def test_interrupted_then_resumed_equals_uninterrupted(tiny_model, tmp_path):
+    # multi_pair=1: "auto" decides by a timed probe, recorded per run directory, so two directories
+    # on a loaded machine may train in groups in one and alone in the other (same verdicts, T2
+    # equal only to float precision); the resume guarantee is per directory
     kw = dict(protocol=Protocol(epochs=2), pairs=[0, 1, 2, 3], categories=None, seeds=[0, 1], progress=False)
-    full = run(tiny_model, preset="brec", out=tmp_path / "full", **kw)
+    one = dict(kw, multi_pair=1)
+    full = run(tiny_model, preset="brec", out=tmp_path / "full", **one)
     part = tmp_path / "part"
-    run(tiny_model, preset="brec", out=part, stop_after=3, **kw)
+    run(tiny_model, preset="brec", out=part, stop_after=3, **one)
     lines = (part / "results.jsonl").read_text().splitlines(keepends=True)
     assert len(lines) == 3
     # simulate a kill in the middle of writing the 4th line
     (part / "results.jsonl").write_text("".join(lines) + lines[0][: len(lines[0]) // 2])
-    run(tiny_model, preset="brec", out=part, **kw)
+    run(tiny_model, preset="brec", out=part, **one)
     got, want = _records(part / "results.jsonl"), _records(full / "results.jsonl")
     assert got == want and len(got) == 8
     assert len({(r[0], r[1]) for r in got}) == 8  # nothing duplicated
-    run(tiny_model, preset="brec", out=part, **kw)  # a finished run: nothing new
+    run(tiny_model, preset="brec", out=part, **one)  # a finished run: nothing new
     assert len(read_results(part / "results.jsonl")) == 8
     # the multi-pair mode gives the same verdicts, epochs and (up to float reassociation) the same losses
     multi = run(tiny_model, preset="brec", out=tmp_path / "multi", multi_pair=4, **kw)
