@@ -11,9 +11,9 @@ and decides isomorphism in three steps, cheapest first:
 2. **a distinguishing test**: a refinement test that tells the graphs apart also proves them
    non-isomorphic (it is what is reported when the labelling is skipped or stopped);
 3. **canonical labelling** (:mod:`wltools.iso`: nauty up to 256 nodes, bliss above), only when the
-   invariants agree. Above 256 nodes it runs in a child process with a time budget
-   (``iso_timeout``); a labelling that runs over is killed and isomorphism is *undecided*
-   (``isomorphic = None``), never guessed.
+   invariants agree. Above 256 nodes it runs in two child processes (one per graph, in parallel)
+   with a time budget (``iso_timeout``); a labelling that runs over is killed and isomorphism is
+   *undecided* (``isomorphic = None``), never guessed.
 
 Examples
 --------
@@ -134,67 +134,88 @@ def require_tests(tests, G: nx.Graph, H: nx.Graph, rrwp_steps: int | None, max_m
         require(need + graphs, f"{TEST_LABELS.get(t, t)} on {n:,} nodes", max_memory=max_memory)
 
 
-def _label_in_child(G, H, conn) -> None:
-    """Child process body of :func:`canonical_forms`: send back both forms, or what went wrong."""
+def _label_in_child(G, conn) -> None:
+    """Child process body of :func:`_forms_in_children`: send back the form, or what went wrong."""
     try:
         from .iso import canonical_form
 
-        conn.send(("ok", canonical_form(G), canonical_form(H)))
+        conn.send(("ok", canonical_form(G)))
     except MemoryError:
-        conn.send(("memory", None, None))
+        conn.send(("memory", None))
     except WLToolsError as exc:
-        conn.send(("error", str(exc), None))
+        conn.send(("error", str(exc)))
     except BaseException as exc:  # noqa: BLE001 - reported as one line by the parent
-        conn.send(("fault", f"{type(exc).__name__}: {exc}", None))
+        conn.send(("fault", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
 
 
-def _forms_in_child(G, H, timeout: float):
-    """Both canonical forms computed in a child process within ``timeout`` seconds, or None.
+def _receive(conn, proc, deadline: float):
+    """The form sent by one child before ``deadline`` (``time.monotonic``), or None."""
+    import time
 
-    A process, not a thread: bliss runs in C and cannot be interrupted, so an abandoned thread
-    would keep a core and its memory until exit; killing a process frees both at once. The child
-    is forked where possible (no copy of the graphs through a pipe), spawned elsewhere, and killed
-    on timeout, on an interrupt, or on any error here."""
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_label_in_child, args=(G, H, send), daemon=True)
-    proc.start()
-    send.close()
+    if not conn.poll(max(0.0, deadline - time.monotonic())):
+        return None
     try:
-        if not receive.poll(timeout):
-            return None
-        try:
-            status, a, b = receive.recv()
-        except EOFError:
-            proc.join(5)
-            raise LabellingFailed(f"the canonical labelling process died (exit code {proc.exitcode})") from None
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        receive.close()
+        status, value = conn.recv()
+    except EOFError:
+        proc.join(5)
+        raise LabellingFailed(f"the canonical labelling process died (exit code {proc.exitcode})") from None
     if status == "memory":
         raise MemoryError
     if status == "error":
-        raise LabellingFailed(a)
+        raise LabellingFailed(value)
     if status == "fault":
-        raise LabellingFailed(f"canonical labelling failed: {a}")
-    return a, b
+        raise LabellingFailed(f"canonical labelling failed: {value}")
+    return value
+
+
+def _forms_in_children(G, H, timeout: float):
+    """Both canonical forms, each computed in its own child process (in parallel where there are
+    two cores), within ``timeout`` seconds for both; None when either runs over.
+
+    Processes, not threads: bliss runs in C and cannot be interrupted, so an abandoned thread
+    would keep a core and its memory until exit; killing a process frees both at once. The
+    children are forked where possible (no copy of the graphs through a pipe), spawned elsewhere,
+    and killed on timeout, on an interrupt, or on any error here."""
+    import time
+
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    deadline = time.monotonic() + timeout
+    children = []
+    try:
+        for X in (G, H):
+            receive, send = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_label_in_child, args=(X, send), daemon=True)
+            proc.start()
+            send.close()
+            children.append((receive, proc))
+        forms = []
+        for receive, proc in children:
+            form = _receive(receive, proc, deadline)
+            if form is None:
+                return None
+            forms.append(form)
+        return tuple(forms)
+    finally:
+        for receive, proc in children:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+            receive.close()
 
 
 def canonical_forms(G: nx.Graph, H: nx.Graph, timeout: float | None = None):
     """The canonical forms of ``G`` and ``H``, or None when the labelling ran over ``timeout``.
 
     Graphs of at most :data:`wltools.iso.NAUTY_MAX_NODES` nodes (nauty, milliseconds) are
-    labelled in this process, as is everything when ``timeout`` is None; larger ones in a child
-    process given ``timeout`` seconds for both graphs."""
+    labelled in this process, as is everything when ``timeout`` is None; larger ones in two child
+    processes (one per graph, in parallel) given ``timeout`` seconds for both."""
     from .iso import NAUTY_MAX_NODES, canonical_form
 
     if timeout is None or max(G.number_of_nodes(), H.number_of_nodes()) <= NAUTY_MAX_NODES:
         return canonical_form(G), canonical_form(H)
-    return _forms_in_child(G, H, timeout)
+    return _forms_in_children(G, H, timeout)
 
 
 def _decide(forms, witness: str | None, results) -> tuple[bool | None, str | None]:
