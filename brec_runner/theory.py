@@ -13,6 +13,11 @@ appended and flushed, so an interrupted computation resumes and adding a test re
 test. The code version is a hash of the sources of ``wltools/refine`` and ``wltools/distances``,
 so any change there recomputes. Tables and report files: :mod:`brec_runner.theory_report`.
 
+Batches: BREC's seeded 1-WL baselines s3, s4 and nK are computed for all their pending pairs at
+once by :func:`wltools.refine.batch.refine_pairs` (the same records as ``refine_pair`` pair by pair,
+a fraction of the time); their lines are appended when the batch is done, and each pair's
+``seconds`` is the batch's wall time shared out in proportion to the pair's nodes.
+
 Every cache line carries ``check``, the sha256 of its other fields
 (:func:`brec_runner.identity.record_checksum`, as on the runs' results lines). A line that does not
 parse or fails its check (an edit, a torn write) is never used: its pair is recomputed, the file is
@@ -101,6 +106,63 @@ def _refine_fn():
     from wltools.refine import refine_pair
 
     return refine_pair
+
+
+def _batch_fn(refine_pair, test: str, fast: bool):
+    """:func:`wltools.refine.batch.refine_pairs` when it computes ``test`` for many pairs at once
+    (s3, s4, nK on the fast path) and ``refine_pair`` is wltools' own (not a stand-in of the
+    tests), else None."""
+    import wltools.refine as refine
+    from wltools.refine.batch import batchable, refine_pairs
+
+    return refine_pairs if fast and batchable(test) and refine_pair is refine.refine_pair else None
+
+
+def _refine_group(test: str, pairs: list, refine_pair, K: int, fast: bool) -> list[dict]:
+    """Records of ``test`` on ``pairs``: one batch (:func:`_batch_fn`), whose wall time is shared
+    out over the pairs in proportion to their nodes, or pair by pair, each timed."""
+    batch = _batch_fn(refine_pair, test, fast) if len(pairs) > 1 else None
+    if batch is None:
+        recs = []
+        for pair in pairs:
+            t0 = time.perf_counter()
+            res = refine_pair(pair.g, pair.h, test, rrwp_steps=K, fast=fast)
+            recs.append(_record(pair.id, res, time.perf_counter() - t0))
+        return recs
+    t0 = time.perf_counter()
+    results = batch([(pair.g, pair.h) for pair in pairs], test)
+    seconds = time.perf_counter() - t0
+    nodes = [pair.g.number_of_nodes() + pair.h.number_of_nodes() for pair in pairs]
+    total = sum(nodes) or 1
+    return [_record(pair.id, res, seconds * k / total) for pair, res, k in zip(pairs, results, nodes)]
+
+
+def _compute(todo: list, out: dict, writers: dict | None, refine_pair, K: int, fast: bool, progress: bool) -> None:
+    """Refine the (test, pair) items ``todo`` (sorted by test), put the records in ``out`` and
+    append them to the cache ``writers``. A test :func:`wltools.refine.batch.batchable` runs as one
+    batch over its pairs (records appended when the batch is done); the others pair by pair."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(todo), desc="refine", unit="run", disable=not progress, file=sys.stderr)
+    distinguished = 0
+    i = 0
+    while i < len(todo):
+        test = todo[i][0]
+        j = i + 1
+        if _batch_fn(refine_pair, test, fast) is not None:
+            while j < len(todo) and todo[j][0] == test:
+                j += 1
+        group = [pair for _, pair in todo[i:j]]
+        bar.set_description(f"{test} pair {group[0].id}" if len(group) == 1 else f"{test} {len(group)} pairs")
+        for pair, rec in zip(group, _refine_group(test, group, refine_pair, K, fast)):
+            out[pair.id][test] = rec
+            distinguished += bool(rec["distinguished"])
+            if writers is not None:
+                writers[test].append(rec)
+        bar.update(len(group))
+        bar.set_postfix(distinguished=distinguished)
+        i = j
+    bar.close()
 
 
 def _cache_file(test: str, rrwp_steps: int, fast: bool, version: str) -> Path:
@@ -268,12 +330,12 @@ def theory_verdicts(
     A record holds ``distinguished`` (bool), ``reason``, ``iteration`` (first iteration where the
     colour histograms differ, or None), ``iterations`` (to a stable colouring), ``witness``,
     ``class_sizes`` and ``seconds`` (wall time of that refinement), from
-    :func:`wltools.refine.refine_pair` (``rrwp_steps`` defaults to :data:`DEFAULT_RRWP_STEPS`).
+    :func:`wltools.refine.refine_pair` (``rrwp_steps`` defaults to :data:`DEFAULT_RRWP_STEPS`), or
+    for the batched tests from :func:`wltools.refine.batch.refine_pairs` (the same records; see
+    :func:`_compute`).
     Results are read from / appended to the disk cache described in the module docstring;
     ``stats``, if given, receives the counts ``computed`` and ``cached`` (refinements).
     """
-    from tqdm import tqdm
-
     refine_pair = _refine_fn()
     tests = parse_tests(tests)
     K = DEFAULT_RRWP_STEPS if rrwp_steps is None else int(rrwp_steps)
@@ -316,18 +378,7 @@ def theory_verdicts(
         order = {t: i for i, t in enumerate(ALL_TESTS)}
         todo.sort(key=lambda tp: (order.get(tp[0], 9), tp[1].meta["n"][0], tp[1].id))
         try:
-            bar = tqdm(todo, desc="refine", unit="run", disable=not progress, file=sys.stderr)
-            done = {"distinguished": 0}
-            for test, pair in bar:
-                bar.set_description(f"{test} pair {pair.id}")
-                t0 = time.perf_counter()
-                res = refine_pair(pair.g, pair.h, test, rrwp_steps=K, fast=fast)
-                rec = _record(pair.id, res, time.perf_counter() - t0)
-                out[pair.id][test] = rec
-                done["distinguished"] += bool(rec["distinguished"])
-                bar.set_postfix(distinguished=done["distinguished"])
-                if use_cache:
-                    writers[test].append(rec)
+            _compute(todo, out, writers if use_cache else None, refine_pair, K, fast, progress)
         finally:
             for w in writers.values():
                 w.close()

@@ -65,6 +65,7 @@ import networkx as nx
 import numpy as np
 
 from ..distances.modular import unique_rows
+from .ego import _bare_graph
 from .engine import RefinementResult, no_difference_text, witness_text
 from .seeded import check_pair, neighbour_table
 
@@ -85,9 +86,12 @@ def _orbits(G: nx.Graph, fixed: int | None = None) -> np.ndarray:
     n = G.number_of_nodes()
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    colouring = [] if fixed is None else [{fixed}, set(range(n)) - {fixed}]
-    g = pynauty.Graph(n, directed=False, adjacency_dict={v: list(G._adj[v]) for v in range(n)},
-                      vertex_coloring=[c for c in colouring if c])
+    adjacency = {v: list(G._adj[v]) for v in range(n)}
+    if fixed is None:  # no colouring: skip the constructor's per-vertex checks (valid by construction)
+        g = _bare_graph(n, adjacency)
+    else:
+        colouring = [{fixed}, set(range(n)) - {fixed}]
+        g = pynauty.Graph(n, directed=False, adjacency_dict=adjacency, vertex_coloring=[c for c in colouring if c])
     return np.asarray(pynauty.autgrp(g)[3], dtype=np.int64)
 
 

@@ -110,33 +110,39 @@ class _Edges:
         return self.codes[pos] == q if self.codes.size else np.zeros(q.shape, dtype=bool)
 
 
-def _triangles(n: int, indptr, indices, deg, edges: _Edges) -> np.ndarray:
+def _triangles(n: int, indptr, indices, deg, edges: _Edges | None) -> np.ndarray:
     """Triangles through each node: half the common neighbours summed over its edges (row ANDs
     of the dense adjacency when ``2 m n`` is small, a matrix product up to :data:`DENSE_MAX`
-    nodes, scipy's sparse product above)."""
-    if edges.A is not None and indices.size * n <= _ROW_AND_MAX:
+    nodes, scipy's sparse product above; ``edges`` None: sparse)."""
+    if edges is not None and edges.A is not None and indices.size * n <= _ROW_AND_MAX:
         rows = np.repeat(np.arange(n), deg)
         common = (edges.A[rows] & edges.A[indices]).sum(axis=1)
         cum = np.concatenate([[0], np.cumsum(common)])
         return (cum[indptr[1:]] - cum[indptr[:-1]]) // 2
-    if edges.A is not None:
+    if edges is not None and edges.A is not None:
         A = edges.A.astype(np.float64)
         return np.rint(((A @ A) * A).sum(axis=1) / 2).astype(np.int64)
     import scipy.sparse as sp
 
-    A = sp.csr_array((np.ones(indices.size, dtype=np.int64), indices, indptr), shape=(n, n))
-    return np.asarray(((A @ A) * A).sum(axis=1)).reshape(-1) // 2
+    # int32 counts are exact: a node's common neighbours with one neighbour are below n < 2^31
+    small = n < 2**31 and indices.size < 2**31
+    itype = np.int32 if small else np.int64
+    A = sp.csr_array((np.ones(indices.size, dtype=itype), indices.astype(itype), indptr.astype(itype)), shape=(n, n))
+    return np.asarray(((A @ A) * A).sum(axis=1, dtype=np.int64)).reshape(-1) // 2
 
 
 #: Largest ``2 m n`` for which :func:`_triangles` ANDs adjacency rows (bytes of the boolean block).
 _ROW_AND_MAX = 2**24
 
 
-def _counts3(G: nx.Graph, csr=None) -> np.ndarray:
-    n = G.number_of_nodes()
+def _counts3(G: nx.Graph | None, csr=None, tri: np.ndarray | None = None) -> np.ndarray:
+    """S3 counts ``[n, 2]`` of ``G``, or of the graph whose :func:`graph_csr` is ``csr`` (``G``
+    None: e.g. a disjoint union of many graphs, :mod:`wltools.refine.batch`); ``tri``: the
+    triangles through each node, if the caller has them."""
     indptr, indices, deg = csr if csr is not None else _csr(G)
-    edges = _Edges(n, indptr, indices)
-    tri = _triangles(n, indptr, indices, deg, edges)
+    n = deg.size
+    if tri is None:
+        tri = _triangles(n, indptr, indices, deg, _Edges(n, indptr, indices) if n <= DENSE_MAX else None)
     cum = np.concatenate([[0], np.cumsum(deg[indices])])
     nbr_deg = cum[indptr[1:]] - cum[indptr[:-1]]  # summed degrees of the neighbours
     # induced 3-paths through v: as the centre C(d, 2) - tri; as an end sum_u (d_u - 1) - 2 tri
@@ -208,9 +214,10 @@ def _prefer_algebraic(n: int, indices, deg) -> bool:
     return paths > _ALGEBRAIC_PATHS_PER_N2 * n * n or enum_bytes > ENUMERATION_BYTES
 
 
-def _counts4(G: nx.Graph, csr=None) -> np.ndarray:
-    n = G.number_of_nodes()
+def _counts4(G: nx.Graph | None, csr=None) -> np.ndarray:
+    """S4 counts ``[n, 6]`` of ``G`` or of the graph whose :func:`graph_csr` is ``csr``."""
     indptr, indices, deg = csr if csr is not None else _csr(G)
+    n = deg.size
     if n <= DENSE_MAX and _prefer_algebraic(n, indices, deg):
         return _counts4_algebraic(n, indptr, indices, deg)
     edges = _Edges(n, indptr, indices)
