@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import ResourceLimitError, WLToolsError
+from .graphs import edge_count
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -89,6 +90,24 @@ class CheckResult:
             return None
         return {"G": self.forms[0].digest(), "H": self.forms[1].digest()}
 
+    def _table(self):
+        from .draw.display import CheckTable
+
+        return CheckTable(self.results)
+
+    def _repr_markdown_(self) -> str:
+        """A table of the verdicts in Jupyter, then the isomorphism line."""
+        return self._table()._repr_markdown_() + f"\n\n{_iso_line(self)}"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return self._table()._repr_html_() + f"\n<p>{html.escape(_iso_line(self))}</p>"
+
+    def to_dataframe(self):
+        """One row per test (needs pandas)."""
+        return self._table().to_dataframe()
+
     @property
     def inconsistent(self) -> bool:
         """Isomorphic graphs reported as distinguished: a bug, to be shown to the user."""
@@ -100,7 +119,7 @@ def require_iso(G: nx.Graph, which: str, max_memory: int | None) -> None:
     from .iso import MAX_NODES, choose_method, peak_bytes
     from .resources import require
 
-    n, m = G.number_of_nodes(), G.number_of_edges()
+    n, m = G.number_of_nodes(), edge_count(G)
     if n > MAX_NODES:
         raise ResourceLimitError(
             f"isomorphism of {which} ({n:,} nodes): above the tested limit of {MAX_NODES:,} nodes "
@@ -121,9 +140,9 @@ def require_tests(tests, G: nx.Graph, H: nx.Graph, rrwp_steps: int | None, max_m
     from .wl_tests import TEST_LABELS
 
     n = max(G.number_of_nodes(), H.number_of_nodes())
-    m = max(G.number_of_edges(), H.number_of_edges())
-    graphs = (load_bytes(G.number_of_nodes(), G.number_of_edges())
-              + load_bytes(H.number_of_nodes(), H.number_of_edges())) // 2
+    m = max(edge_count(G), edge_count(H))
+    graphs = (load_bytes(G.number_of_nodes(), edge_count(G))
+              + load_bytes(H.number_of_nodes(), edge_count(H))) // 2
     degrees = {d for X in (G, H) for _, d in X.degree() if d > 0}
     for t in tests:
         try:
@@ -265,6 +284,7 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     """
     from .iso import NAUTY_MAX_NODES
     from .iso_invariants import first_difference
+    from .labels import pair_labels
     from .refine import refine_pair
 
     notes = []
@@ -273,6 +293,7 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
         notes.append(f"--rrwp-steps {rrwp_steps} lowered to n + 1 = {n + 1}: by Cayley-Hamilton "
                      f"the powers of M beyond M^{n} add nothing to RRWP-WL")
         rrwp_steps = n + 1
+    pair_labels(G, H)  # labels on one graph only, or on some nodes only: one line, before any work
     require_tests(tests, G, H, rrwp_steps, max_memory)
     witness = first_difference(G, H)
     label = iso and (witness is None or (always_label_small and n <= NAUTY_MAX_NODES))
@@ -287,7 +308,18 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
 
 
 def _summary(spec: str, G: nx.Graph) -> dict:
-    return {"spec": spec, "n": G.number_of_nodes(), "m": G.number_of_edges()}
+    out = {"spec": spec, "n": G.number_of_nodes(), "m": edge_count(G)}
+    if _labels_of(G):  # labelled graphs only: the unlabelled object is unchanged
+        out["labels"] = _labels_of(G)
+    return out
+
+
+def _labels_of(G: nx.Graph) -> str:
+    """``"nodes"``, ``"edges"``, ``"nodes, edges"`` or ``""``: which labels ``G`` carries."""
+    from .labels import EDGE_LABEL, NODE_LABEL, has_attribute
+
+    kinds = [k for k, attr in (("node", NODE_LABEL), ("edge", EDGE_LABEL)) if has_attribute(G, attr, k)]
+    return ", ".join(f"{k}s" for k in kinds)
 
 
 def _table(rows: list[tuple[str, ...]]) -> list[str]:
@@ -337,7 +369,8 @@ def check_text(c: CheckResult, specs: tuple[str, str], graphs: tuple) -> str:
     def cell(x) -> str:
         return "-" if x is None else str(x)
 
-    lines = _table([(name, spec, f"n={X.number_of_nodes()}", f"m={X.number_of_edges()}")
+    lines = _table([(name, spec, f"n={X.number_of_nodes()}", f"m={edge_count(X)}",
+                     f"labels: {_labels_of(X)}" if _labels_of(X) else "")
                     for name, spec, X in zip("GH", specs, graphs)])
     lines.append("")
     rows = [("test", "verdict", "reason", "iteration", "iterations")]
@@ -360,7 +393,7 @@ CANONICAL_GRAPH6_MAX_NODES = 1000
 def iso_dict(c: CheckResult, specs: tuple[str, str], graphs: tuple) -> dict:
     """The JSON object of ``wltools iso --format json``."""
     def graph6(form):
-        return form.graph6() if form.n <= CANONICAL_GRAPH6_MAX_NODES else None
+        return form.graph6() if form.n <= CANONICAL_GRAPH6_MAX_NODES and not form.labelled else None
 
     return {
         "graphs": {"G": _summary(specs[0], graphs[0]), "H": _summary(specs[1], graphs[1])},

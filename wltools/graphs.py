@@ -67,6 +67,7 @@ from wltools.errors import (
     UnsupportedGraphError,
     WLToolsError,
 )
+from wltools.labels import EDGE_LABEL, NODE_LABEL, has_attribute, is_labelled, select_labels
 from wltools.resources import require
 
 __all__ = [
@@ -225,9 +226,11 @@ def _check_graph6_size(raw: bytes, kind: str, label: str, max_memory: int | None
 def permute_graph(G: nx.Graph, perm: Sequence[int] | Mapping) -> nx.Graph:
     """The graph with node ``v`` renamed ``perm[v]``.
 
-    The result is a plain ``nx.Graph`` without attributes; its nodes are inserted ``0..n-1`` and
-    its edges ``(a, b)``, ``a < b``, in sorted order, so its node and edge order (and everything
-    built from them, such as a PyG ``edge_index``) depend only on the relabelled graph.
+    The result is a plain ``nx.Graph`` whose only attributes are the labels of a labelled graph
+    (node and edge attribute ``"label"``, :mod:`wltools.labels`), carried along; its nodes are
+    inserted ``0..n-1`` and its edges ``(a, b)``, ``a < b``, in sorted order, so its node and edge
+    order (and everything built from them, such as a PyG ``edge_index``) depend only on the
+    relabelled graph.
 
     Parameters
     ----------
@@ -242,11 +245,24 @@ def permute_graph(G: nx.Graph, perm: Sequence[int] | Mapping) -> nx.Graph:
     >>> H = permute_graph(nx.path_graph(3), [2, 0, 1])
     >>> list(H.nodes), list(H.edges)
     ([0, 1, 2], [(0, 1), (0, 2)])
+    >>> L = nx.Graph([(0, 1, {"label": "double"})]); L.nodes[0]["label"] = "O"; L.nodes[1]["label"] = "C"
+    >>> dict(permute_graph(L, [1, 0]).nodes(data="label"))
+    {0: 'C', 1: 'O'}
     """
     n = G.number_of_nodes()
     out = nx.Graph()
     out.add_nodes_from(range(n))
-    out.add_edges_from(sorted(tuple(sorted((int(perm[u]), int(perm[v])))) for u, v in G.edges()))
+    if not is_labelled(G):
+        out.add_edges_from(sorted(tuple(sorted((int(perm[u]), int(perm[v])))) for u, v in G.edges()))
+        return out
+    for v, x in G.nodes(data=NODE_LABEL):
+        if x is not None:
+            out.nodes[int(perm[v])][NODE_LABEL] = x
+    edges = []
+    for u, v, d in G.edges(data=True):
+        a, b = sorted((int(perm[u]), int(perm[v])))
+        edges.append((a, b, {EDGE_LABEL: d[EDGE_LABEL]} if EDGE_LABEL in d else {}))
+    out.add_edges_from(sorted(edges, key=lambda e: e[:2]))
     return out
 
 
@@ -262,6 +278,23 @@ def relabel_consecutive(G: nx.Graph) -> nx.Graph:
     [(0, 1), (1, 2)]
     """
     return permute_graph(G, {v: i for i, v in enumerate(sorted(G.nodes, key=_node_key))})
+
+
+def edge_count(G: nx.Graph) -> int:
+    """``G.number_of_edges()`` of a simple undirected graph, counted in C (networkx sums the
+    degrees in a Python loop: about 0.1 s per call at 10^5 nodes).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> edge_count(nx.petersen_graph()), edge_count(nx.Graph([(0, 0), (0, 1)]))
+    (15, 2)
+    """
+    if G.is_directed() or G.is_multigraph():
+        return G.number_of_edges()
+    adj = G._adj  # networkx's node -> {neighbour: data}; read only
+    loops = sum(1 for u, nbrs in adj.items() if u in nbrs)  # a self-loop is one entry, not two
+    return (sum(map(len, adj.values())) + loops) // 2
 
 
 # ----------------------------------------------------------------------------- validation
@@ -320,7 +353,8 @@ def check_simple(
         raise error(f"{what} is empty")
 
 
-def validate_graph(G: nx.Graph, name: str | None = None) -> nx.Graph:
+def validate_graph(G: nx.Graph, name: str | None = None, *, node_attr: str | None = None,
+                   edge_attr: str | None = None) -> nx.Graph:
     """Check that ``G`` is an undirected simple graph with at least one node; relabel it.
 
     Parameters
@@ -329,19 +363,24 @@ def validate_graph(G: nx.Graph, name: str | None = None) -> nx.Graph:
         ``nx.Graph``, or an ``nx.MultiGraph`` without parallel edges.
     name : str, optional
         How the input is named in error messages (a file, a graph6 string, a graph name).
+    node_attr, edge_attr : str, optional
+        Node / edge attribute of ``G`` that becomes the label (:func:`wltools.labels.select_labels`;
+        pass ``"label"`` to keep the labels of a graph already labelled); ``None``: no labels.
 
     Returns
     -------
     nx.Graph
-        A new graph on nodes ``0..n-1`` (deterministic order, see the module docstring) without
-        node or edge attributes; ``graph["name"]`` is ``name`` when given.
+        A new graph on nodes ``0..n-1`` (deterministic order, see the module docstring) whose only
+        attributes are the selected labels (:mod:`wltools.labels`); ``graph["name"]`` is ``name``
+        when given.
 
     Raises
     ------
     UnsupportedGraphError
         Directed graph, self-loop, parallel edges, or no nodes.
     GraphFormatError
-        ``G`` is not a networkx graph.
+        ``G`` is not a networkx graph; a selected attribute missing on some nodes (edges), or
+        not a label (:func:`wltools.labels.canonical_label`).
 
     Examples
     --------
@@ -373,6 +412,10 @@ def validate_graph(G: nx.Graph, name: str | None = None) -> nx.Graph:
                     f"{what} has {k} parallel edges between {u!r} and {v!r}; only simple graphs "
                     "are supported (list each undirected edge once)"
                 )
+        if node_attr is not None or edge_attr is not None:
+            G = nx.Graph(G)  # one edge per pair (checked): labels are read from plain edge data
+    if node_attr is not None or edge_attr is not None or is_labelled(G):
+        G = select_labels(G, node_attr, edge_attr, name or "graph")
     H = relabel_consecutive(G)
     if name:
         H.graph["name"] = name
@@ -450,11 +493,46 @@ def parse_graph6(
         )
     kind = "sparse6" if raw.startswith(b":") else "graph6"
     _check_graph6_size(raw, kind, label, max_memory)
+    if kind == "sparse6" and len(raw) > _FAST_SPARSE6_BYTES:
+        G = _simple_from_sparse6(raw, label)
+        if G is not None:
+            return G
     try:
         G = nx.from_sparse6_bytes(raw) if kind == "sparse6" else nx.from_graph6_bytes(raw)
     except _READ_ERRORS as exc:
         raise GraphFormatError(f"malformed {kind} {label}: {_one_line(exc)}") from None
     return validate_graph(G, name=label)
+
+
+#: sparse6 bodies longer than this are decoded by :func:`wltools.sparse6_fast.decode_sparse6`
+#: (networkx's decoder takes seconds at 10^5 nodes); shorter ones, and every body that is not a
+#: clean simple graph, go through networkx and its messages.
+_FAST_SPARSE6_BYTES = 4096
+
+
+def _simple_from_sparse6(raw: bytes, label: str) -> nx.Graph | None:
+    """The validated graph of a well-formed sparse6 body of a simple graph with at least one node,
+    built directly on ``0..n-1`` with its edges sorted (what :func:`validate_graph` returns for
+    it); None for anything else (malformed, self-loops, repeated edges), left to networkx."""
+    import numpy as np
+
+    from .sparse6_fast import decode_sparse6
+
+    decoded = decode_sparse6(raw)
+    if decoded is None or decoded[0] == 0:
+        return None
+    n, edges = decoded
+    if len(edges) and (edges[:, 0] == edges[:, 1]).any():
+        return None
+    order = np.lexsort((edges[:, 1], edges[:, 0]))
+    edges = edges[order]
+    if len(edges) > 1 and (np.diff(edges, axis=0) == 0).all(axis=1).any():
+        return None
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(edges.tolist())
+    G.graph["name"] = label
+    return G
 
 
 def _is_graph6_text(s: str) -> bool:
@@ -684,12 +762,12 @@ def _read_graph6_lines(data: bytes, where: str, max_memory: int | None = None) -
     return graphs
 
 
-def _read_graphml(path: Path, where: str) -> nx.Graph:
+def _read_graphml(path: Path, where: str, node_attr: str | None = None, edge_attr: str | None = None) -> nx.Graph:
     try:
         G = nx.read_graphml(path)
     except _READ_ERRORS as exc:
         raise GraphFormatError(f"malformed GraphML in {where}: {_one_line(exc)}") from None
-    return validate_graph(G, name=where)
+    return validate_graph(G, name=where, node_attr=node_attr, edge_attr=edge_attr)
 
 
 _NODE_LINK = ("node-link JSON: an object with a 'nodes' list and an 'edges' (or 'links') list, "
@@ -706,11 +784,13 @@ def _node_link_id(value: object, what: str, where: str) -> object:
     return value
 
 
-def _read_json(data: bytes, where: str, max_memory: int | None = None) -> nx.Graph:
+def _read_json(data: bytes, where: str, max_memory: int | None = None, node_attr: str | None = None,
+               edge_attr: str | None = None) -> nx.Graph:
     """Node-link JSON (``networkx.node_link_data``), checked before a graph is built: ``directed``
     and ``multigraph``, when present, are JSON booleans; every node has an ``id`` (a string or a
     number, listed once); every edge has a ``source`` and a ``target`` among those ids. A
-    repeated edge is reported (as a multi-edge), not merged."""
+    repeated edge is reported (as a multi-edge), not merged. The members ``node_attr`` of the
+    node objects and ``edge_attr`` of the edge objects become labels (:func:`validate_graph`)."""
     try:
         obj = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -738,7 +818,7 @@ def _read_json(data: bytes, where: str, max_memory: int | None = None) -> nx.Gra
             f"graph {where} is directed; only undirected graphs are supported"
         )
     _require_load(len(nodes), len(edges), where, max_memory)
-    ids: dict[object, None] = {}
+    ids: dict[object, dict] = {}
     for i, node in enumerate(nodes):
         if not isinstance(node, dict) or "id" not in node:
             raise GraphFormatError(
@@ -747,7 +827,7 @@ def _read_json(data: bytes, where: str, max_memory: int | None = None) -> nx.Gra
         v = _node_link_id(node["id"], f"the id of node {i}", where)
         if v in ids:
             raise GraphFormatError(f"node-link JSON {where}: node id {json.dumps(v)} is listed twice")
-        ids[v] = None
+        ids[v] = {node_attr: node[node_attr]} if node_attr is not None and node_attr in node else {}
     pairs = []
     for j, edge in enumerate(edges):
         if not isinstance(edge, dict) or "source" not in edge or "target" not in edge:
@@ -763,11 +843,11 @@ def _read_json(data: bytes, where: str, max_memory: int | None = None) -> nx.Gra
                     "not in 'nodes'"
                 )
             ends.append(v)
-        pairs.append(tuple(ends))
+        pairs.append((*ends, {edge_attr: edge[edge_attr]} if edge_attr is not None and edge_attr in edge else {}))
     G = nx.MultiGraph()
-    G.add_nodes_from(ids)
+    G.add_nodes_from(ids.items())
     G.add_edges_from(pairs)
-    return validate_graph(G, name=where)
+    return validate_graph(G, name=where, node_attr=node_attr, edge_attr=edge_attr)
 
 
 def _read_edgelist(data: bytes, where: str, max_memory: int | None = None) -> nx.Graph:
@@ -795,7 +875,8 @@ def _read_edgelist(data: bytes, where: str, max_memory: int | None = None) -> nx
 
 
 def load_graphs(
-    path: str | os.PathLike, fmt: str | None = None, *, max_memory: int | None = None
+    path: str | os.PathLike, fmt: str | None = None, *, max_memory: int | None = None,
+    node_attr: str | None = None, edge_attr: str | None = None,
 ) -> list[nx.Graph]:
     """Read every graph of a file.
 
@@ -811,6 +892,9 @@ def load_graphs(
         Format; default: from the suffix, else sniffed from the content (module docstring).
     max_memory : int, optional
         Memory budget in bytes for each graph (default: a share of the free memory).
+    node_attr, edge_attr : str, optional
+        GraphML / node-link JSON attribute that becomes the node (edge) label
+        (:mod:`wltools.labels`); other formats carry no attributes.
 
     Returns
     -------
@@ -820,7 +904,9 @@ def load_graphs(
     Raises
     ------
     GraphFormatError
-        Missing / unreadable / empty file, malformed content, unknown ``fmt``.
+        Missing / unreadable / empty file, malformed content, unknown ``fmt``; ``node_attr`` /
+        ``edge_attr`` missing on some nodes (edges), not a label, or asked of a format without
+        attributes.
     UnsupportedGraphError
         A directed graph, self-loop, multi-edge or zero-node graph in the file.
     ResourceLimitError
@@ -843,15 +929,18 @@ def load_graphs(
     if not data.strip():
         raise GraphFormatError(f"{where} is empty: no graph in it")
     fmt = fmt or _SUFFIX_FORMAT.get(path.suffix.lower()) or _sniff(data)
+    if fmt in ("graph6", "edgelist") and (node_attr is not None or edge_attr is not None):
+        raise GraphFormatError(f"{where}: {fmt} files carry no node or edge attributes; labels "
+                               "(node_attr / edge_attr) need GraphML or node-link JSON")
     if fmt == "graph6":
         graphs = _read_graph6_lines(data, where, max_memory)
         if not graphs:
             raise GraphFormatError(f"{where} holds only a header: no graph in it")
         return graphs
     if fmt == "graphml":
-        return [_read_graphml(path, where)]
+        return [_read_graphml(path, where, node_attr, edge_attr)]
     if fmt == "json":
-        return [_read_json(data, where, max_memory)]
+        return [_read_json(data, where, max_memory, node_attr, edge_attr)]
     return [_read_edgelist(data, where, max_memory)]
 
 
@@ -870,8 +959,8 @@ def _is_dir(path: Path) -> bool:
         return False
 
 
-def _single_from_file(path: Path, max_memory: int | None = None) -> nx.Graph:
-    graphs = load_graphs(path, max_memory=max_memory)
+def _single_from_file(path: Path, max_memory: int | None = None, **attrs) -> nx.Graph:
+    graphs = load_graphs(path, max_memory=max_memory, **attrs)
     if len(graphs) != 1:
         raise GraphFormatError(
             f"{str(path)!r} holds {len(graphs)} graphs; select one as {path}:INDEX (0-based)"
@@ -907,24 +996,34 @@ def _spec_size(spec: str) -> tuple[int, int] | None:
     return None
 
 
-def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None) -> nx.Graph:
+def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_attr: str | None = None,
+               edge_attr: str | None = None) -> nx.Graph:
     """Load one graph from a file path, a ``+`` union, a name, ``FILE:INDEX``, or graph6/sparse6.
 
     The resolution order is given in the module docstring (an existing file wins, then a union,
-    then a known name, then ``FILE:INDEX``, then graph6 / sparse6).
+    then a known name, then ``FILE:INDEX``, then graph6 / sparse6). Before all of them,
+    ``smiles:SMILES`` is a molecule read by RDKit (:func:`wltools.label_inputs.from_smiles`;
+    the whole rest of the text is the SMILES, ``+`` included), labelled by atoms and bonds; a PyG
+    ``Data`` object is converted by :func:`wltools.label_inputs.from_pyg` (``x`` and
+    ``edge_attr`` rows as labels).
 
     Parameters
     ----------
-    spec : str or PathLike
+    spec : str, PathLike or torch_geometric.data.Data
         The specification.
     max_memory : int, optional
         Memory budget in bytes (default: a share of the free memory,
         :func:`wltools.resources.require`).
+    node_attr, edge_attr : str, optional
+        GraphML / node-link JSON attribute that becomes the node (edge) label
+        (:mod:`wltools.labels`); in a union, of every part. Ignored by ``smiles:``, which
+        always carries its atom and bond labels.
 
     Returns
     -------
     nx.Graph
-        Validated graph on ``0..n-1``; ``graph["name"]`` is ``spec``.
+        Validated graph on ``0..n-1``; ``graph["name"]`` is ``spec``; node / edge attribute
+        ``"label"`` when labelled.
 
     Raises
     ------
@@ -945,35 +1044,34 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None) -> nx.
     >>> load_graph("cycle:3+path:2").number_of_nodes()
     5
     """
+    attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
     if isinstance(spec, os.PathLike):
-        return _single_from_file(Path(spec), max_memory)
+        return _single_from_file(Path(spec), max_memory, **attrs)
+    if hasattr(spec, "edge_index") and hasattr(spec, "num_nodes"):  # a PyG Data: x, edge_attr as labels
+        from wltools.label_inputs import from_pyg
+
+        return from_pyg(spec)
     if not isinstance(spec, str):
         raise GraphFormatError(f"graph specification must be a string, got {type(spec).__name__}")
     s = spec.strip()
     if not s:
         raise GraphFormatError("empty graph specification")
+    if s.startswith("smiles:"):
+        from wltools.label_inputs import from_smiles
+
+        return from_smiles(s[len("smiles:"):], name=s)
     path = Path(s)
     if _is_file(path):
-        return _single_from_file(path, max_memory)
+        return _single_from_file(path, max_memory, **attrs)
     if _is_dir(path):
         raise GraphFormatError(f"{s!r} is a directory, not a graph file")
     if "+" in s:
-        parts = [p.strip() for p in s.split("+")]
-        if not all(parts):
-            raise GraphFormatError(f"graph union {_show(s)}: empty part")
-        sizes = [_spec_size(p) for p in parts]
-        known = [z for z in sizes if z is not None]
-        if known:  # parts, union and its relabelled copy: about three times the parts
-            n, m = sum(z[0] for z in known), sum(z[1] for z in known)
-            require(3 * load_bytes(n, m), f"the graph union {_show(s)} ({_count(n, 'nodes')}, up to "
-                    f"{_count(m, 'edges')})", max_memory=max_memory)
-        G = nx.disjoint_union_all([load_graph(p, max_memory=max_memory) for p in parts])
-        return validate_graph(G, name=s)
+        return _load_union(s, max_memory, attrs)
     if s.partition(":")[0] in NAMED_GRAPHS:
-        return named_graph(s, max_memory=max_memory)
+        return _no_attributes(named_graph(s, max_memory=max_memory), s, **attrs)
     m = _INDEX_RE.fullmatch(s)
     if m and _is_file(Path(m.group(1))):
-        graphs = load_graphs(m.group(1), max_memory=max_memory)
+        graphs = load_graphs(m.group(1), max_memory=max_memory, **attrs)
         index = int(m.group(2))
         if index >= len(graphs):
             raise GraphFormatError(
@@ -991,9 +1089,39 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None) -> nx.
                 raise UnknownNameError(f"{problem} (known names: {_known_names()})") from None
             raise GraphFormatError(f"{exc} (nor is it an existing file or a known name)") from None
         G.graph["name"] = s
-        return G
+        return _no_attributes(G, s, **attrs)
     if _NAME_RE.fullmatch(s):
         raise UnknownNameError(f"{problem} (known names: {_known_names()})")
     if os.sep in s or "/" in s or path.suffix:
         raise GraphFormatError(f"no such file: {s!r}")
     raise GraphFormatError(problem)
+
+
+def _load_union(s: str, max_memory: int | None, attrs: dict) -> nx.Graph:
+    """The disjoint union ``A+B+...`` of :func:`load_graph` (module docstring, rule 2)."""
+    parts = [p.strip() for p in s.split("+")]
+    if not all(parts):
+        raise GraphFormatError(f"graph union {_show(s)}: empty part")
+    sizes = [_spec_size(p) for p in parts]
+    known = [z for z in sizes if z is not None]
+    if known:  # parts, union and its relabelled copy: about three times the parts
+        n, m = sum(z[0] for z in known), sum(z[1] for z in known)
+        require(3 * load_bytes(n, m), f"the graph union {_show(s)} ({_count(n, 'nodes')}, up to "
+                f"{_count(m, 'edges')})", max_memory=max_memory)
+    G = nx.disjoint_union_all([load_graph(p, max_memory=max_memory, **attrs) for p in parts])
+    return validate_graph(G, name=s, node_attr=_label_attr(G, True), edge_attr=_label_attr(G, False))
+
+
+def _label_attr(G: nx.Graph, nodes: bool) -> str | None:
+    """``"label"`` when some node (edge) of ``G`` carries a label, else None."""
+    key = NODE_LABEL if nodes else EDGE_LABEL
+    return key if has_attribute(G, key, "node" if nodes else "edge") else None
+
+
+def _no_attributes(G: nx.Graph, spec: str, node_attr: str | None, edge_attr: str | None) -> nx.Graph:
+    """``G`` (a named graph or graph6 string, which carry no attributes), or the one-line error
+    when labels were asked of it."""
+    if node_attr is not None or edge_attr is not None:
+        raise GraphFormatError(f"{_show(spec)}: named graphs and graph6 strings carry no node or edge "
+                               "attributes; labels (node_attr / edge_attr) need GraphML or node-link JSON")
+    return G

@@ -109,3 +109,12 @@ def test_refused_before_any_work(monkeypatch):
 def test_rrwp_steps_lowered_with_a_note():
     c = check_pair(nx.cycle_graph(5), nx.cycle_graph(5), ("rrwp",), rrwp_steps=50)
     assert c.rrwp_steps == 6 and "lowered to n + 1 = 6" in c.notes[0]
+
+
+def test_notebook_display():
+    """In Jupyter a CheckResult shows as a table of verdicts and its isomorphism line."""
+    c = check_pair(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), ("1wl", "spd"))
+    md, html = c._repr_markdown_(), c._repr_html_()
+    assert "spd" in md and "1wl" in md and md.endswith("isomorphic: no (component sizes: 0 components of 3 "
+                                                       "nodes in G, 2 in H)")
+    assert "<table" in html and "isomorphic: no" in html

@@ -4,6 +4,15 @@ the subgraph WL hierarchy SWL ... SLFWL(2) (:mod:`wltools.refine.swl`).
 All tests run on one shared engine (:mod:`wltools.refine.engine`): the two graphs of a pair are
 refined together with one colour table, so colours mean the same thing in both.
 
+Labels (:mod:`wltools.labels`: node and edge attribute ``"label"``) are part of the graph in every
+test but BREC's non-GNN baselines; each test's module states how they enter (its docstring):
+1-WL, GD-WL and EPWL start from the node labels, 1-WL and GD-WL aggregate edge labels with the
+neighbour colours, 2-FWL / 3-FWL and the localised folklore tests start from labelled atomic
+types, the node-marking subgraph tests mark ``(u == v, label of v)`` and aggregate edge labels.
+EPWL refuses edge labels, and s3, s4, nK, m1, m2 refuse labels, with one line
+(:class:`~wltools.errors.UnsupportedGraphError`). Unlabelled graphs take exactly the paths they
+took before labels existed.
+
 Examples
 --------
 >>> import networkx as nx
@@ -12,6 +21,15 @@ Examples
 False
 >>> refine_pair(nx.cycle_graph(6), two_triangles, "spd").distinguished
 True
+
+Labels are taken from the node / edge attribute ``"label"``:
+
+>>> G, H = nx.path_graph(3), nx.path_graph(3)
+>>> nx.set_node_attributes(G, {0: "C", 1: "O", 2: "C"}, "label")
+>>> nx.set_node_attributes(H, {0: "O", 1: "C", 2: "C"}, "label")
+>>> r = refine_pair(G, H, "1wl")
+>>> r.distinguished, r.iteration, refine_pair(G, H, "1wl", node_label=None).distinguished
+(True, 1, False)
 """
 
 from __future__ import annotations
@@ -19,7 +37,8 @@ from __future__ import annotations
 import networkx as nx
 
 from ..errors import UnknownNameError
-from ..graphs import relabel_consecutive
+from ..graphs import edge_count, relabel_consecutive
+from ..labels import EDGE_LABEL, NODE_LABEL, pair_labels, refuse_labels
 from ..wl_tests import ALL_TESTS, TESTS, ego_radius, is_test_name
 from .engine import RefinementResult
 from .ego import refine_ego, refine_ego_reference
@@ -45,7 +64,8 @@ def _on_nodes_0_to_n(G: nx.Graph) -> nx.Graph:
 
 
 def refine_pair(
-    G: nx.Graph, H: nx.Graph, test: str, *, rrwp_steps: int | None = None, fast: bool = True
+    G: nx.Graph, H: nx.Graph, test: str, *, rrwp_steps: int | None = None, fast: bool = True,
+    node_label: str | None = NODE_LABEL, edge_label: str | None = EDGE_LABEL,
 ) -> RefinementResult:
     """Can ``test`` distinguish ``G`` and ``H``?
 
@@ -70,6 +90,10 @@ def refine_pair(
         ``True``: the vectorised engine (exact: integer keys, verified row grouping).
         ``False``: the straightforward reference implementation over exact values (Fractions,
         dicts of sorted tuples); slow, for cross-checking.
+    node_label, edge_label : str or None
+        Node / edge attribute holding the labels (default ``"label"``, :mod:`wltools.labels`);
+        used when some node (edge) of either graph has it, and then every node (edge) of both
+        must. ``None`` ignores that kind of label.
 
     Returns
     -------
@@ -82,7 +106,11 @@ def refine_pair(
     UnknownNameError
         ``test`` is none of :data:`~wltools.wl_tests.ALL_TESTS`.
     UnsupportedGraphError
-        A directed graph, a multigraph or a self-loop.
+        A directed graph, a multigraph or a self-loop; labels given to a test that refuses them
+        (s3, s4, nK, m1, m2; edge labels to EPWL).
+    GraphFormatError
+        Labels on some nodes (edges) only, on one graph only, or values that are not labels
+        (:func:`wltools.labels.pair_labels`).
 
     Examples
     --------
@@ -100,12 +128,15 @@ def refine_pair(
     if rrwp_steps is not None and rrwp_steps < 1:
         raise ValueError("rrwp_steps must be >= 1")
     G, H = _on_nodes_0_to_n(G), _on_nodes_0_to_n(H)
+    labels = _labels(G, H, test, node_label, edge_label)
     ng, nh = G.number_of_nodes(), H.number_of_nodes()
     if ng != nh:
         return RefinementResult(test, True, "order", 0, 0, ((), ()), f"G has {ng} nodes, H has {nh}")
-    mg, mh = G.number_of_edges(), H.number_of_edges()
+    mg, mh = edge_count(G), edge_count(H)
     if mg != mh:
         return RefinementResult(test, True, "edges", 0, 0, ((), ()), f"G has {mg} edges, H has {mh}")
+    if labels is not None:
+        return _refine_labelled(G, H, test, labels, rrwp_steps, fast)
     if test == "1wl":
         return refine_wl1(G, H) if fast else refine_wl1_reference(G, H)
     if test == "3wl":
@@ -124,3 +155,32 @@ def refine_pair(
         return (refine_swl if fast else refine_swl_reference)(G, H, test)
     fn = refine_gdwl if fast else refine_gdwl_reference
     return fn(G, H, (test,), rrwp_steps=rrwp_steps, test=test)
+
+
+def _labels(G: nx.Graph, H: nx.Graph, test: str, node_label, edge_label):
+    """The pair's joint label ids (None: unlabelled, or directed / multigraphs, refused later);
+    BREC's non-GNN baselines (s3, s4, nK, m1, m2), defined on unlabelled graphs, refuse labels."""
+    if any(X.is_directed() or X.is_multigraph() for X in (G, H)):
+        return None
+    labels = pair_labels(G, H, node_label, edge_label)
+    if labels is not None and (test in ("s3", "s4", "m1", "m2") or ego_radius(test) is not None):
+        refuse_labels(labels, test, "a BREC non-GNN baseline, defined on unlabelled graphs")
+    return labels
+
+
+def _refine_labelled(G: nx.Graph, H: nx.Graph, test: str, labels, rrwp_steps, fast: bool) -> RefinementResult:
+    """:func:`refine_pair` on a labelled pair of equal order and size (labels as joint ids)."""
+    if test == "1wl":
+        return (refine_wl1 if fast else refine_wl1_reference)(G, H, labels=labels)
+    if test == "3wl":
+        return (refine_fwl2 if fast else refine_fwl2_reference)(G, H, labels=labels)
+    if test == "3fwl":
+        return (refine_fwl3 if fast else refine_fwl3_reference)(G, H, labels=labels)
+    if test in ("epwl", "epwl-lap"):
+        refuse_labels(labels, test, "EPWL is defined on the adjacency / Laplacian matrix; edge labels do "
+                      "not enter it", edges_only=True)
+        return (refine_epwl if fast else refine_epwl_reference)(G, H, test, labels=labels)
+    if test in SWL_CLASSES:
+        return (refine_swl if fast else refine_swl_reference)(G, H, test, labels=labels)
+    fn = refine_gdwl if fast else refine_gdwl_reference
+    return fn(G, H, (test,), rrwp_steps=rrwp_steps, test=test, labels=labels)

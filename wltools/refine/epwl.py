@@ -42,6 +42,13 @@ with as many primes as needed for their product to exceed ``2 max |(B^k)_{uv}|``
 vectors then mean equal integers. The rows ``[chi(v), sorted(key(v, u) * k + chi(u))]`` go through
 the shared engine (:mod:`wltools.refine.engine`), as GD-WL's do. Reference path: the same
 refinement over Python-integer tuples (:func:`refine_epwl_reference`).
+
+Labels (:mod:`wltools.labels`): node labels are the initial colours (``chi^0(u)`` = label of
+``u``; both bullets above still hold, as their arguments do not use the initial colours, except
+that a labelled pair may already differ at iteration 0). Edge labels are refused with one line
+(:class:`~wltools.errors.UnsupportedGraphError`, raised by :func:`wltools.refine.refine_pair`):
+EPWL is defined by the eigenspaces of one real matrix, and categorical edge labels give no such
+matrix without choosing numbers for them, which would make the test depend on that choice.
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ import numpy as np
 
 from ..distances.adjacency import SMALL_N, adjacency_matrix
 from ..distances.modular import primes_below, unique_rows
+from ..labels import PairLabels
 from .engine import RefinementResult, multiset_rows, multiset_text, run_reference, run_refinement
 
 __all__ = ["MATRICES", "graph_matrix", "walk_vectors_exact", "walk_keys", "refine_epwl", "refine_epwl_reference"]
@@ -185,7 +193,8 @@ def _label_fn(graphs, matrix, Dg, Dh, K):
     return label
 
 
-def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | None = None) -> RefinementResult:
+def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | None = None,
+                labels: PairLabels | None = None) -> RefinementResult:
     """EPWL on a pair of graphs of equal order with one shared colour table (fast exact path).
 
     Parameters
@@ -197,6 +206,9 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
     steps : int, optional
         Walk lengths ``0..steps-1``; default ``n + 1``, which makes the refinement equal to EPWL
         (module docstring). Fewer steps give a weaker test.
+    labels : PairLabels, optional
+        Joint label ids (:func:`wltools.labels.pair_labels`): node labels are the initial colours;
+        edge labels must be absent (module docstring).
 
     Examples
     --------
@@ -222,9 +234,11 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
     def step(cg, ch, k):
         return tuple(multiset_rows(c, D * k + c[None, :]) for D, c in ((Dg, cg), (Dh, ch)))
 
+    node = _node_labels(labels)
+
     def describe(t, c, row, kp):
         if row is None:
-            return "all nodes (initial colour)"
+            return "all nodes (initial colour)" if node is None else f"nodes labelled {labels.node_text(c)}"
         if kp == 1:
             items = Counter(int(x) // kp for x in row[1:])
             return f"nodes whose {name} multiset is " + multiset_text(items, label)
@@ -234,11 +248,19 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
         )
 
     zeros = np.zeros(Dg.shape[0], dtype=np.int64)
-    return run_refinement(test, zeros, zeros.copy(), step, describe)
+    init = (zeros, zeros.copy()) if node is None else node
+    return run_refinement(test, init[0], init[1], step, describe)
+
+
+def _node_labels(labels: PairLabels | None):
+    """The node label ids of the pair, or None; edge labels are refused (module docstring)."""
+    if labels is not None and labels.edge is not None:
+        raise ValueError("EPWL takes no edge labels (refine_pair refuses them with one line)")
+    return None if labels is None else labels.node
 
 
 def refine_epwl_reference(
-    G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | None = None
+    G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | None = None, labels: PairLabels | None = None
 ) -> RefinementResult:
     """The same refinement over exact walk vectors as Python-integer tuples (dicts of sorted
     tuples): the reference for tests.
@@ -256,8 +278,11 @@ def refine_epwl_reference(
     W = [walk_vectors_exact(X, MATRICES[test], K) for X in (G, H)]
     nodes = [list(range(len(G))), list(range(len(H)))]
 
+    node = _node_labels(labels)
+
     def sig(g, v, cols):
         c = cols[g]
         return (c[v], tuple(sorted((W[g][v][u], c[u]) for u in nodes[g])))
 
-    return run_reference(test, nodes[0], nodes[1], lambda g, v: 0, sig)
+    init = (lambda g, v: 0) if node is None else (lambda g, v: int(node[g][v]))
+    return run_reference(test, nodes[0], nodes[1], init, sig)

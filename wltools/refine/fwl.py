@@ -6,6 +6,11 @@ PPGT App. E): colours of ordered pairs,
 
 initial colour = isomorphism type of the ordered pair (``u == v``, adjacent, non-adjacent).
 
+Labels (:mod:`wltools.labels`): the initial colour is the atomic type of the ordered pair in the
+labelled graph, ``(u == v, adjacent, edge label of uv, label of u, label of v)``
+(:func:`labelled_atomic_types`; the k-WL of vertex- and edge-coloured graphs, Grohe 2017,
+*Descriptive Complexity, Canonisation, and Definable Graph Structure Theory*, Sec. 3.5).
+
 Fast path: colour matrix ``C [n, n]``; items ``C[u, w] * k + C[w, v]`` sorted along ``w``, prefixed by
 ``C[u, v]``, computed in blocks over ``u`` (contiguous ``[b, n, n]`` arrays, no reshape copies) and
 grouped exactly block by block (:mod:`wltools.refine.grouping`), so the ``n^3`` items are never
@@ -20,11 +25,13 @@ import networkx as nx
 import numpy as np
 
 from ..distances import adjacency_matrix
+from ..labels import PairLabels
 from .cost import DEFAULT_MAX_BYTES, block_rows
 from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
 from .grouping import HashCollision, RowGrouper
 
-__all__ = ["refine_fwl2", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours"]
+__all__ = ["refine_fwl2", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
+           "pair_type_text"]
 
 _ATOMIC = {0: "u = v", 1: "adjacent", 2: "non-adjacent"}
 
@@ -41,6 +48,60 @@ def atomic_types(A: np.ndarray) -> np.ndarray:
     C = np.where(A > 0, 1, 2).astype(np.int64)
     np.fill_diagonal(C, 0)
     return C
+
+
+def labelled_atomic_types(Ag: np.ndarray, Ah: np.ndarray, labels: PairLabels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Initial pair colours of a labelled pair: joint ids ``[n, n]`` of G and H of the codes
+    ``((type * B + e) * a + l(u)) * a + l(v)`` (``type`` of :func:`atomic_types`, ``e`` the edge
+    label id, ``0`` off edges; ``l`` node label ids, ``a`` of them; ``B`` edge ids), and the sorted
+    distinct codes (id ``c`` has code ``codes[c]``; :func:`pair_type_text`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wltools.labels import PairLabels
+    >>> p = PairLabels((np.array([0, 1]), np.array([1, 1])), None, ("C", "O"))
+    >>> A = np.array([[0, 1], [1, 0]])
+    >>> cg, ch, codes = labelled_atomic_types(A, A, p)
+    >>> cg.tolist(), ch.tolist(), [pair_type_text(int(c), p) for c in codes[:2]]
+    ([[0, 2], [3, 1]], [[1, 4], [4, 1]], ["u = v labelled 'C'", "u = v labelled 'O'"])
+    """
+    a = max(len(labels.node_values), 1)
+    base = labels.edge_ids if labels.edge is not None else 2
+    out = []
+    for g, A in enumerate((Ag, Ah)):
+        n = A.shape[0]
+        T = atomic_types(A)
+        E = labels.edge_matrix(g, n) if labels.edge is not None else (T == 1).astype(np.int64)
+        lab = labels.node_ids(g, n)
+        out.append(((T * base + E) * a + lab[:, None]) * a + lab[None, :])
+    codes, inv = np.unique(np.concatenate([X.reshape(-1) for X in out]), return_inverse=True)
+    inv = inv.reshape(-1)
+    ng = out[0].size
+    return inv[:ng].reshape(out[0].shape), inv[ng:].reshape(out[1].shape), codes
+
+
+def pair_type_text(code: int, labels: PairLabels) -> str:
+    """A code of :func:`labelled_atomic_types` in words.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from wltools.labels import PairLabels
+    >>> p = PairLabels((np.zeros(2, dtype=np.int64),) * 2, (np.array([[0, 1, 1]]),) * 2, ("C",), ("single",))
+    >>> pair_type_text(((1 * 2 + 1) * 1 + 0) * 1 + 0, p)
+    "adjacent by 'single', labels ('C', 'C')"
+    """
+    a = max(len(labels.node_values), 1)
+    base = labels.edge_ids if labels.edge is not None else 2
+    rest, lv = divmod(int(code), a)
+    rest, lu = divmod(rest, a)
+    t, e = divmod(rest, base)
+    name = (lambda i: labels.node_text(i)) if labels.node is not None else (lambda i: "-")
+    if t == 0:
+        return f"u = v labelled {name(lu)}"
+    edge = f"adjacent by {labels.edge_text(e)}" if t == 1 and labels.edge is not None else _ATOMIC[t]
+    return f"{edge}, labels ({name(lu)}, {name(lv)})"
 
 
 def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES):
@@ -99,8 +160,12 @@ def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES):
     return next_colours
 
 
-def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES) -> RefinementResult:
+def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                labels: PairLabels | None = None) -> RefinementResult:
     """2-FWL (= 3-WL) on a pair with one shared colour table (fast exact path, bounded memory).
+
+    ``labels``: the pair's joint label ids (:func:`wltools.labels.pair_labels`); the initial pair
+    colours are then the labelled atomic types (module docstring).
 
     ``max_bytes`` bounds the work arrays of one block and, separately, the store of verified
     rows; :func:`wltools.refine.cost.peak_bytes` states the whole peak before a run.
@@ -112,6 +177,8 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES)
     >>> r.distinguished, r.iteration, r.class_sizes
     (True, 1, ((12, 12, 6, 6), (18, 12, 6)))
     """
+    if labels is not None:
+        return _refine_labelled(G, H, labels, max_bytes)
     Cg, Ch = atomic_types(adjacency_matrix(G)), atomic_types(adjacency_matrix(H))
     n = Cg.shape[0]
 
@@ -130,8 +197,29 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES)
     return refine_rounds("3wl", Cg, Ch, fwl2_next_colours(n, max_bytes), describe)
 
 
-def refine_fwl2_reference(G: nx.Graph, H: nx.Graph) -> RefinementResult:
-    """Straightforward 2-FWL (dicts of sorted tuples), the exact reference for tests.
+def _refine_labelled(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: int) -> RefinementResult:
+    """:func:`refine_fwl2` from the labelled atomic types."""
+    Cg, Ch, codes = labelled_atomic_types(adjacency_matrix(G), adjacency_matrix(H), labels)
+
+    def describe(t, c, row, kp):
+        if row is None:
+            return f"ordered pairs of type {pair_type_text(codes[c], labels)}"
+        items = Counter((int(x) // kp, int(x) % kp) for x in row[1:])
+        if t == 1:
+            return (f"pairs (u, v) of type [{pair_type_text(codes[int(row[0])], labels)}] whose "
+                    "(type(u,w), type(w,v)) multiset is "
+                    + multiset_text(items, lambda ab: f"([{pair_type_text(codes[ab[0]], labels)}], "
+                                                      f"[{pair_type_text(codes[ab[1]], labels)}])"))
+        return f"pairs of colour {int(row[0])} (round {t - 1}) whose (colour(u,w), colour(w,v)) multiset is " + multiset_text(
+            items, lambda ab: f"({ab[0]}, {ab[1]})"
+        )
+
+    return refine_rounds("3wl", Cg, Ch, fwl2_next_colours(Cg.shape[0], max_bytes), describe)
+
+
+def refine_fwl2_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:
+    """Straightforward 2-FWL (dicts of sorted tuples), the exact reference for tests (``labels``:
+    initial colour ``(type, edge label id, label id of u, label id of v)``).
 
     Examples
     --------
@@ -147,6 +235,15 @@ def refine_fwl2_reference(G: nx.Graph, H: nx.Graph) -> RefinementResult:
     def init(g, e):
         u, v = e
         return 0 if u == v else (1 if graphs[g].has_edge(u, v) else 2)
+
+    if labels is not None:
+        nid = [labels.node_ids(g, n[g]).tolist() for g in (0, 1)]
+        E = [labels.edge_matrix(g, n[g]).tolist() if labels.edge is not None else None for g in (0, 1)]
+        plain = init
+
+        def init(g, e):  # noqa: F811 - the labelled atomic type
+            u, v = e
+            return (plain(g, e), E[g][u][v] if E[g] else 0, nid[g][u], nid[g][v])
 
     def sig(g, e, cols):
         c = cols[g]

@@ -34,6 +34,11 @@ refine_rounds`). Time ``O(n^4 log n)`` per round, memory ``O(n^3)``
 (:func:`wltools.refine.cost.peak_bytes`). The reference (:func:`refine_fwl3_reference`) is the
 definition above over dicts of sorted tuples.
 
+Labels (:mod:`wltools.labels`): the initial colour of ``(u, v, x)`` is the triple of *labelled*
+pair types (:func:`wltools.refine.fwl.labelled_atomic_types`: equality, adjacency, edge label,
+the labels of both ends) of ``(u, v)``, ``(u, x)``, ``(v, x)``, which is the isomorphism type of
+the ordered triple in the vertex- and edge-coloured graph (Grohe 2017, Sec. 3.5).
+
 Only the colours of all ordered triples are computed: restricting to triples up to a
 permutation of positions would need the colour map of each position permutation, which is itself
 a refinement result, so no shortcut is taken.
@@ -49,7 +54,8 @@ import numpy as np
 from ..distances import adjacency_matrix
 from .cost import DEFAULT_MAX_BYTES, block_rows
 from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
-from .fwl import atomic_types
+from ..labels import PairLabels
+from .fwl import atomic_types, labelled_atomic_types, pair_type_text
 from .grouping import HashCollision, RowGrouper
 
 __all__ = ["refine_fwl3", "refine_fwl3_reference", "triple_types", "triple_type_text", "fwl3_next_colours",
@@ -181,26 +187,31 @@ def fwl3_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES, pack_limit: in
     return next_colours
 
 
-def _describe(codes: np.ndarray, packed_at: dict):
-    """The witness renderer: ``codes[c]`` is the atomic type of initial joint colour ``c``;
-    ``packed_at[k]`` whether items were packed in the round that started with ``k`` colours."""
+def _compact_type(code: int) -> str:
+    a, rest = divmod(int(code), 9)
+    return _PAIR[a] + _PAIR[rest // 3] + _PAIR[rest % 3]  # compact (uv, ux, vx) type
+
+
+def _describe(codes: np.ndarray, packed_at: dict, text=triple_type_text, short=_compact_type):
+    """The witness renderer: ``codes[c]`` is the atomic type of initial joint colour ``c``
+    (``text`` / ``short`` render it); ``packed_at[k]`` whether items were packed in the round that
+    started with ``k`` colours."""
 
     def colour(t, c):
         if t != 1:
             return str(c)
-        a, rest = divmod(int(codes[c]), 9)
-        return _PAIR[a] + _PAIR[rest // 3] + _PAIR[rest % 3]  # compact (uv, ux, vx) type
+        return short(codes[c])
 
     def describe(t, c, row, kp):
         if row is None:
-            return f"triples of type {triple_type_text(codes[c])}"
+            return f"triples of type {text(codes[c])}"
         if packed_at.get(kp, True):
             items = Counter((int(z) // (kp * kp), int(z) // kp % kp, int(z) % kp) for z in row[1:])
         else:
             hi, lo = row[1::2], row[2::2]
             items = Counter((int(h) // kp, int(h) % kp, int(l)) for h, l in zip(hi, lo))
         if t == 1:
-            head = (f"triples of type {triple_type_text(codes[int(row[0])])} whose (type(w,v,x), type(u,w,x), "
+            head = (f"triples of type {text(codes[int(row[0])])} whose (type(w,v,x), type(u,w,x), "
                     "type(u,v,w)) multiset (types as uv ux vx) is ")
         else:
             head = (f"triples of colour {int(row[0])} (round {t - 1}) whose (colour(w,v,x), colour(u,w,x), "
@@ -211,9 +222,28 @@ def _describe(codes: np.ndarray, packed_at: dict):
     return describe
 
 
+def _labelled_triples(G: nx.Graph, H: nx.Graph, labels: PairLabels):
+    """Initial triple colours of a labelled pair, the codes of the joint ids and their text."""
+    Pg, Ph, pcodes = labelled_atomic_types(adjacency_matrix(G), adjacency_matrix(H), labels)
+    p = len(pcodes)
+    Cg, Ch = ((P[:, :, None] * p + P[:, None, :]) * p + P[None, :, :] for P in (Pg, Ph))
+    codes = np.unique(np.concatenate([Cg.reshape(-1), Ch.reshape(-1)]))
+
+    def text(code):
+        uv, rest = divmod(int(code), p * p)
+        ux, vx = divmod(rest, p)
+        return "(" + "; ".join(f"{name}: {pair_type_text(pcodes[i], labels)}"
+                               for name, i in (("uv", uv), ("ux", ux), ("vx", vx))) + ")"
+
+    return Cg, Ch, codes, text
+
+
 def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
-                pack_limit: int = PACK_LIMIT) -> RefinementResult:
+                pack_limit: int = PACK_LIMIT, labels: PairLabels | None = None) -> RefinementResult:
     """3-FWL (= 4-WL) on a pair with one shared colour table (fast exact path, bounded memory).
+
+    ``labels``: the pair's joint label ids (:func:`wltools.labels.pair_labels`); the initial triple
+    colours are then the labelled atomic types (module docstring).
 
     ``max_bytes`` bounds the work arrays of one block and, separately, the store of verified
     rows; :func:`wltools.refine.cost.peak_bytes` states the whole peak before a run.
@@ -228,9 +258,14 @@ def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
     >>> r.witness.split(" whose")[0]  # u-v-x a path: how many w close it to a 4-cycle, ...
     'iteration 1: triples of type (u~v, u/x, v~x)'
     """
-    Cg, Ch = triple_types(adjacency_matrix(G)), triple_types(adjacency_matrix(H))
+    if labels is not None:
+        Cg, Ch, codes, text = _labelled_triples(G, H, labels)
+        texts = (text, text)
+    else:
+        Cg, Ch = triple_types(adjacency_matrix(G)), triple_types(adjacency_matrix(H))
+        codes = np.flatnonzero(np.bincount(Cg.reshape(-1), minlength=27) + np.bincount(Ch.reshape(-1), minlength=27))
+        texts = (triple_type_text, _compact_type)
     n = Cg.shape[0]
-    codes = np.flatnonzero(np.bincount(Cg.reshape(-1), minlength=27) + np.bincount(Ch.reshape(-1), minlength=27))
     packed_at: dict = {}
     step = fwl3_next_colours(n, max_bytes, pack_limit)
 
@@ -238,12 +273,13 @@ def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
         packed_at[k] = k**3 < pack_limit
         return step(cg, ch, k)
 
-    return refine_rounds("3fwl", Cg, Ch, next_colours, _describe(codes, packed_at))
+    return refine_rounds("3fwl", Cg, Ch, next_colours, _describe(codes, packed_at, *texts))
 
 
-def refine_fwl3_reference(G: nx.Graph, H: nx.Graph) -> RefinementResult:
+def refine_fwl3_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:
     """Straightforward 3-FWL (dicts of sorted tuples; the definition in the module docstring), the
-    exact reference for tests. ``O(n^4)`` Python steps per round: small graphs only.
+    exact reference for tests. ``O(n^4)`` Python steps per round: small graphs only. ``labels``:
+    pair types ``(type, edge label id, label id of a, label id of b)``.
 
     Examples
     --------
@@ -256,8 +292,15 @@ def refine_fwl3_reference(G: nx.Graph, H: nx.Graph) -> RefinementResult:
     n = [len(G), len(H)]
     elems = [[(u, v, x) for u in range(m) for v in range(m) for x in range(m)] for m in n]
 
+    nid = [labels.node_ids(g, n[g]).tolist() if labels is not None else None for g in (0, 1)]
+    E = [labels.edge_matrix(g, n[g]).tolist() if labels is not None and labels.edge is not None else None
+         for g in (0, 1)]
+
     def pair_type(g, a, b):
-        return 0 if a == b else (1 if graphs[g].has_edge(a, b) else 2)
+        t = 0 if a == b else (1 if graphs[g].has_edge(a, b) else 2)
+        if labels is None:
+            return t
+        return (t, E[g][a][b] if E[g] else 0, nid[g][a], nid[g][b])
 
     def init(g, e):
         u, v, x = e

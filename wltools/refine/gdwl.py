@@ -13,6 +13,18 @@ breadth-first search in row blocks, :func:`wltools.distances.spd.spd_keys`; RD a
 grouped in row blocks (:mod:`wltools.refine.grouping`, exact), so peak memory stays bounded
 (:func:`wltools.refine.cost.peak_bytes`). The witness labels keys from the values already
 computed.
+
+Labels (:mod:`wltools.labels`): the initial colour is the node label, and the item of ``u`` in
+``v``'s multiset also carries the label of the edge ``vu`` (a marker "none" when ``u`` is not a
+neighbour of ``v``):
+
+.. math::  \\chi^0(v) = \\ell(v), \\qquad \\chi^\\ell(v) = \\mathrm{hash}(\\{\\{(d(v, u),
+           \\ell(v, u), \\chi^{\\ell-1}(u)) : u \\in V\\}\\}),
+
+with the distances ``d`` of the unlabelled graph. (This extension is the project's: GD-WL is
+stated for unlabelled graphs; with edge labels the item marks the neighbours of ``v`` explicitly,
+by a label other than "none".) The fast path folds the edge label into the distance key
+(``key * B + edge id``, renumbered jointly).
 """
 
 from __future__ import annotations
@@ -27,6 +39,7 @@ import numpy as np
 from ..distances import INF, distance_keys, resistance_exact, rrwp_exact, spd_matrix
 from ..distances.resistance import resistance_keys_and_values
 from ..distances.spd import spd_keys
+from ..labels import PairLabels
 from .cost import DEFAULT_MAX_BYTES, block_rows
 from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
 from .grouping import HashCollision, RowGrouper
@@ -176,6 +189,7 @@ def refine_gdwl(
     rrwp_steps: int | None = None,
     test: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    labels: PairLabels | None = None,
 ) -> RefinementResult:
     """GD-WL on a pair with one shared colour table (fast exact path).
 
@@ -192,6 +206,8 @@ def refine_gdwl(
     max_bytes : int
         Budget of the row blocks of a round and, separately, of the store of verified rows
         (:func:`wltools.refine.cost.peak_bytes` states the whole peak).
+    labels : PairLabels, optional
+        The pair's joint label ids (:func:`wltools.labels.pair_labels`; module docstring).
 
     Examples
     --------
@@ -206,10 +222,15 @@ def refine_gdwl(
     distances = tuple(distances)
     Dg, Dh, label = joint_keys(G, H, distances, rrwp_steps)
     name = "/".join(_NAMES.get(d, d) for d in distances)
+    if labels is not None and labels.edge is not None:
+        Dg, Dh, label = _with_edge_labels(Dg, Dh, label, labels)
+        name += "/edge label"
 
     def describe(t, c, row, kp):
         if row is None:
-            return "all nodes (initial colour)"
+            if labels is None or labels.node is None:
+                return "all nodes (initial colour)"
+            return f"nodes labelled {labels.node_text(c)}"
         if kp == 1:
             items = Counter(int(x) // kp for x in row[1:])
             return f"nodes whose {name} multiset is " + multiset_text(items, label)
@@ -220,7 +241,27 @@ def refine_gdwl(
 
     n = Dg.shape[0]
     zeros = np.zeros(n, dtype=np.int64)
-    return refine_rounds(test or "gdwl", zeros, zeros.copy(), gdwl_next_colours(Dg, Dh, max_bytes), describe)
+    init = (zeros, zeros.copy()) if labels is None or labels.node is None else labels.node
+    return refine_rounds(test or "gdwl", init[0], init[1], gdwl_next_colours(Dg, Dh, max_bytes), describe)
+
+
+def _with_edge_labels(Dg: np.ndarray, Dh: np.ndarray, label, labels: PairLabels):
+    """Keys of ``(distance key, edge label id)`` (``0``: not adjacent), renumbered jointly, in
+    the smallest unsigned dtype, and their ``label(key)`` text."""
+    n = Dg.shape[0]
+    base = labels.edge_ids
+    top = (max(int(Dg.max()), int(Dh.max())) + 1) * base if n else 0
+    dtype = np.uint32 if top < 2**32 else np.int64  # half the memory of int64 on every real input
+    both = np.concatenate([(D.astype(dtype) * dtype(base) + labels.edge_matrix(g, n, dtype)).reshape(-1)
+                           for g, D in enumerate((Dg, Dh))])
+    uniq, inv = np.unique(both, return_inverse=True)
+    inv = _compact(inv.reshape(-1))
+
+    def text(key: int) -> str:
+        d, e = divmod(int(uniq[key]), base)
+        return f"({label(d)}, {labels.edge_text(e)})"
+
+    return inv[: n * n].reshape(n, n), inv[n * n :].reshape(n, n), text
 
 
 def _exact_matrix(G, d, rrwp_steps, n_max):
@@ -234,10 +275,12 @@ def _exact_matrix(G, d, rrwp_steps, n_max):
 
 
 def refine_gdwl_reference(
-    G: nx.Graph, H: nx.Graph, distances: Sequence[str], *, rrwp_steps: int | None = None, test: str | None = None
+    G: nx.Graph, H: nx.Graph, distances: Sequence[str], *, rrwp_steps: int | None = None, test: str | None = None,
+    labels: PairLabels | None = None,
 ) -> RefinementResult:
     """Straightforward GD-WL over exact values (ints, Fractions, :data:`INF`, tuples of
-    Fractions) with dicts of sorted tuples: the exact reference for tests.
+    Fractions) with dicts of sorted tuples: the exact reference for tests (``labels`` as in
+    :func:`refine_gdwl`).
 
     Examples
     --------
@@ -250,12 +293,17 @@ def refine_gdwl_reference(
     n_max = max(len(G), len(H))
     mats = [[_exact_matrix(X, d, rrwp_steps, n_max) for d in distances] for X in (G, H)]
     nodes = [list(range(len(G))), list(range(len(H)))]
+    has_edges = labels is not None and labels.edge is not None
+    E = [labels.edge_matrix(g, len(nodes[g])).tolist() if has_edges else None for g in (0, 1)]
+    nid = [labels.node_ids(g, len(nodes[g])).tolist() if labels is not None else None for g in (0, 1)]
 
     def dist(g, v, u):
-        return tuple(m[v][u] for m in mats[g])
+        d = tuple(m[v][u] for m in mats[g])
+        return d + (E[g][v][u],) if has_edges else d
 
     def sig(g, v, cols):
         c = cols[g]
         return (c[v], tuple(sorted(((dist(g, v, u), c[u]) for u in nodes[g]), key=repr)))
 
-    return run_reference(test or "gdwl", nodes[0], nodes[1], lambda g, v: 0, sig)
+    init = (lambda g, v: 0) if labels is None else (lambda g, v: nid[g][v])
+    return run_reference(test or "gdwl", nodes[0], nodes[1], init, sig)

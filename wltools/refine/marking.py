@@ -114,24 +114,11 @@ def _plain_stable(G: nx.Graph, H: nx.Graph, nb: np.ndarray) -> np.ndarray:
     return col
 
 
-def marked_classes(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list, list, dict]:
-    """The M1 / M2 colour of every node of G and of H (fast path): equal colours iff equal
-    classes (M1: the class of ``G_v``; M2: the multiset of classes of ``G_{vw}`` over ``w``),
-    as small ints from one table. Also returns ``{"rounds": ..., "copies": ...}``."""
-    marks = _marks(test)
-    n = G.number_of_nodes()
-    if n == 0:
-        return [], [], {"rounds": 0, "copies": 0, "describe": {}}
-    width = max((d for X in (G, H) for _, d in X.degree()), default=0)
-    nb_g = neighbour_table(G, 0, width, -1)
-    nb_h = neighbour_table(H, 0, width, -1)
-    union = np.concatenate([np.where(nb_g >= 0, nb_g, 2 * n), np.where(nb_h >= 0, nb_h + n, 2 * n)])
-    plain = _plain_stable(G, H, union)  # joint, so one table for both graphs
-    k_plain = int(plain.max()) + 1
-    # the marked copies: (graph, marked tuple, weight), one per orbit (of v, then of w fixing v)
+def _marking_jobs(graphs, orbits, marks: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """The marked copies ``(graph, marked tuple, weight)``: one per orbit of ``v`` (M1), or per
+    orbit of ``w`` under the stabiliser of ``v`` (M2), weighted by the orbit's size."""
     jobs: list[tuple[int, tuple[int, ...], int]] = []
-    orbits = [_orbits(G), _orbits(H)]
-    for gi, X in enumerate((G, H)):
+    for gi, X in enumerate(graphs):
         orbit = orbits[gi]
         for v in np.unique(orbit).tolist():
             size_v = int((orbit == v).sum())
@@ -142,18 +129,15 @@ def marked_classes(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list, list, dic
             for w in np.unique(sub).tolist():
                 if w != v:
                     jobs.append((gi, (v, w), int((sub == w).sum())))
-    if not jobs:  # M2 on one node: no pairs, every node has the empty multiset
-        return [0] * n, [0] * n, {"rounds": 0, "copies": 0, "plain_classes": k_plain, "describe": {}}
-    rows = []
-    for gi, marked, _ in jobs:
-        base = plain[gi * n:(gi + 1) * n] * (marks + 1)
-        for pos, x in enumerate(marked):
-            base = base.copy()
-            base[x] += pos + 1
-        rows.append(base)
-    base = np.stack(rows)
-    # all copies refined together (copies of G and of H share the neighbour layout only if the
-    # graphs are equal, so each graph's copies carry its own neighbour matrix)
+    return jobs
+
+
+def _refine_copies(base: np.ndarray, jobs: list, nb_g: np.ndarray, nb_h: np.ndarray, n: int
+                   ) -> tuple[np.ndarray, int]:
+    """1-WL on all marked copies together until the joint colouring is stable: ``(colours, rounds)``.
+
+    Copies of G and of H share the neighbour layout only if the graphs are equal, so each
+    graph's copies carry its own neighbour matrix."""
     counts = [sum(1 for j in jobs if j[0] == 0), sum(1 for j in jobs if j[0] == 1)]
     nb_all = np.concatenate([np.broadcast_to(nb_g, (counts[0],) + nb_g.shape),
                              np.broadcast_to(nb_h, (counts[1],) + nb_h.shape)])
@@ -174,6 +158,37 @@ def marked_classes(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list, list, dic
             break
         col, k = new, k_new
         rounds += 1
+    return col, rounds
+
+
+def marked_classes(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list, list, dict]:
+    """The M1 / M2 colour of every node of G and of H (fast path): equal colours iff equal
+    classes (M1: the class of ``G_v``; M2: the multiset of classes of ``G_{vw}`` over ``w``),
+    as small ints from one table. Also returns ``{"rounds": ..., "copies": ...}``."""
+    marks = _marks(test)
+    n = G.number_of_nodes()
+    if n == 0:
+        return [], [], {"rounds": 0, "copies": 0, "describe": {}}
+    width = max((d for X in (G, H) for _, d in X.degree()), default=0)
+    nb_g = neighbour_table(G, 0, width, -1)
+    nb_h = neighbour_table(H, 0, width, -1)
+    union = np.concatenate([np.where(nb_g >= 0, nb_g, 2 * n), np.where(nb_h >= 0, nb_h + n, 2 * n)])
+    plain = _plain_stable(G, H, union)  # joint, so one table for both graphs
+    k_plain = int(plain.max()) + 1
+    orbits = [_orbits(G), _orbits(H)]
+    jobs = _marking_jobs((G, H), orbits, marks)
+    if not jobs:  # M2 on one node: no pairs, every node has the empty multiset
+        return [0] * n, [0] * n, {"rounds": 0, "copies": 0, "plain_classes": k_plain, "describe": {}}
+    rows = []
+    for gi, marked, _ in jobs:
+        base = plain[gi * n:(gi + 1) * n] * (marks + 1)
+        for pos, x in enumerate(marked):
+            base = base.copy()
+            base[x] += pos + 1
+        rows.append(base)
+    base = np.stack(rows)
+    copies = len(jobs)
+    col, rounds = _refine_copies(base, jobs, nb_g, nb_h, n)
     # a copy's class: its colour histogram at the stable joint round
     hist = np.sort(col.reshape(copies, n), axis=1)
     cls = unique_rows(hist)

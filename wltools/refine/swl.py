@@ -81,6 +81,16 @@ no hash collision can merge two colours. A round costs ``O(n^2 d log d)`` (``d``
 degree) against ``O(n^3)`` for 2-FWL; the memory is stated by :func:`wltools.refine.cost.peak_bytes`.
 Reference: :func:`refine_swl_reference`, dicts of sorted tuples.
 
+Labels (:mod:`wltools.labels`; this project's extension, the paper treats unlabelled graphs): the
+node-marking classes start from ``chi^0(u, v) = ([u == v], label of v)``, the input of a subgraph
+GNN with node marking (node features of ``v`` in every subgraph, the root marked), and ``agg^L_u``
+/ ``agg^L_v`` aggregate pairs (edge label, colour): ``{{(l(v, w), chi(u, w)) : w in N(v)}}`` and
+``{{(l(u, w), chi(w, v)) : w in N(u)}}`` (message passing with edge features inside / across
+subgraphs). LFWL(2) and SLFWL(2) start, as 2-FWL does, from the labelled atomic type of ``(u, v)``
+(:func:`wltools.refine.fwl.labelled_atomic_types`: equality, adjacency, edge label, labels of
+``u`` and ``v``), which carries the edge labels into their pair items. The fast path keys an item
+``colour * B + edge label id``.
+
 The models each class bounds: :data:`SWL_MODELS` (placements by the aggregations each model uses,
 as recalled from the paper's discussion; its table of models was not reachable, see above).
 """
@@ -105,7 +115,8 @@ from .engine import (
     no_difference_text,
     witness_text,
 )
-from .fwl import atomic_types
+from ..labels import PairLabels
+from .fwl import atomic_types, labelled_atomic_types, pair_type_text
 from .grouping import HashCollision, RowGrouper
 
 __all__ = [
@@ -243,14 +254,18 @@ class _Tables:
     """Padded neighbour tables of one graph: ``nbr [n, d]`` (open neighbourhoods), ``nbr1
     [n, d + 1]`` (closed: ``v`` first), padded with ``n``; ``closed [n, n + 1]`` bool."""
 
-    def __init__(self, A: np.ndarray, d: int):
+    def __init__(self, A: np.ndarray, d: int, E: np.ndarray | None = None, base: int = 1):
         n = A.shape[0]
         self.n = n
+        self.base = base  # with edge labels: ``elab [n, d]``, the label id of edge (v, nbr[v, j])
+        self.elab = None if E is None else np.zeros((n, d), dtype=np.int64)
         self.nbr = np.full((n, d), n, dtype=np.int64)
         self.nbr1 = np.full((n, d + 1), n, dtype=np.int64)
         for v in range(n):
             nb = np.flatnonzero(A[v])
             self.nbr[v, : nb.size] = nb
+            if E is not None:
+                self.elab[v, : nb.size] = E[v, nb]
             self.nbr1[v, 0] = v
             self.nbr1[v, 1 : nb.size + 1] = nb
         self.closed = np.zeros((n, n + 1), dtype=bool)
@@ -276,6 +291,13 @@ def _pair_items(Cc, Cr, W, us, vs, k, n):
     return seg
 
 
+def _with_edges(T: _Tables, seg: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Items ``colour * B + edge label id`` of the neighbours of ``ends`` (pads stay ``-1``)."""
+    if T.elab is None:
+        return seg
+    return np.where(T.nbr[ends] == T.n, -1, seg * T.base + T.elab[ends])
+
+
 def _rows(spec: SWLClass, T: _Tables, C, Cc, Cr, gid_col, k: int, us: np.ndarray, vs: np.ndarray) -> np.ndarray:
     """The rows (without the own colour) of pairs ``(us[i], vs[i])`` of one graph: one sorted
     segment per aggregation, multisets padded with ``-1``."""
@@ -283,9 +305,9 @@ def _rows(spec: SWLClass, T: _Tables, C, Cc, Cr, gid_col, k: int, us: np.ndarray
     parts = []
     for a in spec.aggregations:
         if a == "uL":  # chi(u, w), w in N(v)
-            seg = Cc[us[:, None], T.nbr[vs]]
+            seg = _with_edges(T, Cc[us[:, None], T.nbr[vs]], vs)
         elif a == "vL":  # chi(w, v), w in N(u)
-            seg = Cr[T.nbr[us], vs[:, None]]
+            seg = _with_edges(T, Cr[T.nbr[us], vs[:, None]], us)
         elif a == "vv":
             seg = C[vs, vs][:, None]
         elif a == "vG":
@@ -383,15 +405,17 @@ _POOLED_NAME = {"VS": "subgraphs G^u whose colour multiset {{chi(u, v) : v}} is 
 _INITIAL = {"atomic": {0: "u = v", 1: "adjacent", 2: "non-adjacent"}, "marking": {0: "u != v", 1: "u = v"}}
 
 
-def _describe_pair(spec: SWLClass, t: int, c: int, row, kp: int, values: np.ndarray) -> str:
+def _describe_pair(spec: SWLClass, t: int, c: int, row, kp: int, values: np.ndarray, type_name=None) -> str:
     """A pair colour class, for the witness of the tests pooled over all pairs; ``values[id]`` is
-    the initial value of a round-0 colour id (named by type at rounds 0 and 1)."""
+    the initial value of a round-0 colour id (named by type at rounds 0 and 1, by ``type_name``
+    when given)."""
+    type_name = type_name or (lambda x: _INITIAL[spec.init][int(x)])
     if row is None:
-        return f"pairs of type {_INITIAL[spec.init][int(values[c])]}"
+        return f"pairs of type {type_name(values[c])}"
     items = Counter((int(x) // kp, int(x) % kp) for x in row[1:] if x >= 0)
     where = "N^1(v)" if spec.aggregations == ("fwl-v",) else "N^1(u) | N^1(v)"
     if t == 1:
-        name = {i: _INITIAL[spec.init][int(x)] for i, x in enumerate(values)}
+        name = {i: type_name(x) for i, x in enumerate(values)}
         return (f"{name[int(row[0])]} pairs (u, v) whose (type(u,w), type(w,v)) multiset over w in {where} is "
                 + multiset_text(items, lambda ab: f"({name[ab[0]]}, {name[ab[1]]})"))
     return (f"pairs of colour {int(row[0])} (round {t - 1}) whose (chi(u,w), chi(w,v)) multiset over w in {where} is "
@@ -404,7 +428,25 @@ def _initial(spec: SWLClass, A: np.ndarray) -> np.ndarray:
     return np.eye(A.shape[0], dtype=np.int64)
 
 
-def refine_swl(G: nx.Graph, H: nx.Graph, test: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> RefinementResult:
+def _initial_pair(spec: SWLClass, Ag: np.ndarray, Ah: np.ndarray, labels: PairLabels | None):
+    """Joint initial pair colours of G then H (flattened), the initial value of each id, and the
+    namer of those values for the witness (None: the unlabelled types)."""
+    if labels is None:
+        values, joint = np.unique(np.concatenate([_initial(spec, Ag).reshape(-1), _initial(spec, Ah).reshape(-1)]),
+                                  return_inverse=True)
+        return joint.reshape(-1), values, None
+    if spec.init == "atomic":
+        Cg, Ch, codes = labelled_atomic_types(Ag, Ah, labels)
+        return np.concatenate([Cg.reshape(-1), Ch.reshape(-1)]), codes, lambda x: pair_type_text(int(x), labels)
+    a = max(len(labels.node_values), 1)
+    marks = [np.eye(A.shape[0], dtype=np.int64) * a + labels.node_ids(g, A.shape[0])[None, :]
+             for g, A in enumerate((Ag, Ah))]
+    values, joint = np.unique(np.concatenate([M.reshape(-1) for M in marks]), return_inverse=True)
+    return joint.reshape(-1), values, None
+
+
+def refine_swl(G: nx.Graph, H: nx.Graph, test: str, *, max_bytes: int = DEFAULT_MAX_BYTES,
+               labels: PairLabels | None = None) -> RefinementResult:
     """A test of the subgraph WL hierarchy on a pair, one shared colour table (fast exact path).
 
     Parameters
@@ -415,6 +457,8 @@ def refine_swl(G: nx.Graph, H: nx.Graph, test: str, *, max_bytes: int = DEFAULT_
         A key of :data:`SWL_CLASSES`.
     max_bytes : int
         Budget of the row blocks of a round and, separately, of the store of verified rows.
+    labels : PairLabels, optional
+        Joint label ids (:func:`wltools.labels.pair_labels`; how they enter: module docstring).
 
     Examples
     --------
@@ -435,14 +479,14 @@ def refine_swl(G: nx.Graph, H: nx.Graph, test: str, *, max_bytes: int = DEFAULT_
     if n == 0:
         return RefinementResult.from_histograms(test, None, 0, ((), ()), no_difference_text(0, 0))
     d = int(max(Ag.sum(axis=1).max(), Ah.sum(axis=1).max()))
-    tables = (_Tables(Ag, d), _Tables(Ah, d))
+    edges = labels is not None and labels.edge is not None
+    tables = tuple(_Tables(A, d, labels.edge_matrix(g, n) if edges else None, labels.edge_ids if edges else 1)
+                   for g, A in enumerate((Ag, Ah)))
     width = row_width(test, d)
     next_colours = _next_colours(spec, tables, width, max_bytes)
 
     nn = n * n
-    values, joint = np.unique(np.concatenate([_initial(spec, Ag).reshape(-1), _initial(spec, Ah).reshape(-1)]),
-                              return_inverse=True)
-    joint = joint.reshape(-1)
+    joint, values, type_name = _initial_pair(spec, Ag, Ah, labels)
     k = int(joint.max()) + 1
     first_t, witness = None, ""
 
@@ -463,7 +507,7 @@ def refine_swl(G: nx.Graph, H: nx.Graph, test: str, *, max_bytes: int = DEFAULT_
             i = int(np.flatnonzero(both == c)[0])
             if items is not None:
                 return _POOLED_NAME[spec.pooling] + multiset_text(Counter(items(i).tolist()), str)
-            return _describe_pair(spec, t, c, None if row_of is None else row_of(i), k_before, values)
+            return _describe_pair(spec, t, c, None if row_of is None else row_of(i), k_before, values, type_name)
 
         witness = witness_text(t, diff.tolist(), np.bincount(pg, minlength=kk), np.bincount(ph, minlength=kk), text)
 
@@ -486,13 +530,42 @@ def refine_swl(G: nx.Graph, H: nx.Graph, test: str, *, max_bytes: int = DEFAULT_
 # ---------------------------------------------------------------------------------- reference
 
 
-def refine_swl_reference(G: nx.Graph, H: nx.Graph, test: str, *, init: str | None = None) -> RefinementResult:
+def _reference_start(graphs, init: str, dist, labels: PairLabels | None):
+    """The reference's initial colour ``start(g, u, v)`` and edge label id ``e(g, a, b)`` (``0``
+    without edge labels)."""
+    n = len(graphs[0])
+    nid = [labels.node_ids(g, n).tolist() if labels is not None else None for g in (0, 1)]
+    E = [labels.edge_matrix(g, n).tolist() if labels is not None and labels.edge is not None else None
+         for g in (0, 1)]
+
+    def plain_start(g, u, v):
+        if init == "distance":
+            return (dist[g][u].get(v, -1),)
+        return (u == v,) if init == "marking" else (u == v, graphs[g].has_edge(u, v))
+
+    def start(g, u, v):
+        if labels is None:
+            return plain_start(g, u, v)
+        if init == "atomic":
+            return plain_start(g, u, v) + (E[g][u][v] if E[g] else 0, nid[g][u], nid[g][v])
+        return plain_start(g, u, v) + (nid[g][v],)
+
+    def e(g, a, b):
+        return E[g][a][b] if E[g] else 0
+
+    return start, e
+
+
+def refine_swl_reference(G: nx.Graph, H: nx.Graph, test: str, *, init: str | None = None,
+                         labels: PairLabels | None = None) -> RefinementResult:
     """Straightforward exact reference of :func:`refine_swl` (dicts of sorted tuples, one shared
     table per round), written from the definitions in the module docstring.
 
     ``init`` overrides the class's initial colour (``"marking"``, ``"atomic"``, or ``"distance"``:
     the shortest-path distance ``d(u, v)``, ``-1`` when unreachable, as the authors' code feeds it
-    in); it exists to test that the choice changes no verdict.
+    in); it exists to test that the choice changes no verdict. ``labels``: joint label ids; the
+    initial colour gains ``(edge label id of uv, label id of u)`` (atomic) and the label id of ``v``,
+    and ``uL`` / ``vL`` items become ``(edge label id, colour)`` (module docstring).
 
     Examples
     --------
@@ -516,18 +589,15 @@ def refine_swl_reference(G: nx.Graph, H: nx.Graph, test: str, *, init: str | Non
         raise UnknownNameError(f"unknown initial colour {init!r}; choose from marking, atomic, distance")
     dist = [dict(nx.all_pairs_shortest_path_length(X)) if init == "distance" else None for X in graphs]
 
-    def start(g, u, v):
-        if init == "distance":
-            return (dist[g][u].get(v, -1),)
-        return (u == v,) if init == "marking" else (u == v, graphs[g].has_edge(u, v))
+    start, e = _reference_start(graphs, init, dist, labels)
 
     def sig(g, u, v, c, columns):
         key = [c[u, v]]
         for a in spec.aggregations:
             if a == "uL":
-                key.append(tuple(sorted(c[u, w] for w in nbrs[g][v])))
+                key.append(tuple(sorted((e(g, v, w), c[u, w]) for w in nbrs[g][v])))
             elif a == "vL":
-                key.append(tuple(sorted(c[w, v] for w in nbrs[g][u])))
+                key.append(tuple(sorted((e(g, u, w), c[w, v]) for w in nbrs[g][u])))
             elif a == "vv":
                 key.append(c[v, v])
             elif a == "vG":

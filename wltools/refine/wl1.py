@@ -22,6 +22,17 @@ per round) and ``O((n + m) log n)`` per round in general (Berkholz, Bonsma & Gro
 and upper bounds for the complexity of canonical colour refinement*, ESA 2013, for the
 splitting view). Colour histograms are maintained incrementally, so the verdict and the round
 of first difference agree with :func:`refine_wl1_reference`.
+
+Labels (:mod:`wltools.labels`): the initial colour of ``v`` is its node label (constant on an
+unlabelled graph), and with edge labels the multiset is of pairs (edge label, neighbour colour):
+
+.. math::  \\chi^0(v) = \\ell(v), \\qquad \\chi^{t+1}(v) = \\mathrm{hash}(\\chi^t(v),
+           \\{\\{(\\ell(v, u), \\chi^t(u)) : u \\in N(v)\\}\\})
+
+(colour refinement of vertex- and edge-coloured graphs, e.g. Grohe, Kersting, Mladenov & Schweitzer,
+*Color refinement and its applications*, 2017, Sec. 2; the fast path keys a neighbour by
+``colour * B + edge label id``). The splitting argument above is unchanged: edge labels are fixed,
+so a signature still changes only through a changed neighbour.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ from collections import Counter
 import networkx as nx
 import numpy as np
 from ..distances.adjacency import csr_parts
+from ..labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text, run_reference, witness_text
 from .grouping import _GOLDEN, _MIX
 
@@ -42,8 +54,9 @@ def _weights(length: int, salt: int) -> np.ndarray:
     return rng.integers(1, 2**62, size=max(length, 1), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
 
 
-def _signature_groups(cand, col, indptr, indices, w):
-    """Exact groups of the candidates' signatures ``(colour, sorted neighbour colours)``.
+def _signature_groups(cand, col, indptr, indices, w, elab=None, base=1):
+    """Exact groups of the candidates' signatures ``(colour, sorted neighbour colours)``
+    (neighbour keys ``colour * base + elab[slot]`` with edge labels ``elab`` per CSR slot).
 
     Returns the group of each candidate (numbered in order of first appearance), or ``None`` on
     a hash collision."""
@@ -54,6 +67,8 @@ def _signature_groups(cand, col, indptr, indices, w):
     np.cumsum(deg[:-1], out=seg_start[1:])
     pos = np.arange(total) - seg_start[owner]
     nb = col[indices[start[owner] + pos]]
+    if elab is not None:
+        nb = nb * base + elab[start[owner] + pos]
     order = np.lexsort((nb, owner))
     seq = nb[order]  # owner order is kept: segments stay where they were
     with np.errstate(over="ignore"):
@@ -76,8 +91,21 @@ def _signature_groups(cand, col, indptr, indices, w):
     return rank[inv]
 
 
-def refine_wl1(G: nx.Graph, H: nx.Graph) -> RefinementResult:
+def _slot_labels(labels: PairLabels | None, n: int, parts) -> np.ndarray | None:
+    """Edge label id of every CSR slot of G then H (None without edge labels)."""
+    if labels is None or labels.edge is None:
+        return None
+    out = []
+    for g, (ptr, idx) in enumerate(parts):
+        rows = np.repeat(np.arange(n), np.diff(ptr))
+        out.append(labels.edge_ids_at(g, n, rows, idx))
+    return np.concatenate(out)
+
+
+def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:
     """1-WL on a pair of graphs of equal order with one shared colour table (sparse, exact).
+
+    ``labels``: the pair's joint label ids (:func:`wltools.labels.pair_labels`; module docstring).
 
     Examples
     --------
@@ -91,24 +119,22 @@ def refine_wl1(G: nx.Graph, H: nx.Graph) -> RefinementResult:
     (ptr_g, idx_g), (ptr_h, idx_h) = csr_parts(G), csr_parts(H)
     n = G.number_of_nodes()
     N = 2 * n
+    elab = _slot_labels(labels, n, ((ptr_g, idx_g), (ptr_h, idx_h)))
+    base = labels.edge_ids if elab is not None else 1
     # the disjoint union G + H in CSR form (H's nodes and entries shifted by n)
     indptr = np.concatenate([ptr_g, ptr_h[1:] + ptr_g[-1]])
     indices = np.concatenate([idx_g, idx_h + n])
     degree = np.diff(indptr)
     w = _weights(int(degree.max()) if N else 1, 0)
-    col = np.zeros(N, dtype=np.int64)
-    size_g = np.zeros(N + 1, dtype=np.int64)  # class sizes in G and in H, by colour id
-    size_h = np.zeros(N + 1, dtype=np.int64)
-    size_g[0], size_h[0] = n, n
-    k = 1 if N else 0
-    first_t, witness, t = None, "", 0
+    col, size_g, size_h, k, first_t, witness = _initial(labels, n)
+    t = 0
     changed = np.arange(N)  # round 1: every node is "new"
     while N:
         cand = np.unique(indices[_slots(indptr, changed)])
         if cand.size == 0:
             break
         for salt in range(8):
-            res = _signature_groups(cand, col, indptr, indices, w if salt == 0 else _weights(w.size, salt))
+            res = _signature_groups(cand, col, indptr, indices, w if salt == 0 else _weights(w.size, salt), elab, base)
             if res is not None:
                 break
         else:  # pragma: no cover
@@ -151,7 +177,8 @@ def refine_wl1(G: nx.Graph, H: nx.Graph) -> RefinementResult:
             diff = affected[size_g[affected] != size_h[affected]]
             if diff.size:  # before this round every class had equal counts
                 first_t = t
-                witness = _witness(t, diff, size_g, size_h, col, (changed, old), indptr, indices, k_before)
+                witness = _witness(t, diff, size_g, size_h, col, (changed, old), indptr, indices, k_before,
+                                   labels if elab is not None else None, elab)
     sizes = []
     for part in (col[:n], col[n:]):
         c = np.bincount(part, minlength=k)
@@ -159,6 +186,27 @@ def refine_wl1(G: nx.Graph, H: nx.Graph) -> RefinementResult:
     if first_t is None:
         witness = no_difference_text(t, int(np.unique(col[:n]).size))
     return RefinementResult.from_histograms("1wl", first_t, t, (sizes[0], sizes[1]), witness)
+
+
+def _initial(labels: PairLabels | None, n: int):
+    """Initial colours of G then H, class sizes in G and in H by colour id (length ``2n + 1``),
+    the number of colours, and the round-0 verdict: ``(first_t, witness)``."""
+    N = 2 * n
+    col = np.zeros(N, dtype=np.int64)
+    size_g = np.zeros(N + 1, dtype=np.int64)
+    size_h = np.zeros(N + 1, dtype=np.int64)
+    if labels is None or labels.node is None or not N:
+        size_g[0], size_h[0] = n, n
+        return col, size_g, size_h, 1 if N else 0, None, ""
+    col = np.concatenate(labels.node)
+    k = len(labels.node_values)
+    size_g[:] = np.bincount(col[:n], minlength=N + 1)
+    size_h[:] = np.bincount(col[n:], minlength=N + 1)
+    diff = np.flatnonzero(size_g[:k] != size_h[:k])
+    if not diff.size:
+        return col, size_g, size_h, k, None, ""
+    text = witness_text(0, diff.tolist(), size_g, size_h, lambda c: f"nodes labelled {labels.node_text(c)}")
+    return col, size_g, size_h, k, 0, text
 
 
 def _slots(indptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
@@ -172,14 +220,20 @@ def _slots(indptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     return start[owner] + np.arange(int(deg.sum())) - seg[owner]
 
 
-def _witness(t, diff, size_g, size_h, col, prev_changed, indptr, indices, k_before) -> str:
+def _witness(t, diff, size_g, size_h, col, prev_changed, indptr, indices, k_before, labels=None, elab=None) -> str:
     """The witness at the round ``t`` of first difference: the row ``(old colour, neighbour old
-    colours)`` of a node of each differing class."""
+    colours)`` of a node of each differing class (with edge labels: ``(edge label, colour)``
+    pairs)."""
     prev = col.copy()
     prev[prev_changed[0]] = prev_changed[1]
 
     def describe(c):
         v = int(np.flatnonzero(col == c)[0])
+        if labels is not None:
+            slots = slice(indptr[v], indptr[v + 1])
+            items = Counter(zip(elab[slots].tolist(), prev[indices[slots]].tolist()))
+            return (f"nodes of colour {int(prev[v])} (round {t - 1}) whose (edge label, neighbour colour) multiset is "
+                    + multiset_text(items, lambda ec: f"({labels.edge_text(ec[0])}, {ec[1]})"))
         items = Counter(prev[indices[indptr[v] : indptr[v + 1]]].tolist())
         if k_before == 1:
             return f"nodes of degree {sum(items.values())}"
@@ -188,8 +242,9 @@ def _witness(t, diff, size_g, size_h, col, prev_changed, indptr, indices, k_befo
     return witness_text(t, diff.tolist(), size_g, size_h, describe)
 
 
-def refine_wl1_reference(G: nx.Graph, H: nx.Graph) -> RefinementResult:
-    """Straightforward 1-WL (dicts of sorted tuples), the exact reference for tests.
+def refine_wl1_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:
+    """Straightforward 1-WL (dicts of sorted tuples), the exact reference for tests; ``labels``
+    as in :func:`refine_wl1`.
 
     Examples
     --------
@@ -202,9 +257,26 @@ def refine_wl1_reference(G: nx.Graph, H: nx.Graph) -> RefinementResult:
     'reference: histograms differ at iteration 1'
     """
     graphs = (G, H)
+    if labels is not None:
+        return _labelled_reference(G, H, labels)
 
     def sig(g, v, cols):
         c = cols[g]
         return (c[v], tuple(sorted(c[u] for u in graphs[g][v])))
 
     return run_reference("1wl", list(G.nodes), list(H.nodes), lambda g, v: 0, sig)
+
+
+def _labelled_reference(G: nx.Graph, H: nx.Graph, labels: PairLabels) -> RefinementResult:
+    """The reference on a labelled pair: initial colour the node label id, multisets of
+    (edge label id, colour) over the neighbours."""
+    graphs = (G, H)
+    n = len(G)
+    nid = [labels.node_ids(g, n).tolist() for g in (0, 1)]
+    E = [labels.edge_matrix(g, n).tolist() if labels.edge is not None else None for g in (0, 1)]
+
+    def sig(g, v, cols):
+        c = cols[g]
+        return (c[v], tuple(sorted((E[g][v][u] if E[g] else 0, c[u]) for u in graphs[g][v])))
+
+    return run_reference("1wl", list(G.nodes), list(H.nodes), lambda g, v: nid[g][v], sig)

@@ -1,0 +1,149 @@
+"""Labelled graphs from PyG ``Data`` and from SMILES (RDKit, optional), in the representation of
+:mod:`wltools.labels` (node / edge attribute ``"label"``, canonical values).
+
+* :func:`from_pyg`: ``x`` rows are the node labels, ``edge_attr`` rows the edge labels (as
+  tuples; a 1-D ``x`` or ``edge_attr`` gives scalar labels). An undirected graph is stored by
+  PyG with both directions of each edge; both must be present and carry the same ``edge_attr``.
+  Conversion by :func:`torch_geometric.utils.to_networkx`.
+* :func:`from_smiles`: a molecule read by RDKit (``Chem.MolFromSmiles``), hydrogens as RDKit keeps
+  them (implicit: nodes are the atoms of the SMILES, an explicit ``[H]`` atom is a node). Atom label
+  ``(element symbol, formal charge, aromatic, total number of hydrogens)``; bond label the RDKit
+  bond type name (``"SINGLE"``, ``"DOUBLE"``, ``"TRIPLE"``, ``"AROMATIC"``, ...), i.e. the bond
+  order as RDKit's sanitised, kekulised-or-aromatic molecule has it. RDKit is an optional extra:
+  ``pip install -e ".[chem]"``.
+
+Examples
+--------
+>>> import torch
+>>> from torch_geometric.data import Data
+>>> d = Data(x=torch.tensor([[1.0], [0.0], [1.0]]), edge_index=torch.tensor([[0, 1, 1, 2], [1, 0, 2, 1]]))
+>>> G = from_pyg(d)
+>>> dict(G.nodes(data="label"))
+{0: (1.0,), 1: (0.0,), 2: (1.0,)}
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from .errors import GraphFormatError, UnsupportedGraphError
+from .labels import EDGE_LABEL, NODE_LABEL, canonical_label
+
+__all__ = ["from_pyg", "from_smiles", "CHEM_HINT"]
+
+#: How to get RDKit, in the one line printed when it is missing.
+CHEM_HINT = 'SMILES input needs RDKit: pip install -e ".[chem]" (or pip install rdkit)'
+
+
+def _check_lengths(data, where: str) -> int:
+    """The node count of ``data``, after checking that ``x`` and ``edge_attr`` fit it."""
+    ei = getattr(data, "edge_index", None)
+    if ei is None or ei.dim() != 2 or ei.shape[0] != 2:
+        raise GraphFormatError(f"{where}: edge_index must have shape [2, num_edges]")
+    n = int(data.num_nodes) if data.num_nodes is not None else 0
+    x = getattr(data, "x", None)
+    if x is not None and x.shape[0] != n:
+        raise GraphFormatError(f"{where}: x has {x.shape[0]} rows for {n} nodes")
+    ea = getattr(data, "edge_attr", None)
+    if ea is not None and ea.shape[0] != ei.shape[1]:
+        raise GraphFormatError(f"{where}: edge_attr has {ea.shape[0]} rows for {ei.shape[1]} directed edges")
+    if ei.numel() and (int(ei.min()) < 0 or int(ei.max()) >= n):
+        raise GraphFormatError(f"{where}: edge_index refers to node {int(ei.max())} of {n} nodes")
+    return n
+
+
+def from_pyg(data, name: str | None = None) -> nx.Graph:
+    """An undirected labelled graph on ``0..n-1`` from a PyG ``Data`` (module docstring).
+
+    Raises
+    ------
+    GraphFormatError
+        ``x`` or ``edge_attr`` rows not matching the nodes / edges, an edge present in one
+        direction only or with different ``edge_attr`` in the two, NaN in a label.
+    UnsupportedGraphError
+        Self-loops, no nodes.
+
+    Examples
+    --------
+    >>> import torch
+    >>> from torch_geometric.data import Data
+    >>> d = Data(edge_index=torch.tensor([[0, 1], [1, 0]]), edge_attr=torch.tensor([[1, 0], [0, 1]]), num_nodes=2)
+    >>> from_pyg(d, "mol")
+    Traceback (most recent call last):
+    ...
+    wltools.errors.GraphFormatError: mol: edge (0, 1) has edge_attr (1, 0) and its reverse (1, 0) has (0, 1); an undirected graph needs equal rows
+    """
+    from torch_geometric.utils import to_networkx
+
+    from .graphs import validate_graph
+
+    where = name or "PyG Data"
+    _check_lengths(data, where)
+    node_attrs = ["x"] if getattr(data, "x", None) is not None else None
+    edge_attrs = ["edge_attr"] if getattr(data, "edge_attr", None) is not None else None
+    D = to_networkx(data, node_attrs=node_attrs, edge_attrs=edge_attrs)  # directed: both directions
+    G = nx.Graph()
+    G.add_nodes_from(D.nodes)
+    if node_attrs:
+        for v, x in D.nodes(data="x"):
+            G.nodes[v][NODE_LABEL] = canonical_label(x, f"{where}: x of node {v}")
+    for u, v, d in D.edges(data=True):
+        if u == v:
+            raise UnsupportedGraphError(f"{where} has a self-loop at node {u}; only simple graphs are supported")
+        if not D.has_edge(v, u):
+            raise GraphFormatError(f"{where}: edge ({u}, {v}) is stored in one direction only; an undirected "
+                                   "graph stores both (torch_geometric.utils.to_undirected)")
+        if edge_attrs:
+            a = canonical_label(d["edge_attr"], f"{where}: edge_attr of edge ({u}, {v})")
+            b = canonical_label(D.edges[v, u]["edge_attr"], f"{where}: edge_attr of edge ({v}, {u})")
+            if a != b:
+                raise GraphFormatError(f"{where}: edge ({u}, {v}) has edge_attr {a!r} and its reverse ({v}, {u}) "
+                                       f"has {b!r}; an undirected graph needs equal rows")
+            G.add_edge(u, v, **{EDGE_LABEL: a})
+        else:
+            G.add_edge(u, v)
+    return validate_graph(G, name=name, node_attr=NODE_LABEL if node_attrs else None,
+                          edge_attr=EDGE_LABEL if edge_attrs else None)
+
+
+def from_smiles(smiles: str, name: str | None = None) -> nx.Graph:
+    """The labelled molecular graph of a SMILES string (module docstring), through RDKit.
+
+    Raises
+    ------
+    GraphFormatError
+        RDKit is not installed (:data:`CHEM_HINT`), or the SMILES is malformed (RDKit's own
+        message is suppressed; the string is named).
+
+    Examples
+    --------
+    >>> G = from_smiles("C=CO")  # doctest: +SKIP
+    >>> sorted(G.nodes(data="label"))  # doctest: +SKIP
+    [(0, ('C', 0, False, 2)), (1, ('C', 0, False, 1)), (2, ('O', 0, False, 1))]
+    """
+    try:
+        from rdkit import Chem, RDLogger
+    except ImportError:
+        raise GraphFormatError(CHEM_HINT) from None
+    from .graphs import validate_graph
+
+    where = name or f"smiles:{smiles}"
+    if not smiles.strip():
+        raise GraphFormatError(f"{where}: empty SMILES")
+    RDLogger.DisableLog("rdApp.*")  # RDKit prints parse errors itself; we give one line instead
+    try:
+        mol = Chem.MolFromSmiles(smiles)
+    finally:
+        RDLogger.EnableLog("rdApp.*")
+    if mol is None:
+        raise GraphFormatError(f"{where}: RDKit cannot parse this SMILES (malformed, or valences RDKit rejects)")
+    G = nx.Graph()
+    for a in mol.GetAtoms():
+        G.add_node(a.GetIdx(), **{NODE_LABEL: (a.GetSymbol(), a.GetFormalCharge(), a.GetIsAromatic(),
+                                               a.GetTotalNumHs())})
+    for b in mol.GetBonds():
+        G.add_edge(b.GetBeginAtomIdx(), b.GetEndAtomIdx(), **{EDGE_LABEL: str(b.GetBondType())})
+    if G.number_of_nodes() == 0:
+        raise UnsupportedGraphError(f"{where} has no atoms")
+    return validate_graph(G, name=where, node_attr=NODE_LABEL,
+                          edge_attr=EDGE_LABEL if G.number_of_edges() else None)
