@@ -1,0 +1,220 @@
+"""``wltools dataset``: per test and per round, how far a collection's graphs are told apart, and
+the accuracy that this allows (:mod:`wltools.dataset.bounds`), as one JSON-ready report.
+
+For each test (:data:`wltools.dataset.refine.TESTS`) the whole collection is refined at once
+(:func:`wltools.dataset.refine.refine_collection`); after every round ``t`` (``0`` = labels
+only) the report gives the number of colours, of equivalence classes, the non-isomorphic pairs
+not separated, the graphs sharing a class with a differently labelled graph, the accuracy bound
+and, with node targets, the node-classification bound. Isomorphism classes (labelled,
+:mod:`wltools.dataset.iso_labelled`) are computed once, only for graphs that share their finest
+class with another graph.
+
+Examples
+--------
+>>> import networkx as nx
+>>> from wltools.dataset.collection import from_networkx
+>>> two_triangles = nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
+>>> coll = from_networkx([nx.cycle_graph(6), two_triangles, nx.cycle_graph(6)], targets=[0, 1, 0])
+>>> rep = analyse(coll, ["1wl", "spd"])
+>>> [(t["test"], t["rounds"][-1]["classes"], t["rounds"][-1]["accuracy_bound"]) for t in rep["tests"]]
+[('1wl', 1, 0.6666666666666666), ('spd', 2, 1.0)]
+>>> rep["isomorphism"]["classes"], rep["tests"][0]["rounds"][-1]["unseparated_noniso_pairs"]
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import GraphFormatError, ResourceLimitError, UnknownNameError
+from ..resources import require
+from .bounds import class_stats, majority_bound
+from .collection import GraphCollection
+from .iso_labelled import isomorphism_classes
+from .refine import TESTS, LocalShards, refine_collection
+
+__all__ = ["analyse", "open_dataset", "peak_bytes", "MAX_3WL_NODES"]
+
+#: 3wl refuses graphs above this order (``n^3`` items per graph and round).
+MAX_3WL_NODES = 1000
+
+
+def peak_bytes(coll: GraphCollection, test: str, max_bytes: int = 256 * 2**20) -> int:
+    """Estimated peak memory (bytes) of refining ``coll`` with ``test`` in one process, the
+    collection itself not counted: per element (node, or ordered pair for 3wl) its colour, the
+    next colours, the pending ids and the sorted graph rows (48 bytes; 1wl: 64 per node and CSR
+    slot; spd: plus its distance keys), plus the row blocks of a round (32 bytes per item: the
+    items, their sorted copy and the hashing temporaries), which
+    :class:`~wltools.refine.grouping.RowGrouper` caps at ``max_bytes`` and its store of verified
+    rows at ``max_bytes`` more. Checked against tracemalloc peaks in the tests."""
+    sizes = coll.sizes.astype(np.int64)
+    if test == "3wl":
+        per, items = 48 * (sizes**2).sum(), (sizes**3).sum()
+    elif test == "spd":
+        per, items = 48 * (sizes**2).sum() + 48 * coll.num_nodes, (sizes**2).sum()
+    else:
+        per = items = coll.num_nodes + coll.indices.size
+        per *= 64
+    return int(per + min(2 * max_bytes, 32 * items))
+
+
+def _check(coll: GraphCollection, tests: Sequence[str], max_memory: int | None) -> None:
+    for test in tests:
+        if test not in TESTS:
+            raise UnknownNameError(f"unknown dataset test {test!r}; choose from {', '.join(TESTS)}")
+        if test == "3wl" and int(coll.sizes.max()) > MAX_3WL_NODES:
+            g = int(np.argmax(coll.sizes))
+            raise ResourceLimitError(f"3wl on {coll.name}: graph {g} has {int(coll.sizes[g]):,} nodes, above the "
+                                     f"limit of {MAX_3WL_NODES:,} (n^3 work per graph and round)")
+        require(peak_bytes(coll, test), f"{test} on {coll.name} ({coll.num_graphs:,} graphs, "
+                f"{coll.num_nodes:,} nodes)", max_memory=max_memory)
+
+
+def _bar(total, desc: str, enabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, disable=not enabled, leave=False, unit="round", dynamic_ncols=True)
+
+
+def _summary(coll: GraphCollection) -> dict:
+    return {"name": coll.name, "graphs": coll.num_graphs, "nodes": coll.num_nodes, "edges": coll.num_edges,
+            "node_labels": len(coll.node_label_values), "edge_labels": len(coll.edge_label_values),
+            "graph_classes": len(coll.target_values), "node_target_classes": len(coll.node_target_values),
+            "max_nodes": int(coll.sizes.max())}
+
+
+def _rounds_table(ref, iso, coll: GraphCollection, node_targets: bool) -> list[dict]:
+    rows = []
+    for t, classes in enumerate(ref.graph_classes):
+        row = {"round": t, "colours": ref.colours[t]}
+        row.update(class_stats(classes, iso, coll.graph_targets))
+        if node_targets:
+            row["node_accuracy_bound"] = majority_bound(ref.node_colours[t], coll.node_targets)[0]
+        rows.append(row)
+    return rows
+
+
+def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int | None = None, *,
+            node_targets: bool = False, iso: bool = True, shards: int = 1, executor: str = "local",
+            max_memory: int | None = None, progress: bool = False, ray_address: str | None = None) -> dict:
+    """The report of ``coll`` for ``tests`` (see the module docstring).
+
+    Parameters
+    ----------
+    rounds : int, optional
+        Rounds ``1..L``; default: until each test's colouring is stable.
+    node_targets : bool
+        Also bound node-classification accuracy (needs ``coll.node_targets``).
+    iso : bool
+        Compute isomorphism classes (and the pairs counts that need them).
+    shards, executor : int, {"local", "ray"}
+        Split the graphs into shards, in this process or on Ray
+        (:mod:`wltools.dataset.ray_refine`); the driver keeps the one colour table.
+    max_memory : int, optional
+        Memory budget of one process (:func:`wltools.resources.require`).
+    progress : bool
+        A progress bar (tqdm, on stderr) per test and for the isomorphism classes.
+    """
+    tests = list(dict.fromkeys(tests))
+    if node_targets and coll.node_targets is None:
+        raise GraphFormatError(f"{coll.name} has no node targets (TU: DS_node_labels.txt)")
+    _check(coll, tests, max_memory)
+    from ..provenance import environment
+
+    report = {"dataset": _summary(coll), "settings": {"tests": tests, "rounds": rounds, "node_targets": node_targets,
+              "executor": executor, "shards": shards}, "tests": [], "isomorphism": None,
+              "provenance": environment()}
+    refs, seconds = {}, {}
+    for test in tests:
+        bar = _bar(rounds, f"{test} on {coll.name}", progress)
+        start = time.perf_counter()
+
+        def tick(t, k, classes, bar=bar):
+            bar.update(1)
+            bar.set_postfix(colours=k, classes=classes)
+
+        executor_shards = _shards(coll, test, shards, executor, ray_address)
+        try:
+            refs[test] = refine_collection(coll, test, rounds, shards=executor_shards,
+                                           keep_node_colours=node_targets, progress=tick)
+        finally:
+            if hasattr(executor_shards, "close"):
+                executor_shards.close()
+            bar.close()
+        seconds[test] = time.perf_counter() - start
+    iso_ids = None
+    if iso:
+        start = time.perf_counter()
+        finest = np.stack([refs[t].graph_classes[-1] for t in tests], axis=1) if tests else \
+            np.zeros((coll.num_graphs, 1), dtype=np.int64)
+        candidates = np.unique(finest, axis=0, return_inverse=True)[1].reshape(-1)
+        from tqdm import tqdm
+
+        with tqdm(total=coll.num_graphs, desc="isomorphism classes", disable=not progress, leave=False,
+                  unit="graph", dynamic_ncols=True) as bar:
+            iso_ids = isomorphism_classes(coll, candidates, progress=lambda i: bar.update(1))
+        report["isomorphism"] = {"classes": int(iso_ids.max()) + 1, "seconds": round(time.perf_counter() - start, 3),
+                                 "accuracy_bound": (majority_bound(iso_ids, coll.graph_targets)[0]
+                                                    if coll.graph_targets is not None else None)}
+    for test in tests:
+        report["tests"].append({"test": test, "stable_after": refs[test].stable_after,
+                                "seconds": round(seconds[test], 3),
+                                "rounds": _rounds_table(refs[test], iso_ids, coll, node_targets)})
+    return report
+
+
+def _shards(coll: GraphCollection, test: str, shards: int, executor: str, ray_address: str | None):
+    if executor == "ray":
+        from .ray_refine import RayShards
+
+        return RayShards(coll, test, shards, address=ray_address)
+    if executor != "local":
+        raise UnknownNameError(f"unknown executor {executor!r}; choose local or ray")
+    return LocalShards(coll, test, shards)
+
+
+def open_dataset(path, *, node_features: str = "auto", edge_labels: bool = True,
+                 node_targets: bool = False, targets=None, max_memory: int | None = None) -> GraphCollection:
+    """The collection at ``path`` for ``wltools dataset``: a TU folder (or its ``DS_A.txt``), a
+    graph6 / sparse6 file, or the name of a committed TU dataset (``NCI1K``, :func:`.tu.bundled`).
+    ``node_features="auto"`` colours TU nodes by their labels, or by nothing when the node labels are the targets (``node_targets``: a bound on predicting them
+    from themselves would say nothing). ``targets``: a text file with one graph target per line
+    (graph6 / sparse6 input only; TU folders carry ``DS_graph_labels.txt``)."""
+    from pathlib import Path
+
+    from .collection import encode_labels, from_graph6
+    from .tu import bundled, read_tu
+
+    p = Path(path)
+    if not p.exists() and bundled(str(path)) is not None:
+        p = bundled(str(path))
+    if p.is_dir() or p.name.endswith("_A.txt"):
+        if targets is not None:
+            raise GraphFormatError("--targets is for graph6 / sparse6 files; a TU folder has DS_graph_labels.txt")
+        if node_features == "auto":
+            node_features = "none" if node_targets else "labels"
+        return read_tu(p if p.is_dir() else p.parent, node_features=node_features, edge_labels=edge_labels)
+    if node_features not in ("auto", "none"):
+        raise UnknownNameError(f"--node-features {node_features}: {p.name} is a graph6 / sparse6 file "
+                               "without node labels")
+    coll = from_graph6(p, max_memory=max_memory)
+    if targets is not None:
+        lines = _target_lines(targets)
+        if len(lines) != coll.num_graphs:
+            raise GraphFormatError(f"{Path(targets).name} has {len(lines)} targets for {coll.num_graphs} graphs")
+        coll.graph_targets, coll.target_values = encode_labels(lines, lambda g: f"{Path(targets).name} line {g + 1}")
+    return coll
+
+
+def _target_lines(path) -> list[str]:
+    """The non-empty lines of a targets file (each line one target, compared as text)."""
+    from pathlib import Path
+
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GraphFormatError(f"cannot read targets file {str(path)!r}: {exc}") from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
