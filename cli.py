@@ -102,6 +102,11 @@ def _out_of_memory(what: str) -> ReportedError:
                          "input or a lower --max-memory, and report this")
 
 
+_NODE_ATTR_HELP = ("Node attribute of GraphML / node-link JSON inputs to use as node labels (numbers, "
+                   "strings, or lists of them: feature rows); smiles: inputs always carry atom labels.")
+_EDGE_ATTR_HELP = "Edge attribute of GraphML / node-link JSON inputs to use as edge labels."
+
+
 @cli.command()
 @click.argument("g", metavar="G")
 @click.argument("h", metavar="H")
@@ -135,13 +140,22 @@ def _out_of_memory(what: str) -> ReportedError:
               show_default=True, metavar="SECONDS", help=_ISO_TIMEOUT_HELP)
 @click.option("--no-iso", is_flag=True,
               help="Skip the canonical labelling (the cheap invariants are still compared).")
+@click.option("--node-attr", default=None, metavar="NAME", help=_NODE_ATTR_HELP)
+@click.option("--edge-attr", default=None, metavar="NAME", help=_EDGE_ATTR_HELP)
+@click.option("--draw", "draw_path", default=None, metavar="FILE",
+              help="Also draw G and H side by side (.png, .svg or .pdf), nodes coloured by the test's colouring at "
+                   "the round where the colour histograms first differ, the class that differs most outlined and "
+                   "its counts written; with --test all, the weakest test that distinguishes them (else 3-WL).")
 def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str,
-          max_memory: int | None, iso_timeout: float, no_iso: bool) -> None:
+          max_memory: int | None, iso_timeout: float, no_iso: bool, node_attr: str | None,
+          edge_attr: str | None, draw_path: str | None) -> None:
     """Can refinement tests distinguish graphs G and H? Also says whether they are isomorphic.
 
     G and H are each a file (graph6/sparse6, edge list, GraphML, node-link JSON; FILE:INDEX picks
     one graph of a multi-graph file), a named graph (petersen, cycle:6, shrikhande, decalin, ...),
-    a disjoint union such as cycle:3+cycle:3, or a graph6/sparse6 string.
+    a disjoint union such as cycle:3+cycle:3, a graph6/sparse6 string, or smiles:SMILES (a
+    molecule, atoms and bonds as labels; needs RDKit: pip install -e ".[chem]"). Labels are part
+    of the graph in every test and in the isomorphism answer.
 
     Example: wltools check decalin bicyclopentyl --test spd
     """
@@ -150,7 +164,12 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     from wltools.check import check_dict, check_pair, check_text
     from wltools.graphs import load_graph
 
-    G, H = load_graph(g, max_memory=max_memory), load_graph(h, max_memory=max_memory)
+    if draw_path:  # refused before any work: a folder, an unknown format, an input file, an undrawable test
+        from wltools.draw.figure import check_target
+
+        check_target(draw_path, (g, h), test)
+    attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
+    G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
     try:
         c = check_pair(G, H, TESTS if test == "all" else (test,), rrwp_steps=rrwp_steps, exact=exact,
                        max_memory=max_memory, iso=not no_iso, iso_timeout=iso_timeout)
@@ -160,6 +179,11 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         click.echo(f"note: {note}", err=True)
     if c.inconsistent:
         click.echo("warning: isomorphic graphs reported as distinguished; this is a bug", err=True)
+    if draw_path:
+        from wltools.draw.figure import draw_results
+
+        drawn = draw_results(G, H, c.results, draw_path, rrwp_steps=c.rrwp_steps, names=(g, h))
+        click.echo(f"drawing: {draw_path} ({drawn})", err=True)
     if fmt == "json":
         click.echo(json.dumps(check_dict(c, (g, h), (G, H), exact), indent=2))
     else:
@@ -172,12 +196,15 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
     help="text: one line; json: one object with certificates and canonical graph6 forms "
-         "(graph6 up to 1,000 nodes, else null).",
+         "(graph6 up to 1,000 nodes and of unlabelled graphs, else null).",
 )
 @click.option("--max-memory", type=_MemorySize(), default=None, help=_MAX_MEMORY_HELP)
 @click.option("--iso-timeout", type=click.FloatRange(min=0, min_open=True), default=ISO_TIMEOUT,
               show_default=True, metavar="SECONDS", help=_ISO_TIMEOUT_HELP)
-def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float) -> None:
+@click.option("--node-attr", default=None, metavar="NAME", help=_NODE_ATTR_HELP)
+@click.option("--edge-attr", default=None, metavar="NAME", help=_EDGE_ATTR_HELP)
+def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, node_attr: str | None,
+        edge_attr: str | None) -> None:
     """Are graphs G and H isomorphic? Exact, by canonical certificates: nauty (pynauty) up to 256
     nodes, bliss (igraph) above, up to 100,000 nodes.
 
@@ -191,7 +218,8 @@ def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float) ->
     from wltools.check import check_pair, iso_dict, iso_text
     from wltools.graphs import load_graph
 
-    G, H = load_graph(g, max_memory=max_memory), load_graph(h, max_memory=max_memory)
+    attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
+    G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
     try:
         c = check_pair(G, H, (), max_memory=max_memory, iso_timeout=iso_timeout, always_label_small=True)
     except MemoryError:
@@ -425,7 +453,12 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
                    "them in the report, instead of stopping at the first.")
 @click.option("--allow-mixed", is_flag=True,
               help="Accept run directories of different models or settings: one report per setting.")
-def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_mixed):
+@click.option("--html", "html_path", default=None, metavar="FILE",
+              help="Also write one self-contained HTML page: the table, the chart and the pair drawings (offline).")
+@click.option("--figures", "figures_dir", default=None, metavar="DIR",
+              help="Also draw into DIR the pairs missed although the declared bound separates them and those "
+                   "separated beyond it (a PNG each, coloured by the bound's test).")
+def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_mixed, html_path, figures_dir):
     """Realised vs theoretical counts per category from RUN_DIRS (shards and seeds are merged).
 
     Every results line is checked against its run's config.json (checksum, settings, code version,
@@ -439,7 +472,17 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
     from brec_runner.report import build_reports, format_report, plot_report
 
     _check_report_targets(run_dirs, out_path, plot_path)
+    if html_path or figures_dir:
+        from brec_runner.report_figures import check_figures_dir, draw_report_pairs, figure_test
+        from brec_runner.report_html import check_html_target, write_html
+
+        if html_path:
+            check_html_target(html_path, run_dirs, (out_path, plot_path))
+        if figures_dir:
+            check_figures_dir(figures_dir, run_dirs, create=False)
     reps = build_reports(list(run_dirs), theory=not no_theory, skip_bad=skip_bad, allow_mixed=allow_mixed)
+    for r in reps if html_path or figures_dir else ():
+        figure_test(r)  # a bound whose colourings cannot be drawn: one line, before any output
     if fmt == "json" and len(reps) > 1:
         import json
 
@@ -466,6 +509,15 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
             with atomic_path(target, error=ReportedError) as tmp:
                 plot_report(r, tmp)
             click.echo(f"plot: {target}")
+    if html_path:
+        write_html(reps, html_path)
+        click.echo(f"html: {html_path}")
+    for i, r in enumerate(reps if figures_dir else ()):
+        target = Path(figures_dir) if len(reps) == 1 else Path(figures_dir) / f"report-{i + 1}"
+        drawn = draw_report_pairs(r, target, run_dirs, progress=click.get_text_stream("stderr").isatty())
+        click.echo(f"figures: {len(drawn)} drawing(s) in {target}")
+        if no_theory:
+            click.echo("note: --no-theory: no pair is known to be missed or beyond the bound, so none is drawn", err=True)
 
 
 def _check_output_target(option: str, target, run_dirs=()) -> None:
@@ -632,6 +684,53 @@ def suite_theory_cmd(name, tests, rrwp_steps, pair_ids, fmt, out_path, exact) ->
         click.echo(f"wrote {out_path}", err=True)
     else:
         click.echo(text, nl=False)
+
+
+# --- dataset ---
+
+
+@cli.command("dataset")
+@click.argument("path", metavar="PATH")
+@click.option("--tests", default="1wl", show_default=True, help="Comma-separated tests: 1wl, spd, 3wl.")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="Rounds (layers) 1..L; default: until each test is stable.")
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True)
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, help="Write the report here.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Write a chart of the accuracy bound against rounds (PNG).")
+@click.option("--node-targets", is_flag=True, help="Also bound node classification (TU: node labels as targets).")
+@click.option("--targets", "targets_path", type=click.Path(dir_okay=False), default=None,
+              help="graph6 / sparse6 input: a file with one graph target per line.")
+@click.option("--node-features", type=click.Choice(["auto", "labels", "attributes", "both", "none"]), default="auto",
+              show_default=True, help="TU: initial node colours (auto: labels, none with --node-targets).")
+@click.option("--no-edge-labels", is_flag=True, help="Ignore the edge labels.")
+@click.option("--no-iso", is_flag=True, help="Skip isomorphism classes (and the pair counts needing them).")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--shards", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Split the graphs into shards (Ray: one actor each); the driver keeps one colour table.")
+@click.option("--address", default=None, metavar="ADDR", help="Ray cluster address (default: a local instance).")
+@click.option("--max-memory", type=_MemorySize(), default=None, help=_MAX_MEMORY_HELP)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, targets_path, node_features,
+                no_edge_labels, no_iso, executor, shards, address, max_memory, quiet) -> None:
+    """Per test and round: equivalence classes, non-isomorphic pairs not separated, graphs in
+    classes with mixed targets and the accuracy upper bound of a collection (PATH: a TU folder, a
+    graph6 / sparse6 file, or a committed dataset's name such as NCI1K). See docs/datasets.md."""
+    from wltools.dataset import analyse, open_dataset, plot_bounds, render
+
+    _check_report_targets((), out_path, plot_path)
+    coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,
+                        node_targets=node_targets, targets=targets_path, max_memory=max_memory)
+    report = analyse(coll, [t.strip().lower() for t in tests.split(",") if t.strip()], rounds,
+                     node_targets=node_targets, iso=not no_iso, shards=shards, executor=executor,
+                     max_memory=max_memory, progress=not quiet, ray_address=address)
+    text = render(report, fmt)
+    if out_path:
+        _write_text(out_path, text)
+    else:
+        click.echo(text, nl=False)
+    if plot_path:
+        plot_bounds(report, plot_path)
 
 
 # --- claims ---

@@ -381,7 +381,33 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
         "missing_units": [list(u) for u in missing],
         "seed_coverage": coverage,
         "failure_log_skipped": list(failure_log_bad or []),
+        "training": _training(config, records),
     }
+
+
+def _training(config: dict[str, Any], records: list[dict]) -> dict[str, Any] | None:
+    """Epochs actually trained per unit (early stopping: an epoch loss below the protocol's
+    ``loss_threshold`` ends a unit's training): the protocol's epochs, the least, median and most
+    trained, and how many units stopped early. None without records or epochs."""
+    epochs = sorted(int(r["epochs"]) for r in records if r.get("epochs") is not None)
+    if not epochs:
+        return None
+    limit = (config.get("protocol") or {}).get("epochs")
+    return {"protocol_epochs": limit, "min": epochs[0], "median": epochs[len(epochs) // 2],
+            "max": epochs[-1], "units": len(epochs),
+            "stopped_early": sum(e < limit for e in epochs) if isinstance(limit, int) else None}
+
+
+def _training_line(rep: dict[str, Any]) -> list[str]:
+    """The Markdown line on early stopping (nothing for report dicts of older versions)."""
+    t = rep.get("training")
+    if not t:
+        return []
+    if t["stopped_early"] is None:
+        return [f"Epochs trained per unit: {t['min']} to {t['max']} (median {t['median']}).", ""]
+    return [f"Epochs trained per unit: {t['min']} to {t['max']} (median {t['median']}) of "
+            f"{t['protocol_epochs']}; {t['stopped_early']} of {t['units']} units stopped early (epoch loss "
+            "below the protocol's loss threshold).", ""]
 
 
 def _published_note(config: dict, published: dict | None) -> str | None:
@@ -412,25 +438,7 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
     if fmt == "json":
         return json.dumps(rep, indent=2, sort_keys=True) + "\n"
     if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["category", "pairs", "distinguished_mean", "distinguished_std", "distinguished_min",
-                    "distinguished_max", "reliability_failures_mean", "real_correct_mean",
-                    "theory_lower", "theory_upper", "3wl", "published",
-                    "units_selected", "units_recorded", "units_failed", "units_missing", "unfinished",
-                    "spread_over", "failed_units", "missing_units"])
-        for r in rep["categories"]:
-            d = r["distinguished"] or {}
-            units = r.get("units") or {}
-            w.writerow([r["category"], r["pairs"], _na(d.get("mean")), _na(d.get("std")), _na(d.get("min")),
-                        _na(d.get("max")), _na((r["reliability_failures"] or {}).get("mean")),
-                        _na((r["real_correct"] or {}).get("mean")),
-                        _na(r["theory_lower"]), _na(r["theory_upper"]), _na(r["3wl"]), _na(r["published"]),
-                        _na(units.get("selected")), _na(units.get("recorded")), _na(units.get("failed")),
-                        _na(units.get("missing")), str(bool(units.get("failed") or units.get("missing"))).lower(),
-                        r.get("spread_over", "all"), _units_text(r.get("failed_units") or []),
-                        _units_text(r.get("missing_units") or [])])
-        return buf.getvalue()
+        return _format_csv(rep)
     if fmt != "md":
         raise ValueError(f"unknown format {fmt!r}")
     th = rep["theory"]
@@ -442,6 +450,36 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
         bound = f"{th['lower']} .. {th['upper']}"
     if th.get("rrwp_steps"):
         bound += f" (RRWP K={th['rrwp_steps']})"
+    lines = _md_head(rep, th, bound) + _md_table(rep, th, bound)
+    if rep.get("published_note"):
+        lines += ["", f"Note: {rep['published_note']}."]
+    return "\n".join(lines + _md_pairs(rep["pairs_by_class"]))
+
+
+def _format_csv(rep: dict[str, Any]) -> str:
+    """One CSV row per category."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["category", "pairs", "distinguished_mean", "distinguished_std", "distinguished_min",
+                "distinguished_max", "reliability_failures_mean", "real_correct_mean",
+                "theory_lower", "theory_upper", "3wl", "published",
+                "units_selected", "units_recorded", "units_failed", "units_missing", "unfinished",
+                "spread_over", "failed_units", "missing_units"])
+    for r in rep["categories"]:
+        d = r["distinguished"] or {}
+        units = r.get("units") or {}
+        w.writerow([r["category"], r["pairs"], _na(d.get("mean")), _na(d.get("std")), _na(d.get("min")),
+                    _na(d.get("max")), _na((r["reliability_failures"] or {}).get("mean")),
+                    _na((r["real_correct"] or {}).get("mean")),
+                    _na(r["theory_lower"]), _na(r["theory_upper"]), _na(r["3wl"]), _na(r["published"]),
+                    _na(units.get("selected")), _na(units.get("recorded")), _na(units.get("failed")),
+                    _na(units.get("missing")), str(bool(units.get("failed") or units.get("missing"))).lower(),
+                    r.get("spread_over", "all"), _units_text(r.get("failed_units") or []),
+                    _units_text(r.get("missing_units") or [])])
+    return buf.getvalue()
+
+def _md_head(rep: dict[str, Any], th: dict, bound: str) -> list[str]:
+    """Title, settings, coverage, early stopping, skipped lines and the invariance probe."""
     title = rep["model"] + (f" (preset {rep['preset']})" if rep.get("preset") else "")
     lines = [f"# {'suite ' + rep['suite'] if rep.get('suite') else 'BREC'}: {title}", "",
              f"Seeds {', '.join(map(str, rep['seeds']))}; {rep['pairs']} pairs, {rep['records']} (pair, seed) "
@@ -451,7 +489,7 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
              f"{rep.get('settings_hash')}, code {', '.join(rep.get('code_versions') or [])}.",
              f"Theoretical class: {th.get('class') or bound}" + (f". Note: {th['note']}" if th.get("note") else "."),
              ""]
-    lines += _coverage_lines(rep)
+    lines += _coverage_lines(rep) + _training_line(rep)
     skipped = rep.get("skipped_lines") or []
     if skipped:
         lines += [f"**{len(skipped)} results line(s) skipped as untrustworthy** (--skip-bad); the counts below "
@@ -467,6 +505,12 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
                   f"(max difference {inv['max_abs_diff']:.2g}).", ""]
     if not th["computed"]:
         lines += ["(theoretical verdicts not computed)", ""]
+    return lines
+
+
+def _md_table(rep: dict[str, Any], th: dict, bound: str) -> list[str]:
+    """The table of categories."""
+    lines = []
     header = ["category", "pairs", "distinguished", "reliability failures", "real correct (BREC)",
               f"theory ({bound})", "3-WL"]
     if rep.get("published_source"):
@@ -487,20 +531,21 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
             extra = ", ".join(f"{u[k]} {k}" for k in ("failed", "missing") if u.get(k))
             cells.append(f"{u.get('recorded')} / {u.get('selected')}" + (f" ({extra})" if extra else ""))
         lines.append("| " + " | ".join(map(str, cells)) + " |")
-    if rep.get("published_note"):
-        lines += ["", f"Note: {rep['published_note']}."]
-    pc = rep["pairs_by_class"]
-    lines += ["", "## Pairs by class", "",
-              f"- realised and allowed ({len(pc['realised_and_allowed'])}): {_ids(pc['realised_and_allowed'])}",
-              f"- realised in some seeds only ({len(pc['realised_in_some_seeds_only'])}): "
-              + (", ".join(f"{p['id']} (seeds {p['seeds']})" for p in pc["realised_in_some_seeds_only"]) or "none"),
-              f"- unrealised, theory separates ({len(pc['unrealised'])}): {_ids(pc['unrealised'])}",
-              f"- {BEYOND_BOUND_HEADING} ({len(pc['beyond_theory'])}): "
-              + (", ".join(f"{p['id']} ({p['category']}, seeds {p['seeds']})" for p in pc["beyond_theory"]) or "none"),
-              f"- reliability failures ({len(pc['reliability_failures'])}): "
-              + (", ".join(f"{p['id']} (seed {p['seed']}, T² {p['t2_reliability']:.3g})"
-                           for p in pc["reliability_failures"]) or "none"), ""]
-    return "\n".join(lines)
+    return lines
+
+
+def _md_pairs(pc: dict[str, Any]) -> list[str]:
+    """The pairs by class."""
+    return ["", "## Pairs by class", "",
+            f"- realised and allowed ({len(pc['realised_and_allowed'])}): {_ids(pc['realised_and_allowed'])}",
+            f"- realised in some seeds only ({len(pc['realised_in_some_seeds_only'])}): "
+            + (", ".join(f"{p['id']} (seeds {p['seeds']})" for p in pc["realised_in_some_seeds_only"]) or "none"),
+            f"- unrealised, theory separates ({len(pc['unrealised'])}): {_ids(pc['unrealised'])}",
+            f"- {BEYOND_BOUND_HEADING} ({len(pc['beyond_theory'])}): "
+            + (", ".join(f"{p['id']} ({p['category']}, seeds {p['seeds']})" for p in pc["beyond_theory"]) or "none"),
+            f"- reliability failures ({len(pc['reliability_failures'])}): "
+            + (", ".join(f"{p['id']} (seed {p['seed']}, T² {p['t2_reliability']:.3g})"
+                         for p in pc["reliability_failures"]) or "none"), ""]
 
 
 def _coverage_lines(rep: dict[str, Any]) -> list[str]:
@@ -680,6 +725,44 @@ class Report:
     def plot(self, path) -> Path:
         """A bar chart per category (PNG)."""
         return plot_report(self.data, path)
+
+    def _repr_markdown_(self) -> str:
+        """The Markdown report (Jupyter shows it as a table)."""
+        return self.to_markdown()
+
+    def _repr_html_(self) -> str:
+        """Summary, table and pairs by class as HTML (:func:`brec_runner.report_html.report_fragment`)."""
+        from .report_html import report_fragment
+
+        return report_fragment(self.data, sections=("summary", "table", "pairs"))
+
+    def to_dataframe(self):
+        """One row per category (the CSV report's columns) as a pandas DataFrame; needs pandas
+        (:class:`~wltools.draw.display.OptionalDependencyError` otherwise)."""
+        from wltools.draw.display import require_pandas
+
+        pandas = require_pandas("Report.to_dataframe()")
+        return pandas.read_csv(io.StringIO(self.to_csv()), na_values=["—"], keep_default_na=False)
+
+    def figures(self, *, limit: int | None = None) -> list:
+        """Drawings of the pairs missed although the bound separates them and of those separated
+        beyond it (:func:`brec_runner.report_figures.render_pair_figures`)."""
+        from .report_figures import render_pair_figures
+
+        return render_pair_figures(self.data, limit=limit)
+
+    def to_html(self, path=None, *, figures: bool = True) -> str:
+        """The self-contained HTML page (:func:`brec_runner.report_html.report_html`), also
+        written to ``path`` if given."""
+        from wltools.errors import WLToolsError
+
+        from .fileio import write_atomic
+        from .report_html import report_html
+
+        text = report_html(self.data, figures=figures)
+        if path is not None:
+            write_atomic(path, text, error=WLToolsError)
+        return text
 
     def __repr__(self) -> str:
         total = self._row("total") if self.data.get("categories") else None

@@ -70,6 +70,24 @@ class TheoryReport:
             "generated": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         }
 
+    def _repr_markdown_(self) -> str:
+        """The counts per category and test, and the published counts beside them, as Markdown
+        (:func:`markdown_summary` up to its runtime table)."""
+        return markdown_summary(self).split("\n## Runtime per category")[0]
+
+    def _repr_html_(self) -> str:
+        from .report_html import markdown_to_html
+
+        return markdown_to_html(self._repr_markdown_())
+
+    def to_dataframe(self):
+        """One row per (pair, test), the columns of ``verdicts.csv``, as a pandas DataFrame; needs
+        pandas (:class:`~wltools.draw.display.OptionalDependencyError` otherwise)."""
+        from wltools.draw.display import require_pandas
+
+        pandas = require_pandas("TheoryReport.to_dataframe()")
+        return pandas.read_csv(io.StringIO(_csv_text(self)), keep_default_na=False, na_values=[""])
+
 
 def run_theory(
     tests=None,

@@ -108,3 +108,24 @@ def test_mismatched_runs_and_conflicts_rejected(two_seeds, tmp_path):
         build_report([two_seeds[1], clash])
     with pytest.raises(RunDirectoryError, match="not a run directory"):
         build_report([tmp_path])
+
+
+def test_report_shows_epochs_trained_and_early_stops():
+    """Issue 28 item 6: the report says how many epochs units trained and how many stopped early;
+    checked on a committed run against its own results file."""
+    import json as _json
+    from pathlib import Path as _Path
+
+    from brec_runner.report import build_report, format_report
+
+    run = _Path(__file__).resolve().parents[2] / "reports" / "brec-runs" / "ds-gin-example-cpu"
+    records = [_json.loads(line) for line in (run / "results.jsonl").read_text().splitlines() if line.strip()]
+    limit = _json.loads((run / "config.json").read_text())["protocol"]["epochs"]
+    epochs = sorted(r["epochs"] for r in records)
+    early = sum(e < limit for e in epochs)
+    assert 0 < early < len(epochs)  # this run has both kinds
+    rep = build_report([run], theory=False)
+    assert rep["training"] == {"protocol_epochs": limit, "min": epochs[0], "median": epochs[len(epochs) // 2],
+                               "max": epochs[-1], "units": len(epochs), "stopped_early": early}
+    assert (f"Epochs trained per unit: {epochs[0]} to {epochs[-1]} (median {epochs[len(epochs) // 2]}) of "
+            f"{limit}; {early} of {len(epochs)} units stopped early") in format_report(rep)
