@@ -95,8 +95,10 @@ def test_unsupported_tests_and_rounds_refused():
     assert issubclass(UnsupportedTestError, WLToolsError)
     labelled = nx.path_graph(4)
     nx.set_node_attributes(labelled, {0: "a", 1: "b", 2: "b", 3: "a"}, "label")
-    with pytest.raises(UnsupportedTestError, match="labelled graphs"):  # the replay starts unlabelled
-        pair_colouring(labelled, nx.star_graph(3), "1wl")
+    other = nx.path_graph(4)
+    nx.set_node_attributes(other, {0: "a", 1: "a", 2: "b", 3: "b"}, "label")
+    with pytest.raises(UnsupportedTestError, match="on labelled graphs"):  # labelled: 1wl spd rd rrwp 3wl
+        pair_colouring(labelled, other, "sswl")
     with pytest.raises(ValueError, match="outside"):
         pair_colouring(C6, TWO_TRIANGLES, "spd", round=9)
     assert pair_colouring(C6, TWO_TRIANGLES, "spd", round=0).differing == []
@@ -214,3 +216,38 @@ def test_check_draw_refusals(tmp_path):
     src.write_text("not a drawing yet")
     _one_error_line(_cli("check", str(src), "cycle:3", "--draw", str(src)), "would overwrite the input graph file")
     assert src.read_text() == "not a drawing yet"
+
+
+def _labelled_pairs(count: int, seed: int = 0):
+    """Random small pairs of equal order and size with random node and (sometimes) edge labels."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(count):
+        n = rng.randint(3, 8)
+        m = rng.randint(n - 1, min(2 * n, n * (n - 1) // 2))
+        pair = []
+        for _ in range(2):
+            X = nx.gnm_random_graph(n, m, seed=rng.randrange(10**6))
+            nx.set_node_attributes(X, {v: rng.choice("CN") for v in X}, "label")
+            pair.append(X)
+        if rng.random() < 0.5:
+            for X in pair:
+                nx.set_edge_attributes(X, {e: rng.choice((1, 2)) for e in X.edges}, "label")
+        yield pair
+
+
+@pytest.mark.parametrize("test", ["1wl", "spd", "rd", "rrwp", "3wl"])
+def test_labelled_replay_agrees_with_refine_pair(test):
+    """Labelled pairs draw with the labelled definitions: the replay's first differing round,
+    rounds and class sizes equal refine_pair's (pair_colouring raises otherwise), and labels that
+    separate the graphs at round 0 show there."""
+    from wltools.refine import refine_pair
+
+    seen_round0 = 0
+    for G, H in _labelled_pairs(25, seed=["1wl", "spd", "rd", "rrwp", "3wl"].index(test)):
+        pc = pair_colouring(G, H, test)  # raises ReplayMismatchError if the replay disagrees
+        r = refine_pair(G, H, test)
+        assert (pc.distinguished, pc.first_diff, pc.rounds) == (r.distinguished, r.iteration, r.iterations)
+        seen_round0 += r.iteration == 0
+    assert seen_round0 > 0  # some pairs differ in their labels alone

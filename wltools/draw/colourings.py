@@ -55,7 +55,8 @@ class ReplayMismatchError(WLToolsError):
     picture would show another verdict than the test's)."""
 
 
-#: Node / edge attribute of labels (:mod:`wltools.labels`); labelled pairs are not drawn yet.
+#: Node / edge attribute of labels (:mod:`wltools.labels`); labelled pairs draw with
+#: :data:`LABELLED_DRAWABLE`.
 _LABEL = "label"
 
 
@@ -224,8 +225,67 @@ def _swl_spec(G, H, test: str) -> _Spec:
     return _Spec("pair", meaning, init, step, nodes=pooled, compared=pooled)
 
 
-def _spec_of(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None) -> _Spec:
+#: Tests whose replay reads node and edge labels (:mod:`wltools.labels`), each with the
+#: definition its refinement module states.
+LABELLED_DRAWABLE = ("1wl", "spd", "rd", "rrwp", "3wl")
+
+
+def _labelled_wl1_spec(G: nx.Graph, H: nx.Graph, labels) -> _Spec:
+    """Labelled 1-WL (:mod:`wltools.refine.wl1`): from the node labels, rows ``[chi(v), sorted
+    (neighbour colour * B + edge label id)]`` (``B`` edge label ids; 1 and 0 without edge labels)."""
+    from ..distances.modular import unique_rows
+
+    n = G.number_of_nodes()
+    base = labels.edge_ids if labels.edge is not None else 1
+    width = max([d for _, d in G.degree] + [d for _, d in H.degree] + [1])
+    nb = np.full((2 * n, width), 2 * n, dtype=np.int64)
+    el = np.zeros((2 * n, width), dtype=np.int64)
+    for g, X in enumerate((G, H)):
+        E = labels.edge_matrix(g, n) if labels.edge is not None else None
+        for v in range(n):
+            for j, u in enumerate(sorted(X[v])):
+                nb[g * n + v, j] = g * n + u
+                el[g * n + v, j] = 0 if E is None else int(E[v, u])
+
+    def next_colours(cg, ch, k):
+        ext = np.concatenate([cg, ch, np.array([-1], dtype=np.int64)])
+        items = np.where(nb < 2 * n, ext[nb] * base + el, -1)
+        items.sort(axis=1)
+        return unique_rows(np.concatenate([ext[:-1, None], items], axis=1)), None
+
+    zeros = np.zeros(n, dtype=np.int64)
+    init = labels.node if labels.node is not None else (zeros, zeros.copy())
+    return _Spec("node", "its colour (from its label)", init, next_colours)
+
+
+def _labelled_spec(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None, labels) -> _Spec:
+    """The replay of ``test`` on a labelled pair (:data:`LABELLED_DRAWABLE` only)."""
+    if test == "1wl":
+        return _labelled_wl1_spec(G, H, labels)
+    n = G.number_of_nodes()
+    zeros = np.zeros(n, dtype=np.int64)
+    if test in ("spd", "rd", "rrwp"):
+        from ..refine.gdwl import _with_edge_labels, gdwl_next_colours, joint_keys
+
+        Dg, Dh, key_text = joint_keys(G, H, (test,), rrwp_steps)
+        if labels.edge is not None:
+            Dg, Dh, _ = _with_edge_labels(Dg, Dh, key_text, labels)
+        init = labels.node if labels.node is not None else (zeros, zeros.copy())
+        return _Spec("node", "its colour (from its label)", init, gdwl_next_colours(Dg, Dh))
+    if test == "3wl":
+        from ..distances import adjacency_matrix
+        from ..refine.fwl import fwl2_next_colours, labelled_atomic_types
+
+        cg, ch, _ = labelled_atomic_types(adjacency_matrix(G), adjacency_matrix(H), labels)
+        return _Spec("pair", "the colour of the pair (v, v)", (cg, ch), fwl2_next_colours(n))
+    raise UnsupportedTestError(f"cannot draw {TEST_LABELS.get(test, test)} ({test}) on labelled graphs yet; "
+                               f"labelled pairs draw with {', '.join(LABELLED_DRAWABLE)}")
+
+
+def _spec_of(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None, labels=None) -> _Spec:
     """The replay of ``test`` on ``(G, H)``, as :func:`~wltools.refine.refine_pair` dispatches it."""
+    if labels is not None:
+        return _labelled_spec(G, H, test, rrwp_steps, labels)
     if test == "1wl":
         return _wl1_spec(G, H)
     if test in ("spd", "rd", "rrwp"):
@@ -280,7 +340,9 @@ def colour_rounds(G: nx.Graph, H: nx.Graph, test: str, *, rrwp_steps: int | None
     G, H = on_nodes_0_to_n(G), on_nodes_0_to_n(H)
     if G.number_of_nodes() != H.number_of_nodes() or G.number_of_edges() != H.number_of_edges():
         raise ValueError("colour_rounds needs graphs of equal order and size (refine_pair answers first)")
-    spec = _spec_of(G, H, test, rrwp_steps)
+    from ..labels import pair_labels
+
+    spec = _spec_of(G, H, test, rrwp_steps, pair_labels(G, H))
     out = ColourRounds(test, spec.element, spec.node_meaning)
     cg, ch = _joint_ids(*spec.init)
     k = int(max(cg.max(initial=-1), ch.max(initial=-1))) + 1
@@ -393,9 +455,10 @@ def pair_colouring(G: nx.Graph, H: nx.Graph, test: str, *, round: int | None = N
     if not is_drawable(test):
         raise UnsupportedTestError(f"cannot draw the colourings of {TEST_LABELS.get(test, test)} ({test}); "
                                    f"drawable tests: {', '.join(DRAWABLE_TESTS)}, or nK")
-    if _has_labels(G) or _has_labels(H):
-        raise UnsupportedTestError(f"cannot draw labelled graphs yet (node or edge attribute {_LABEL!r}): the "
-                                   "replayed colourings start from unlabelled colours")
+    if (_has_labels(G) or _has_labels(H)) and test not in LABELLED_DRAWABLE:
+        raise UnsupportedTestError(f"cannot draw {TEST_LABELS.get(test, test)} ({test}) on labelled graphs yet "
+                                   f"(node or edge attribute {_LABEL!r}); labelled pairs draw with "
+                                   f"{', '.join(LABELLED_DRAWABLE)}")
     if result is None or result.test != test:
         result = refine_pair(G, H, test, rrwp_steps=rrwp_steps)
     G, H = on_nodes_0_to_n(G), on_nodes_0_to_n(H)
