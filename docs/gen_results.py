@@ -180,14 +180,10 @@ def render(root: Path = ROOT) -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render()
-    if "--check" in argv:
-        if OUTPUT.read_text() != text:
-            print("docs/results.md is out of date: run python docs/gen_results.py", file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(text)
-    return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _generated import write_or_check
+
+    return write_or_check(OUTPUT, render(), "gen_results.py", argv)
 
 
 if __name__ == "__main__":

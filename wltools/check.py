@@ -309,8 +309,9 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
 
 def _summary(spec: str, G: nx.Graph) -> dict:
     out = {"spec": spec, "n": G.number_of_nodes(), "m": edge_count(G)}
-    if _labels_of(G):  # labelled graphs only: the unlabelled object is unchanged
-        out["labels"] = _labels_of(G)
+    kinds = _labels_of(G)
+    if kinds:  # labelled graphs only: the unlabelled object is unchanged
+        out["labels"] = kinds
     return out
 
 
@@ -320,6 +321,11 @@ def _labels_of(G: nx.Graph) -> str:
 
     kinds = [k for k, attr in (("node", NODE_LABEL), ("edge", EDGE_LABEL)) if has_attribute(G, attr, k)]
     return ", ".join(f"{k}s" for k in kinds)
+
+
+def _labels_cell(G: nx.Graph) -> str:
+    kinds = _labels_of(G)
+    return f"labels: {kinds}" if kinds else ""
 
 
 def _table(rows: list[tuple[str, ...]]) -> list[str]:
@@ -370,7 +376,7 @@ def check_text(c: CheckResult, specs: tuple[str, str], graphs: tuple) -> str:
         return "-" if x is None else str(x)
 
     lines = _table([(name, spec, f"n={X.number_of_nodes()}", f"m={edge_count(X)}",
-                     f"labels: {_labels_of(X)}" if _labels_of(X) else "")
+                     _labels_cell(X))
                     for name, spec, X in zip("GH", specs, graphs)])
     lines.append("")
     rows = [("test", "verdict", "reason", "iteration", "iterations")]

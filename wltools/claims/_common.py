@@ -122,6 +122,22 @@ class InclusionTally:
                 "first counterexample": self.counterexample, "first strictness witness": self.strict}
 
 
+def judge_inclusion(name: str, tallies: Sequence[tuple[str, "InclusionTally"]], info: dict, problems: list,
+                    witnesses: list) -> str:
+    """Judge one inclusion ``name`` from its tallies ``(where, tally)`` and the atlas grouping's
+    ``info``: violations and an unsound grouping go to ``problems`` (their witness to
+    ``witnesses``); returns the strictness line (the first strictness witness, if any)."""
+    for where, t in tallies:
+        if not t.ok:
+            problems.append(f"{name} violated on {t.violations} {where} pairs")
+            witnesses.append(t.counterexample)
+    if info["grouping soundness failures"]:
+        problems.append(f"{name}: atlas grouping unsound ({info['grouping soundness failures']})")
+        witnesses.append(info["grouping soundness failures"][0])
+    sw = next((t.strict for _, t in tallies if t.strict), None)
+    return f"{name}: {'strict, e.g. ' + sw if sw else 'no strictness witness in the data'}"
+
+
 def pairs_label(a: str, b: str) -> str:
     return f"{a} vs {b}"
 

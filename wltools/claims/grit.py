@@ -24,7 +24,15 @@ from typing import Callable, Sequence
 import networkx as nx
 
 from ..wl_tests import DEFAULT_RRWP_STEPS
-from ._common import InclusionTally, as_bool, atlas_graphs, describe, grouped_pairs, refine_verdict
+from ._common import (
+    InclusionTally,
+    as_bool,
+    atlas_graphs,
+    describe,
+    grouped_pairs,
+    judge_inclusion,
+    refine_verdict,
+)
 from .inputs import brec_graphs, ids_text, select_pairs
 from .registry import ClaimResult, register_claim
 
@@ -329,15 +337,7 @@ def tally_chains(chains: Sequence[tuple[str, str]], data_tallies: Callable, verd
         ta, info = _atlas_inclusion(lower, upper, nmax, verdict, groups_cache=groups_cache)
         ev[name] = {where: t.to_dict() for where, t in tallies.items()}
         ev[name][f"atlas n <= {nmax}"] = {**ta.to_dict(), **info}
-        for where, t in list(tallies.items()) + [("atlas", ta)]:
-            if not t.ok:
-                problems.append(f"{name} violated on {t.violations} {where} pairs")
-                witnesses.append(t.counterexample)
-        if info["grouping soundness failures"]:
-            problems.append(f"{name}: atlas grouping unsound ({info['grouping soundness failures']})")
-            witnesses.append(info["grouping soundness failures"][0])
-        sw = next((t.strict for t in list(tallies.values()) + [ta] if t.strict), None)
-        strict.append(f"{name}: {'strict, e.g. ' + sw if sw else 'no strictness witness in the data'}")
+        strict.append(judge_inclusion(name, list(tallies.items()) + [("atlas", ta)], info, problems, witnesses))
     return ev, problems, witnesses, strict
 
 

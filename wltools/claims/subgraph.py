@@ -89,7 +89,16 @@ from typing import Callable, Sequence
 
 import networkx as nx
 
-from ._common import InclusionTally, as_bool, atlas_graphs, describe, grouped_pairs, memoised, refine_verdict
+from ._common import (
+    InclusionTally,
+    as_bool,
+    atlas_graphs,
+    describe,
+    grouped_pairs,
+    judge_inclusion,
+    memoised,
+    refine_verdict,
+)
 from .epwl import _suite_tally, bounded_by
 from .grit import brec_table
 from .inputs import select_pairs
@@ -213,15 +222,7 @@ def _chain_evidence(chains, tallies: Callable, max_nodes: int, ev: dict, problem
         ts, info = tallies(lower, upper)
         ev[name] = {where: t.to_dict() for where, t in ts.items()}
         ev[name][f"atlas n <= {max_nodes}"].update(info)
-        for where, t in ts.items():
-            if not t.ok:
-                problems.append(f"{name} violated on {t.violations} {where} pairs")
-                witnesses.append(t.counterexample)
-        if info["grouping soundness failures"]:
-            problems.append(f"{name}: atlas grouping unsound ({info['grouping soundness failures']})")
-            witnesses.append(info["grouping soundness failures"][0])
-        sw = next((t.strict for t in ts.values() if t.strict), None)
-        strict.append(f"{name}: {'strict, e.g. ' + sw if sw else 'no strictness witness in the data'}")
+        strict.append(judge_inclusion(name, list(ts.items()), info, problems, witnesses))
     return strict
 
 
