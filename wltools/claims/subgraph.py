@@ -199,19 +199,6 @@ def _model_bounds(model_bounds: dict | None) -> tuple[dict, list[str]]:
     return out, bounded
 
 
-@register_claim(
-    "subgraph-hierarchy",
-    statement=("The subgraph WL hierarchy (Zhang et al. 2023): 1-WL ⊑ SWL(VS) ⊑ SWL(SV) ⊑ PSWL(SV), "
-               "SWL(VS) ⊑ PSWL(VS) ⊑ PSWL(SV) ⊑ GSWL ⊑ SSWL ⊑ SLFWL(2) ⊑ 3-WL, SPD-WL ⊑ PSWL(VS) ⊑ "
-               "LFWL(2) ⊑ SLFWL(2); "
-               "BREC's baselines: 1-WL ⊑ S3, S4, N1, N2 and M1 = SWL(VS); every pair a weaker "
-               "test distinguishes the stronger does (with strictness witnesses), and S4, N1, N2 "
-               "are incomparable with 3-WL and SWL(VS) (a witness each way)."),
-    source=_SOURCE,
-    method="brec+suites+exhaustive",
-    params=("brec_ids",),
-    inputs=("pairs", "model_bounds"),
-)
 def _chain_evidence(chains, tallies: Callable, max_nodes: int, ev: dict, problems: list,
                     witnesses: list) -> list[str]:
     """Tally every inclusion of ``chains`` into ``ev`` (violations into ``problems`` and
@@ -259,6 +246,19 @@ def _observed_evidence(observed, tallies: Callable) -> dict:
     return obs
 
 
+@register_claim(
+    "subgraph-hierarchy",
+    statement=("The subgraph WL hierarchy (Zhang et al. 2023): 1-WL ⊑ SWL(VS) ⊑ SWL(SV) ⊑ PSWL(SV), "
+               "SWL(VS) ⊑ PSWL(VS) ⊑ PSWL(SV) ⊑ GSWL ⊑ SSWL ⊑ SLFWL(2) ⊑ 3-WL, SPD-WL ⊑ PSWL(VS) ⊑ "
+               "LFWL(2) ⊑ SLFWL(2); "
+               "BREC's baselines: 1-WL ⊑ S3, S4, N1, N2 and M1 = SWL(VS); every pair a weaker "
+               "test distinguishes the stronger does (with strictness witnesses), and S4, N1, N2 "
+               "are incomparable with 3-WL and SWL(VS) (a witness each way)."),
+    source=_SOURCE,
+    method="brec+suites+exhaustive",
+    params=("brec_ids",),
+    inputs=("pairs", "model_bounds"),
+)
 def check_subgraph_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Callable | None = None,
                              model_bounds: dict | None = None,
                              suites: Sequence[str] = DEFAULT_SUITES, suite_ids: dict | None = None,
