@@ -67,6 +67,7 @@ from pathlib import Path
 import networkx as nx
 
 from wltools.errors import GraphFormatError, UnknownNameError, WLToolsError
+from wltools.label_inputs import from_pyg, from_smiles
 from wltools.labels import EDGE_LABEL, NODE_LABEL, has_attribute
 from wltools.resources import require
 from wltools.graph_validation import (  # noqa: F401 - the public names re-exported
@@ -191,8 +192,6 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
     if isinstance(spec, os.PathLike):
         return _single_from_file(Path(spec), max_memory, **attrs)
     if hasattr(spec, "edge_index") and hasattr(spec, "num_nodes"):  # a PyG Data: x, edge_attr as labels
-        from wltools.label_inputs import from_pyg
-
         return from_pyg(spec)
     if not isinstance(spec, str):
         raise GraphFormatError(f"graph specification must be a string, got {type(spec).__name__}")
@@ -200,8 +199,6 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
     if not s:
         raise GraphFormatError("empty graph specification")
     if s.startswith("smiles:"):
-        from wltools.label_inputs import from_smiles
-
         return from_smiles(s[len("smiles:"):], name=s)
     path = Path(s)
     if _is_file(path):

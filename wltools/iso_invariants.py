@@ -83,7 +83,7 @@ class _Stats:
             import numpy as np
             from scipy.sparse import csr_array
 
-            adj = self.G._adj  # networkx's node -> {neighbour: data} dict; read only
+            adj = dict(self.G.adjacency())  # node -> {neighbour: data} (networkx's own dicts; read only)
             n = len(adj)
             rows = adj.values()
             degrees = np.fromiter(map(len, rows), dtype=np.int64, count=n)

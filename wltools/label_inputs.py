@@ -2,7 +2,8 @@
 :mod:`wltools.labels` (node / edge attribute ``"label"``, canonical values).
 
 * :func:`from_pyg`: ``x`` rows are the node labels, ``edge_attr`` rows the edge labels (as
-  tuples; a 1-D ``x`` or ``edge_attr`` gives scalar labels). An undirected graph is stored by
+  tuples; a row of one value, e.g. ``x`` of shape ``[n, 1]``, or a 1-D ``x`` gives that value),
+  read by the one rule of :mod:`wltools.labels` (a float32 ``0.1`` is the label ``0.1``; NaN refused). An undirected graph is stored by
   PyG with both directions of each edge; both must be present and carry the same ``edge_attr``.
   Conversion by :func:`torch_geometric.utils.to_networkx`.
 * :func:`from_smiles`: a molecule read by RDKit (``Chem.MolFromSmiles``), hydrogens as RDKit keeps
@@ -19,7 +20,7 @@ Examples
 >>> d = Data(x=torch.tensor([[1.0], [0.0], [1.0]]), edge_index=torch.tensor([[0, 1, 1, 2], [1, 0, 2, 1]]))
 >>> G = from_pyg(d)
 >>> dict(G.nodes(data="label"))
-{0: (1.0,), 1: (0.0,), 2: (1.0,)}
+{0: 1.0, 1: 0.0, 2: 1.0}
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import networkx as nx
 
 from .errors import GraphFormatError, UnsupportedGraphError
+from .graph_validation import validate_graph
 from .labels import EDGE_LABEL, NODE_LABEL, canonical_label
 
 __all__ = ["from_pyg", "from_smiles", "CHEM_HINT"]
@@ -74,8 +76,6 @@ def from_pyg(data, name: str | None = None) -> nx.Graph:
     wltools.errors.GraphFormatError: mol: edge (0, 1) has edge_attr (1, 0) and its reverse (1, 0) has (0, 1); an undirected graph needs equal rows
     """
     from torch_geometric.utils import to_networkx
-
-    from .graphs import validate_graph
 
     where = name or "PyG Data"
     _check_lengths(data, where)
@@ -125,7 +125,6 @@ def from_smiles(smiles: str, name: str | None = None) -> nx.Graph:
         from rdkit import Chem, RDLogger
     except ImportError:
         raise GraphFormatError(CHEM_HINT) from None
-    from .graphs import validate_graph
 
     where = name or f"smiles:{smiles}"
     if not smiles.strip():

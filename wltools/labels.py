@@ -7,18 +7,33 @@ node must have it (likewise for edges); a graph without the attributes is unlabe
 exactly as before labels existed. Labels are *categorical*: two labels are the same iff their
 canonical values are equal (``==``); no order or distance between labels is used by any test.
 
-**Canonical values** (:func:`canonical_label`): a label is a number (``int``, ``float``,
-``bool``, numpy scalars; not NaN), a string, or a sequence of such (list, tuple, 1-D numpy
-array or torch tensor: a feature row), nested sequences allowed; sequences become tuples, numpy
-and torch scalars Python numbers. Anything else (``None``, dicts, sets, objects) is refused with
-one line (:class:`~wltools.errors.GraphFormatError`): an unhashable or unordered value cannot be
-compared across graphs.
+**Canonical values** (:func:`canonical_label`) -- the one rule every input path uses (pairs,
+collections, PyG, TU folders, GraphML, node-link JSON, SMILES, networkx graphs):
 
-**Joint ids** (:func:`pair_labels`): the labels of the two graphs of a pair are numbered together
-in the order of :func:`label_key` (numbers by value, then strings, then tuples,
-lexicographically), never by Python's ``hash`` (salted for ``str``), so the ids mean the same in
-both graphs and are the same in every process. The refinement tests (:mod:`wltools.refine`) start
-from these ids; :mod:`wltools.iso` orders its vertex colour classes by the same key.
+* a label is a number, a string, or a sequence of such (list, tuple, numpy array, torch tensor:
+  a feature row), nested sequences allowed; sequences become tuples, and a sequence of *one*
+  element is that element (a ``[n, 1]`` feature matrix gives the same labels as its column);
+* **numbers compare by value**: ``1``, ``1.0``, ``np.int64(1)`` and ``True`` are one label (as
+  Python's ``==`` says); a float is first read as the shortest decimal that round-trips **at its
+  own precision** (numpy's ``format_float_scientific(x, unique=True)``), then compared as an exact
+  number: ``np.float32(0.1)`` (a PyG feature), ``0.1`` (float64, JSON, a TU attribute) and the
+  text ``0.1`` of a GraphML ``double`` attribute are one label, while float32 ``0.1`` and float64
+  ``0.10000000149011612`` are two (torch tensors keep their dtype; bfloat16 is read as float32);
+* **strings stay strings**: a GraphML attribute declared ``string`` holding ``"0.1"`` is the
+  text ``'0.1'``, a different label from the number ``0.1`` (declare the key ``double`` / ``int``
+  for numbers); no string is ever parsed;
+* **NaN and None are refused** with one line naming the graph, node or edge
+  (:class:`~wltools.errors.GraphFormatError`), as is anything else (dicts, sets, objects): a
+  missing or unordered value cannot be compared across graphs.
+
+**One table** (:func:`encode_labels`, :func:`encode_rows` for feature matrices): the distinct
+canonical values of everything encoded together are numbered in the order of :func:`label_key`
+(numbers by value, then strings, then tuples, lexicographically), never by Python's ``hash``
+(salted for ``str``), so the ids mean the same in every graph and every process. A pair
+(:func:`pair_labels`) and a collection (:mod:`wltools.dataset.collection`, :mod:`wltools.dataset.tu`)
+are numbered by the same function, so the same labelled graph gets the same ids whichever way
+it was read. The refinement tests (:mod:`wltools.refine`) start from these ids;
+:mod:`wltools.iso` orders its vertex colour classes by the same key.
 
 Inputs that carry labels: GraphML / node-link attributes chosen by name
 (:func:`select_labels`, ``load_graph(spec, node_attr=..., edge_attr=...)``), PyG ``Data`` and
@@ -54,6 +69,8 @@ __all__ = [
     "NODE_LABEL",
     "EDGE_LABEL",
     "canonical_label",
+    "encode_labels",
+    "encode_rows",
     "label_key",
     "label_text",
     "label_bytes",
@@ -115,12 +132,17 @@ def _canonical(value: object) -> object:
         if value != value:
             raise _NotALabel("NaN")
         return value
-    if hasattr(value, "detach") and hasattr(value, "tolist"):  # a torch tensor
-        value = value.detach().cpu().tolist()
+    if hasattr(value, "detach") and hasattr(value, "numpy"):  # a torch tensor: keep its dtype
+        value = value.detach().cpu()
+        value = (value.float() if str(value.dtype) == "torch.bfloat16" else value).numpy()
     if isinstance(value, np.ndarray):
-        value = value.tolist()
+        if value.ndim == 0:
+            value = value[()]
+        else:
+            return _sequence(value.tolist() if value.dtype.kind in "biu" or value.dtype == np.float64
+                             else list(value))
     if isinstance(value, np.generic):
-        value = value.item()
+        value = _short_float(value) if isinstance(value, np.floating) else value.item()
     if isinstance(value, str):
         return value
     if isinstance(value, numbers.Real):  # bool, int, float, Fraction (not complex)
@@ -128,8 +150,90 @@ def _canonical(value: object) -> object:
             raise _NotALabel("NaN")
         return value
     if isinstance(value, (list, tuple)):
-        return tuple(_canonical(x) for x in value)
+        return _sequence(value)
     raise _NotALabel("missing (None)" if value is None else f"a {type(value).__name__}")
+
+
+def _sequence(items) -> object:
+    """A feature row as a tuple of canonical values; one element is that element."""
+    out = tuple(_canonical(x) for x in items)
+    return out[0] if len(out) == 1 else out
+
+
+def _short_float(x: np.floating) -> float:
+    """A numpy float as the Python float of its shortest round-tripping decimal at its own
+    precision (float32 0.1 -> 0.1; float64 unchanged)."""
+    if x.dtype == np.float64:
+        return float(x)
+    return float(np.format_float_scientific(x, unique=True))
+
+
+def _table(values) -> tuple[dict, tuple]:
+    """``({value: id}, values by id)`` over canonical ``values``, ids in :func:`label_key` order."""
+    seen = dict.fromkeys(values)
+    ordered = tuple(sorted(seen, key=label_key))
+    return {x: i for i, x in enumerate(ordered)}, ordered
+
+
+def encode_labels(values, what) -> tuple[np.ndarray, list]:
+    """Ids of label values in one table: ``(ids, table)`` with ``table[ids[i]]`` the canonical
+    form (:func:`canonical_label`) of ``values[i]``, ids in :func:`label_key` order.
+
+    Raises
+    ------
+    GraphFormatError
+        A value that is no label (NaN, None, a dict, ...): ``what(i)`` names it in the line.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ids, table = encode_labels(["b", 1, np.float32(0.1), 0.1, True, [2]], lambda i: f"node {i}")
+    >>> ids.tolist(), table
+    ([3, 1, 0, 0, 1, 2], [0.1, 1, 2, 'b'])
+    >>> encode_labels([0.5, None], lambda i: f"graph 0 node {i}")
+    Traceback (most recent call last):
+    ...
+    wltools.errors.GraphFormatError: graph 0 node 1: the label is missing (None); labels must be numbers, strings or sequences (feature rows) of them
+    """
+    canon = []
+    for i, v in enumerate(values):
+        try:
+            canon.append(_canonical(v))
+        except _NotALabel as exc:
+            raise GraphFormatError(f"{what(i)}: the label is {exc}; {_ALLOWED}") from None
+    ids, ordered = _table(canon)
+    return np.fromiter((ids[c] for c in canon), dtype=np.int64, count=len(canon)), list(ordered)
+
+
+def encode_rows(X, what) -> tuple[np.ndarray, list]:
+    """:func:`encode_labels` of the rows of a numeric matrix (a feature matrix; 1-D: one value
+    per row), vectorised: the distinct rows are found at the array's own precision, then
+    canonicalised (a one-column row is its value) and numbered.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ids, table = encode_rows(np.array([[0.1, 1], [0.5, 0], [0.1, 1]], dtype=np.float32), str)
+    >>> ids.tolist(), table
+    ([0, 1, 0], [(0.1, 1.0), (0.5, 0.0)])
+    >>> encode_rows(np.array([1.0, np.nan]), lambda i: f"x of node {i}")
+    Traceback (most recent call last):
+    ...
+    wltools.errors.GraphFormatError: x of node 1: the label is NaN; labels must be numbers, strings or sequences (feature rows) of them
+    """
+    X = np.asarray(X)
+    X = X.reshape(X.shape[0], -1) if X.ndim != 1 else X[:, None]
+    if X.dtype.kind not in "biuf":
+        return encode_labels(list(X), what)
+    if X.dtype.kind == "f":
+        bad = np.flatnonzero(np.isnan(X).any(axis=1))
+        if bad.size:
+            raise GraphFormatError(f"{what(int(bad[0]))}: the label is NaN; {_ALLOWED}")
+    if X.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64), []
+    uniq, inv = np.unique(X, axis=0, return_inverse=True)
+    ids, table = encode_labels(list(uniq), lambda j: what(int(np.flatnonzero(inv.reshape(-1) == j)[0])))
+    return ids[inv.reshape(-1)], table
 
 
 def label_key(value: object) -> tuple:
@@ -179,16 +283,16 @@ def label_bytes(value: object) -> bytes:
 
 def has_attribute(G: nx.Graph, attr: str, kind: str) -> bool:
     """Whether some node (``kind="node"``) or edge of ``G`` has attribute ``attr``, without
-    building the (node, data) tuples (unlabelled graphs pay one pass over the attribute dicts)."""
+    building lists (unlabelled graphs pay one pass over the attribute dicts). Public networkx
+    only: ``G.nodes(data=True)`` and ``G.adjacency()`` yield the attribute dicts themselves (as
+    fast as networkx's private ``_node`` / ``_adj``: 90 ms for the edges of a 100,000-node cubic
+    graph, against 260 ms through ``G.edges(data=True)``)."""
     if kind == "node":
-        data = G._node.values()  # networkx's node -> attribute dict; read only
-    else:
-        data = chain.from_iterable(map(dict.values, G._adj.values()))
-    if not any(data):  # every attribute dict empty (a plain graph): one pass in C
+        return any(attr in d for _, d in G.nodes(data=True))
+    rows = [nbrs for _, nbrs in G.adjacency()]
+    if not any(chain.from_iterable(map(dict.values, rows))):  # every edge dict empty: one pass in C
         return False
-    if kind == "node":
-        return any(attr in d for d in G._node.values())
-    return any(attr in d for nbrs in G._adj.values() for d in nbrs.values())
+    return any(attr in d for nbrs in rows for d in nbrs.values())
 
 
 def _values(items, attr: str, kind: str, where: str) -> dict | None:
@@ -352,13 +456,8 @@ class PairLabels:
 
 
 def _ids(values: list[dict]) -> tuple[dict, tuple]:
-    """One table over the values of both graphs: ``{value: id}`` in :func:`label_key` order."""
-    table: dict = {}
-    for vals in values:
-        for x in vals.values():
-            table.setdefault(x, None)
-    ordered = tuple(sorted(table, key=label_key))
-    return {x: i for i, x in enumerate(ordered)}, ordered
+    """One table over the (canonical) values of both graphs (:func:`encode_labels`' numbering)."""
+    return _table(x for vals in values for x in vals.values())
 
 
 def pair_labels(G: nx.Graph, H: nx.Graph, node_label: str | None = NODE_LABEL,
@@ -391,7 +490,7 @@ def pair_labels(G: nx.Graph, H: nx.Graph, node_label: str | None = NODE_LABEL,
     for attr, fetch in ((node_label, node_labels), (edge_label, edge_labels)):
         vals = [None, None] if attr is None else [fetch(X, attr, w) for X, w in zip(graphs, ("G", "H"))]
         if fetch is edge_labels:  # a graph without edges has every edge labelled
-            vals = [{} if x is None and not any(X._adj.values()) and vals[1 - i] is not None else x
+            vals = [{} if x is None and nx.is_empty(X) and vals[1 - i] is not None else x
                     for i, (x, X) in enumerate(zip(vals, graphs))]
         if (vals[0] is None) != (vals[1] is None):
             kind = "node" if fetch is node_labels else "edge"

@@ -16,9 +16,9 @@ Examples
 [0.5, 1.0]
 """
 
-from .analysis import analyse, open_dataset
+from .analysis import analyse, load_collection, open_dataset
 from .parts import analyse_parts
-from .collection import GraphCollection, from_graph6, from_networkx, from_pyg, load_collection
+from .collection import GraphCollection, from_graph6, from_networkx, from_pyg
 from .refine import TESTS, refine_collection
 from .report import plot_bounds, render
 from .tu import read_tu

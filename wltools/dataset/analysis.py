@@ -24,17 +24,22 @@ Examples
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from typing import Sequence
 
+import networkx as nx
 import numpy as np
 
 from ..errors import GraphFormatError, ResourceLimitError, UnknownNameError
+from ..labels import encode_labels
 from ..resources import require
 from .bounds import class_stats, majority_bound
-from .collection import GraphCollection
+from .collection import GraphCollection, from_graph6, from_networkx, from_pyg
 from .iso_labelled import isomorphism_classes
 from .refine import TESTS, LocalShards, refine_collection
+from .tu import bundled, read_tu
 
 __all__ = ["analyse", "open_dataset", "peak_bytes", "MAX_3WL_NODES"]
 
@@ -183,11 +188,6 @@ def open_dataset(path, *, node_features: str = "auto", edge_labels: bool = True,
     ``node_features="auto"`` colours TU nodes by their labels, or by nothing when the node labels are the targets (``node_targets``: a bound on predicting them
     from themselves would say nothing). ``targets``: a text file with one graph target per line
     (graph6 / sparse6 input only; TU folders carry ``DS_graph_labels.txt``)."""
-    from pathlib import Path
-
-    from .collection import encode_labels, from_graph6
-    from .tu import bundled, read_tu
-
     p = Path(path)
     if not p.exists() and bundled(str(path)) is not None:
         p = bundled(str(path))
@@ -211,10 +211,29 @@ def open_dataset(path, *, node_features: str = "auto", edge_labels: bool = True,
 
 def _target_lines(path) -> list[str]:
     """The non-empty lines of a targets file (each line one target, compared as text)."""
-    from pathlib import Path
-
     try:
         text = Path(path).read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise GraphFormatError(f"cannot read targets file {str(path)!r}: {exc}") from None
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def load_collection(source, **kw) -> GraphCollection:
+    """A collection from a TU folder (or its ``DS_A.txt``), a graph6 / sparse6 file, a PyG dataset
+    or a list of networkx graphs (keyword arguments go to the loader)."""
+    if isinstance(source, GraphCollection):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        if path.is_dir() or path.name.endswith("_A.txt"):
+            return read_tu(path if path.is_dir() else path.parent, **kw)
+        if not path.exists():
+            raise GraphFormatError(f"no such file or folder: {str(path)!r}")
+        return from_graph6(path, **kw)
+    items = list(source)
+    if items and all(isinstance(G, nx.Graph) for G in items):
+        return from_networkx(items, **kw)
+    if items and all(hasattr(d, "edge_index") for d in items):
+        return from_pyg(items, name=getattr(source, "name", None), **kw)
+    raise GraphFormatError("cannot read this collection: expected a TU folder, a graph6 / sparse6 file, "
+                           "a PyG dataset or a list of networkx graphs")

@@ -5,9 +5,14 @@ of their disjoint union: graph ``i`` owns the nodes ``graph_ptr[i] .. graph_ptr[
 are small integer ids into tables of the original values, built once for the whole collection
 (one shared table, so equal labels get equal ids in every graph):
 
-* **node labels** (``node_labels``, ``[N]``): the initial colours of every test. Any hashable
-  value is a label; a feature vector (a row of ``x`` of a PyG graph, a TU node-attribute line) is
-  turned into a tuple, so two nodes share an initial colour iff their vectors are equal.
+* **node labels** (``node_labels``, ``[N]``): the initial colours of every test. Values are
+  read by the one label encoder of wltools (:func:`wltools.labels.encode_labels`,
+  :func:`wltools.labels.encode_rows`; its module docstring states the rule): numbers compare by
+  value, a float at its own precision (a PyG float32 ``0.1`` is the label ``0.1``), a feature
+  vector (a row of ``x``, a TU node-attribute line) is a tuple (one column: its value), and NaN
+  or None is refused with one line naming the graph and node. So two nodes share an initial
+  colour iff their canonical labels are equal, and a graph gets the same ids here as in a pair
+  (:func:`wltools.labels.pair_labels`).
 * **edge labels** (``edge_labels``, one per CSR slot, equal in both directions): enter the
   aggregation of the tests (:mod:`wltools.dataset.refine`).
 * **graph targets** (``graph_targets``, ``[G]``) and **node targets** (``node_targets``, ``[N]``):
@@ -15,9 +20,9 @@ are small integer ids into tables of the original values, built once for the who
 
 Loaders: :func:`from_networkx` (a list of networkx graphs and attribute names),
 :func:`from_graph6` (a graph6 / sparse6 file, one graph per line, read by
-:func:`wltools.graphs.load_graphs`), :func:`from_pyg` (a PyG dataset or list of ``Data``),
-:func:`wltools.dataset.tu.read_tu` (a TU folder, Morris et al. 2020), and :func:`load_collection`
-choosing among them. Bad input raises :class:`~wltools.errors.GraphFormatError` or
+:func:`wltools.graph_formats.load_graphs`), :func:`from_pyg` (a PyG dataset or list of ``Data``),
+:func:`wltools.dataset.tu.read_tu` (a TU folder, Morris et al. 2020), and
+:func:`wltools.dataset.analysis.load_collection` choosing among them. Bad input raises :class:`~wltools.errors.GraphFormatError` or
 :class:`~wltools.errors.UnsupportedGraphError` with one line naming the graph and node.
 
 Examples
@@ -34,71 +39,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 import networkx as nx
 import numpy as np
 
 from ..errors import GraphFormatError, UnsupportedGraphError
+from ..graph_formats import load_graphs
+from ..labels import encode_labels, encode_rows
 
-__all__ = ["GraphCollection", "encode_labels", "from_networkx", "from_graph6", "from_pyg", "load_collection",
-           "build_csr"]
+__all__ = ["GraphCollection", "from_networkx", "from_graph6", "from_pyg", "build_csr", "encode_blocks"]
 
 _MISSING = object()
-
-
-def _sort_key(v: Any) -> tuple:
-    return (type(v).__name__, repr(v))
-
-
-def encode_labels(values: Sequence, what: str) -> tuple[np.ndarray, list]:
-    """Integer ids of hashable label values, one shared table: ``(ids, table)`` with
-    ``table[ids[i]] == values[i]``; ids follow the sorted order of the values when they sort,
-    else the order of :func:`repr`.
-
-    Raises
-    ------
-    GraphFormatError
-        A value that is not hashable (``what(i)`` names it in the message).
-
-    Examples
-    --------
-    >>> ids, table = encode_labels(["b", "a", "b"], lambda i: f"node {i}")
-    >>> ids.tolist(), table
-    ([1, 0, 1], ['a', 'b'])
-    >>> encode_labels([[1]], lambda i: f"node {i}")
-    Traceback (most recent call last):
-    ...
-    wltools.errors.GraphFormatError: node 0: label [1] is not hashable (a list); use numbers, strings or tuples
-    """
-    index: dict = {}
-    raw = np.empty(len(values), dtype=np.int64)
-    for i, v in enumerate(values):
-        try:
-            raw[i] = index.setdefault(v, len(index))
-        except TypeError:
-            raise GraphFormatError(f"{what(i)}: label {v!r} is not hashable (a {type(v).__name__}); "
-                                   "use numbers, strings or tuples") from None
-    keys = list(index)
-    try:
-        order = sorted(range(len(keys)), key=lambda j: keys[j])
-    except TypeError:
-        order = sorted(range(len(keys)), key=lambda j: _sort_key(keys[j]))
-    rank = np.empty(len(keys), dtype=np.int64)
-    rank[order] = np.arange(len(keys))
-    return rank[raw] if len(values) else raw, [keys[j] for j in order]
-
-
-def _rows_to_ids(X: np.ndarray) -> tuple[np.ndarray, list]:
-    """Ids of the distinct rows of a feature matrix (exact equality), and the rows as tuples."""
-    X = np.asarray(X)
-    if X.ndim == 1:
-        X = X[:, None]
-    uniq, inv = np.unique(X.reshape(X.shape[0], -1), axis=0, return_inverse=True)
-    values = [tuple(r.tolist()) for r in uniq]
-    if X.shape[1] == 1:
-        values = [v[0] for v in values]
-    return inv.reshape(-1).astype(np.int64), values
 
 
 def build_csr(num_nodes: int, src: np.ndarray, dst: np.ndarray, elab: np.ndarray | None):
@@ -212,13 +164,6 @@ def _attr(data: dict, key: str, default, what: str):
         if default is _MISSING:
             raise GraphFormatError(f"{what} has no attribute {key!r}")
         return default
-    return value.tolist() if hasattr(value, "tolist") and getattr(value, "ndim", 0) > 0 else value
-
-
-def _as_label(value):
-    """A label value as a hashable key: lists and arrays become tuples."""
-    if isinstance(value, (list, np.ndarray)):
-        return tuple(np.asarray(value).reshape(-1).tolist())
     return value
 
 
@@ -229,7 +174,8 @@ def from_networkx(graphs: Sequence[nx.Graph], *, node_label: str | None = None, 
 
     Node order: the graph's own (``G.nodes``). ``targets`` (one per graph) overrides
     ``graph_target``. A missing attribute is an error unless a default is given (node labels
-    only). Lists as labels are turned into tuples.
+    only). Values as :func:`wltools.labels.encode_labels` reads them (lists become tuples; NaN and
+    None are refused).
 
     Examples
     --------
@@ -259,69 +205,100 @@ def from_networkx(graphs: Sequence[nx.Graph], *, node_label: str | None = None, 
         pos = {v: j for j, v in enumerate(G.nodes)}
         for v, data in G.nodes(data=True):
             if node_label is not None:
-                nl.append(_as_label(_attr(data, node_label, default_node_label, f"graph {i} node {v!r}")))
+                nl.append((_attr(data, node_label, default_node_label, f"graph {i} node {v!r}")))
             if node_target is not None:
-                nt.append(_as_label(_attr(data, node_target, _MISSING, f"graph {i} node {v!r}")))
+                nt.append((_attr(data, node_target, _MISSING, f"graph {i} node {v!r}")))
         for u, v, data in G.edges(data=True):
             src.append(offset + pos[u])
             dst.append(offset + pos[v])
             if edge_label is not None:
-                el.append(_as_label(_attr(data, edge_label, _MISSING, f"graph {i} edge ({u!r}, {v!r})")))
+                el.append((_attr(data, edge_label, _MISSING, f"graph {i} edge ({u!r}, {v!r})")))
         if targets is None and graph_target is not None:
-            gt.append(_as_label(_attr(G.graph, graph_target, _MISSING, f"graph {i}")))
+            gt.append((_attr(G.graph, graph_target, _MISSING, f"graph {i}")))
         sizes.append(G.number_of_nodes())
         offset += G.number_of_nodes()
     if targets is not None:
-        gt = [_as_label(t) for t in targets]
+        gt = [(t) for t in targets]
     return _assemble(sizes, np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64),
                      nl if node_label is not None else None, el if edge_label is not None else None,
                      gt if gt else None, nt if node_target is not None else None, name)
 
 
-def _node_where(sizes):
+def _node_where(sizes, what: str = ""):
+    """``where(v)``: node ``v`` of the union as ``"graph g node i"`` (``what`` appended)."""
     ptr = np.concatenate([[0], np.cumsum(sizes)])
 
-    def what(v):
+    def where(v):
         g = int(np.searchsorted(ptr, v, side="right") - 1)
-        return f"graph {g} node {v - ptr[g]}"
+        return f"graph {g} node {v - ptr[g]}{what}"
 
-    return what
+    return where
+
+
+def _edge_where(sizes, src, dst, what: str = ""):
+    """``where(j)``: edge ``j`` (``src[j] - dst[j]``, union node ids) as ``"graph g edge (u, v)"``."""
+    ptr = np.concatenate([[0], np.cumsum(sizes)])
+
+    def where(j):
+        g = int(np.searchsorted(ptr, src[j], side="right") - 1)
+        return f"graph {g} edge ({int(src[j] - ptr[g])}, {int(dst[j] - ptr[g])}){what}"
+
+    return where
 
 
 def _assemble(sizes, src, dst, nl, el, gt, nt, name) -> GraphCollection:
-    """A collection from per-node / per-edge / per-graph label value lists (``None``: absent)."""
+    """A collection from per-node / per-edge / per-graph label value lists (``None``: absent),
+    each encoded by :func:`wltools.labels.encode_labels`."""
     ptr = np.zeros(len(sizes) + 1, dtype=np.int64)
     np.cumsum(np.asarray(sizes, dtype=np.int64), out=ptr[1:])
     where = _node_where(sizes)
     nl_ids, nl_vals = encode_labels(nl, where) if nl is not None else (None, [])
-    el_ids, el_vals = encode_labels(el, lambda j: f"edge {j}") if el is not None else (None, [])
+    el_ids, el_vals = encode_labels(el, _edge_where(sizes, src, dst)) if el is not None else (None, [])
     gt_ids, gt_vals = encode_labels(gt, lambda g: f"graph {g} target") if gt is not None else (None, [])
-    nt_ids, nt_vals = encode_labels(nt, where) if nt is not None else (None, [])
+    nt_ids, nt_vals = encode_labels(nt, _node_where(sizes, " target")) if nt is not None else (None, [])
     indptr, indices, slot_labels = build_csr(int(ptr[-1]), src, dst, el_ids)
     return GraphCollection(ptr, indptr, indices, nl_ids, slot_labels, gt_ids, nt_ids,
                            nl_vals, el_vals, gt_vals, nt_vals, name)
 
 
 def from_graph6(path: str | os.PathLike, *, targets: Sequence | None = None, max_memory: int | None = None) -> GraphCollection:
-    """A graph6 / sparse6 file, one graph per line (:func:`wltools.graphs.load_graphs`); the
-    graphs carry no labels, ``targets`` may give one class per graph."""
-    from ..graphs import load_graphs
-
+    """A graph6 / sparse6 file, one graph per line (:func:`wltools.graph_formats.load_graphs`);
+    the graphs carry no labels, ``targets`` may give one class per graph."""
     graphs = load_graphs(path, "graph6", max_memory=max_memory)
     return from_networkx(graphs, targets=targets, name=Path(path).name)
 
 
-def from_pyg(dataset, *, node_features: bool = True, edge_features: bool = True, name: str | None = None,
-             node_targets: bool = False) -> GraphCollection:
-    """A PyG dataset (or a list of ``torch_geometric.data.Data``): ``edge_index`` (both
-    directions), ``x`` rows as node labels, ``edge_attr`` rows as edge labels, ``y`` as the graph
-    target (one value per graph) or, with ``node_targets``, as node targets (one per node).
-    Feature rows are compared exactly (equal floats), one shared table over the dataset."""
+def _numpy(t) -> np.ndarray:
+    """A torch tensor as a numpy array of its own dtype (bfloat16, which numpy lacks: float32)."""
+    t = t.detach().cpu()
+    return (t.float() if str(t.dtype) == "torch.bfloat16" else t).numpy()
+
+
+def encode_blocks(blocks: list, what) -> tuple[np.ndarray, list]:
+    """:func:`wltools.labels.encode_rows` of the rows of ``blocks`` (one array per graph) in one
+    table; ``what(i)`` names row ``i`` of them all. Blocks of different dtypes are read apart, each
+    at its own precision (concatenating would widen a float32 ``0.1`` to ``0.10000000149011612``)."""
+    blocks = [b.reshape(b.shape[0], -1) for b in blocks]
+    if len({b.dtype for b in blocks}) == 1 and len({b.shape[1] for b in blocks}) == 1:
+        return encode_rows(np.concatenate(blocks), what)
+    starts = np.concatenate([[0], np.cumsum([b.shape[0] for b in blocks])])
+    parts = [encode_rows(b, lambda i, o=int(o): what(o + i)) for b, o in zip(blocks, starts)]
+    ids, table = encode_labels([v for _, t in parts for v in t], str)  # canonical already: no error
+    out, k = [], 0
+    for local, t in parts:
+        out.append(ids[k: k + len(t)][local])
+        k += len(t)
+    return np.concatenate(out), table
+
+
+def _pyg_arrays(dataset, node_features: bool, edge_features: bool) -> tuple:
+    """Per graph of a PyG dataset: sizes, undirected edges (union node ids), and the ``x``,
+    ``edge_attr`` (one row per undirected edge) and ``y`` arrays."""
     sizes, src, dst, xs, eas, ys = [], [], [], [], [], []
     offset = 0
     for i, data in enumerate(dataset):
         n = int(data.num_nodes)
-        ei = data.edge_index.cpu().numpy() if data.edge_index is not None else np.zeros((2, 0), dtype=np.int64)
+        ei = _numpy(data.edge_index) if data.edge_index is not None else np.zeros((2, 0), dtype=np.int64)
         keep = ei[0] < ei[1]
         if (ei[0] == ei[1]).any():
             raise UnsupportedGraphError(f"graph {i} has self-loop(s)")
@@ -331,57 +308,44 @@ def from_pyg(dataset, *, node_features: bool = True, edge_features: bool = True,
         src.append(ei[0, keep] + offset)
         dst.append(ei[1, keep] + offset)
         if node_features and getattr(data, "x", None) is not None:
-            xs.append(data.x.cpu().numpy().reshape(n, -1))
+            xs.append(_numpy(data.x).reshape(n, -1))
         if edge_features and getattr(data, "edge_attr", None) is not None:
-            eas.append(data.edge_attr.cpu().numpy().reshape(ei.shape[1], -1)[keep])
+            eas.append(_numpy(data.edge_attr).reshape(ei.shape[1], -1)[keep])
         if getattr(data, "y", None) is not None:
-            ys.append(data.y.cpu().numpy().reshape(-1))
+            ys.append(_numpy(data.y).reshape(-1))
         sizes.append(n)
         offset += n
     if not sizes:
         raise GraphFormatError("no graphs: the dataset is empty")
-    src, dst = np.concatenate(src), np.concatenate(dst)
+    return sizes, np.concatenate(src), np.concatenate(dst), xs, eas, ys
+
+
+def from_pyg(dataset, *, node_features: bool = True, edge_features: bool = True, name: str | None = None,
+             node_targets: bool = False) -> GraphCollection:
+    """A PyG dataset (or a list of ``torch_geometric.data.Data``): ``edge_index`` (both
+    directions), ``x`` rows as node labels, ``edge_attr`` rows as edge labels, ``y`` as the graph
+    target (one value per graph) or, with ``node_targets``, as node targets (one per node).
+    Rows are labels as :func:`wltools.labels.encode_rows` reads them (float32 at its own
+    precision, NaN refused), one shared table over the dataset."""
+    sizes, src, dst, xs, eas, ys = _pyg_arrays(dataset, node_features, edge_features)
     coll = _assemble(sizes, src, dst, None, None, None, None,
                      name or getattr(dataset, "name", None) or type(dataset).__name__)
     if xs:
         if len(xs) != len(sizes):
             raise GraphFormatError("some graphs have node features x and others none")
-        coll.node_labels, coll.node_label_values = _rows_to_ids(np.concatenate(xs))
+        coll.node_labels, coll.node_label_values = encode_blocks(xs, _node_where(sizes, " (x)"))
     if eas:
-        ids, coll.edge_label_values = _rows_to_ids(np.concatenate(eas))
+        ids, coll.edge_label_values = encode_blocks(eas, _edge_where(sizes, src, dst, " (edge_attr)"))
         coll.indptr, coll.indices, coll.edge_labels = build_csr(coll.num_nodes, src, dst, ids)
     if ys:
         y = np.concatenate(ys)
         if node_targets:
             if y.size != coll.num_nodes:
                 raise GraphFormatError(f"node targets: {y.size} values of y for {coll.num_nodes} nodes")
-            coll.node_targets, coll.node_target_values = _rows_to_ids(y)
+            coll.node_targets, coll.node_target_values = encode_blocks(ys, _node_where(sizes, " (y)"))
         elif y.size == len(sizes):
-            coll.graph_targets, coll.target_values = _rows_to_ids(y)
+            coll.graph_targets, coll.target_values = encode_blocks(ys, lambda g: f"graph {g} (y)")
         else:
             raise GraphFormatError(f"y has {y.size} values for {len(sizes)} graphs; one class per graph expected "
                                    "(node targets: node_targets=True)")
     return coll
-
-
-def load_collection(source, **kw) -> GraphCollection:
-    """A collection from a TU folder (or its ``DS_A.txt``), a graph6 / sparse6 file, a PyG dataset
-    or a list of networkx graphs (keyword arguments go to the loader)."""
-    if isinstance(source, GraphCollection):
-        return source
-    if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        if path.is_dir() or path.name.endswith("_A.txt"):
-            from .tu import read_tu
-
-            return read_tu(path if path.is_dir() else path.parent, **kw)
-        if not path.exists():
-            raise GraphFormatError(f"no such file or folder: {str(path)!r}")
-        return from_graph6(path, **kw)
-    items = list(source)
-    if items and all(isinstance(G, nx.Graph) for G in items):
-        return from_networkx(items, **kw)
-    if items and all(hasattr(d, "edge_index") for d in items):
-        return from_pyg(items, name=getattr(source, "name", None), **kw)
-    raise GraphFormatError("cannot read this collection: expected a TU folder, a graph6 / sparse6 file, "
-                           "a PyG dataset or a list of networkx graphs")

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .bounds import class_stats, majority_bound
-from .collection import encode_labels
+from ..labels import encode_labels
 from .refine import DEFAULT_MAX_BYTES, ShardState, refine_collection
 
 __all__ = ["PartShard", "LocalParts", "align_labels", "analyse_parts"]
@@ -125,7 +125,7 @@ def _make(loaders, test, executor: str, address):
     if executor == "ray":
         from .ray_refine import RayShards
 
-        return RayShards(None, test, loaders=loaders, address=address)
+        return RayShards(None, test, loaders=loaders, address=address, part_shard=PartShard)
     return LocalParts(loaders, test)
 
 

@@ -37,11 +37,13 @@ def _import_ray():
 
 class RayShards:
     """``shards`` Ray actors over contiguous ranges of the graphs of ``coll`` or, with
-    ``loaders``, one actor per part that reads its own part (:mod:`wltools.dataset.parts`); the
-    executor interface of :class:`~wltools.dataset.refine.LocalShards` (``len`` and ``call``)."""
+    ``loaders``, one actor per part that reads its own part: an actor of class ``part_shard``
+    (:class:`wltools.dataset.parts.PartShard`, passed in by that module, which imports this one)
+    built as ``part_shard(loader, test)``; the executor interface of
+    :class:`~wltools.dataset.refine.LocalShards` (``len`` and ``call``)."""
 
     def __init__(self, coll: GraphCollection | None, test: str, shards: int = 2, *, address: str | None = None,
-                 num_cpus: int | None = None, loaders=None):
+                 num_cpus: int | None = None, loaders=None, part_shard=None):
         ray = _import_ray()
         self._started = False
         if not ray.is_initialized():
@@ -57,9 +59,7 @@ class RayShards:
             self._started = True
         self._ray = ray
         if loaders is not None:  # each actor reads its own part (wltools.dataset.parts)
-            from .parts import PartShard
-
-            actor = ray.remote(num_cpus=0)(PartShard)
+            actor = ray.remote(num_cpus=0)(part_shard)
             self.actors = [actor.remote(load, test) for load in loaders]
             return
         shards = max(1, min(shards, coll.num_graphs))

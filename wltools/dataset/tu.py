@@ -13,7 +13,11 @@ A folder ``DS/`` holds comma-separated text files, ``n`` nodes, ``m`` edge lines
   directions of an edge must carry the same label;
 * ``DS_node_attributes.txt`` (n lines, optional): comma-separated numbers per node, used as node
   labels only when asked (``node_features="attributes"`` or ``"both"``): a row becomes a tuple
-  of floats, equal rows equal labels.
+  of floats (one column: its value), equal rows equal labels.
+
+Every table is read by the one label encoder (:func:`wltools.labels.encode_rows`): the text
+``0.1`` of an attribute file is the label ``0.1``, the same as a PyG float32 ``0.1`` or a GraphML
+``double`` ``0.1``; with ``"both"`` the label is the row ``(label, attributes...)``.
 
 Every inconsistency (a malformed line, a count mismatch, an edge between two graphs, a self-loop,
 an edge listed twice, a graph without nodes, disagreeing edge labels) is one
@@ -37,7 +41,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphFormatError, UnsupportedGraphError
-from .collection import GraphCollection, _rows_to_ids, build_csr
+from ..labels import encode_rows
+from .collection import GraphCollection, build_csr
 
 __all__ = ["read_tu", "NODE_FEATURES", "TU_DATA_DIR", "bundled"]
 
@@ -205,7 +210,7 @@ def read_tu(folder: str | os.PathLike, name: str | None = None, *, node_features
         E = _table(paths["edge_labels"])
         if E.shape[0] != A.shape[0]:
             raise GraphFormatError(f"{paths['edge_labels'].name} has {E.shape[0]} lines, {paths['A'].name} {A.shape[0]}")
-        elab, elab_values = _rows_to_ids(E)
+        elab, elab_values = encode_rows(E, _line(paths["edge_labels"]))
     src, dst, lab = _edges(A, n, node_graph, elab, paths["A"])
     indptr, indices, slot_labels = build_csr(n, src, dst, lab)
     coll = GraphCollection(ptr, indptr, indices, name=name)
@@ -218,16 +223,21 @@ def read_tu(folder: str | os.PathLike, name: str | None = None, *, node_features
     feats = {"labels": [labels], "attributes": [attrs], "both": [labels, attrs], "none": []}[node_features]
     feats = [f for f in feats if f is not None]
     if feats:
-        coll.node_labels, coll.node_label_values = _rows_to_ids(np.concatenate(feats, axis=1) if len(feats) > 1
-                                                                else feats[0])
+        X = np.concatenate(feats, axis=1) if len(feats) > 1 else feats[0]
+        coll.node_labels, coll.node_label_values = encode_rows(X, lambda v: f"{name} node {v + 1}")
     if labels is not None:
-        coll.node_targets, coll.node_target_values = _rows_to_ids(labels)
+        coll.node_targets, coll.node_target_values = encode_rows(labels, _line(paths["node_labels"]))
     if "graph_labels" in paths:
         y = _table(paths["graph_labels"])
         if y.shape[0] != num_graphs:
             raise GraphFormatError(f"{paths['graph_labels'].name} has {y.shape[0]} lines for {num_graphs} graphs")
-        coll.graph_targets, coll.target_values = _rows_to_ids(y)
+        coll.graph_targets, coll.target_values = encode_rows(y, _line(paths["graph_labels"]))
     return coll
+
+
+def _line(path: Path):
+    """``where(i)``: line ``i + 1`` of ``path``, for the label encoder's messages."""
+    return lambda i: f"{path.name} line {i + 1}"
 
 
 def _per_node(paths: dict, kind: str, n: int, number) -> np.ndarray | None:
