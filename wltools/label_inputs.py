@@ -5,7 +5,6 @@
   tuples; a row of one value, e.g. ``x`` of shape ``[n, 1]``, or a 1-D ``x`` gives that value),
   read by the one rule of :mod:`wltools.labels` (a float32 ``0.1`` is the label ``0.1``; NaN refused). An undirected graph is stored by
   PyG with both directions of each edge; both must be present and carry the same ``edge_attr``.
-  Conversion by :func:`torch_geometric.utils.to_networkx`.
 * :func:`from_smiles`: a molecule read by RDKit (``Chem.MolFromSmiles``), hydrogens as RDKit keeps
   them (implicit: nodes are the atoms of the SMILES, an explicit ``[H]`` atom is a node). Atom label
   ``(element symbol, formal charge, aromatic, total number of hydrogens)``; bond label the RDKit
@@ -75,35 +74,41 @@ def from_pyg(data, name: str | None = None) -> nx.Graph:
     ...
     wltools.errors.GraphFormatError: mol: edge (0, 1) has edge_attr (1, 0) and its reverse (1, 0) has (0, 1); an undirected graph needs equal rows
     """
-    from torch_geometric.utils import to_networkx
-
     where = name or "PyG Data"
-    _check_lengths(data, where)
-    node_attrs = ["x"] if getattr(data, "x", None) is not None else None
-    edge_attrs = ["edge_attr"] if getattr(data, "edge_attr", None) is not None else None
-    D = to_networkx(data, node_attrs=node_attrs, edge_attrs=edge_attrs)  # directed: both directions
+    n = _check_lengths(data, where)
+    x, ea = (_rows(getattr(data, k, None)) for k in ("x", "edge_attr"))  # numpy, dtype kept
+    ei = data.edge_index.detach().cpu().numpy()
+    slot = {(int(u), int(v)): j for j, (u, v) in enumerate(ei.T)}  # a repeated (u, v): its last slot
     G = nx.Graph()
-    G.add_nodes_from(D.nodes)
-    if node_attrs:
-        for v, x in D.nodes(data="x"):
-            G.nodes[v][NODE_LABEL] = canonical_label(x, f"{where}: x of node {v}")
-    for u, v, d in D.edges(data=True):
+    G.add_nodes_from(range(n))
+    if x is not None:
+        for v in range(n):
+            G.nodes[v][NODE_LABEL] = canonical_label(x[v], f"{where}: x of node {v}")
+    for (u, v), j in slot.items():
         if u == v:
             raise UnsupportedGraphError(f"{where} has a self-loop at node {u}; only simple graphs are supported")
-        if not D.has_edge(v, u):
+        if (v, u) not in slot:
             raise GraphFormatError(f"{where}: edge ({u}, {v}) is stored in one direction only; an undirected "
                                    "graph stores both (torch_geometric.utils.to_undirected)")
-        if edge_attrs:
-            a = canonical_label(d["edge_attr"], f"{where}: edge_attr of edge ({u}, {v})")
-            b = canonical_label(D.edges[v, u]["edge_attr"], f"{where}: edge_attr of edge ({v}, {u})")
+        if ea is not None:
+            a = canonical_label(ea[j], f"{where}: edge_attr of edge ({u}, {v})")
+            b = canonical_label(ea[slot[v, u]], f"{where}: edge_attr of edge ({v}, {u})")
             if a != b:
                 raise GraphFormatError(f"{where}: edge ({u}, {v}) has edge_attr {a!r} and its reverse ({v}, {u}) "
                                        f"has {b!r}; an undirected graph needs equal rows")
             G.add_edge(u, v, **{EDGE_LABEL: a})
         else:
             G.add_edge(u, v)
-    return validate_graph(G, name=name, node_attr=NODE_LABEL if node_attrs else None,
-                          edge_attr=EDGE_LABEL if edge_attrs else None)
+    return validate_graph(G, name=name, node_attr=NODE_LABEL if x is not None else None,
+                          edge_attr=EDGE_LABEL if ea is not None else None)
+
+
+def _rows(t):
+    """A torch tensor as numpy of its own dtype (bfloat16, which numpy lacks: float32), or None."""
+    if t is None:
+        return None
+    t = t.detach().cpu()
+    return (t.float() if str(t.dtype) == "torch.bfloat16" else t).numpy()
 
 
 def from_smiles(smiles: str, name: str | None = None) -> nx.Graph:
