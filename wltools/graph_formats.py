@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 
 from wltools.errors import GraphFormatError, UnsupportedGraphError
-from wltools.graph_validation import _count, _one_line, _require_load, _show, validate_graph
+from wltools.graph_validation import count_text, one_line, require_load, show_spec, validate_graph
 
 __all__ = ["FORMATS", "parse_graph6", "load_graphs"]
 
@@ -36,7 +36,7 @@ _SUFFIX_FORMAT = {
     ".edges": "edgelist",
     ".el": "edgelist",
 }
-_HEADERS = (b">>graph6<<", b">>sparse6<<", b">>digraph6<<")
+GRAPH6_HEADERS = (b">>graph6<<", b">>sparse6<<", b">>digraph6<<")
 
 # Errors networkx / the standard library raise on malformed input; wrapped into GraphFormatError.
 _READ_ERRORS = (
@@ -51,7 +51,7 @@ _READ_ERRORS = (
 )
 
 
-def _graph6_order(body: bytes, kind: str, label: str) -> tuple[int, bytes]:
+def graph6_order(body: bytes, kind: str, label: str) -> tuple[int, bytes]:
     """The order ``n`` in a graph6 / sparse6 header (McKay's formats.txt: one byte for
     ``n <= 62``, ``~`` and three bytes up to ``258047``, ``~~`` and six bytes beyond) and the
     rest of the body."""
@@ -74,20 +74,20 @@ def _graph6_order(body: bytes, kind: str, label: str) -> tuple[int, bytes]:
 def _check_graph6_size(raw: bytes, kind: str, label: str, max_memory: int | None) -> None:
     """Refuse a graph6 body whose length disagrees with its header, and any graph6 / sparse6
     graph whose size is over the memory budget, before decoding it."""
-    n, rest = _graph6_order(raw[1:] if kind == "sparse6" else raw, kind, label)
+    n, rest = graph6_order(raw[1:] if kind == "sparse6" else raw, kind, label)
     if kind == "graph6":
         bits = n * (n - 1) // 2
         need = (bits + 5) // 6
         if len(rest) != need:
             raise GraphFormatError(
-                f"malformed graph6 {label}: the header says {_count(n, 'nodes')}, whose adjacency "
-                f"takes {_count(need, 'bytes')}, but {_count(len(rest), 'follow')}"
+                f"malformed graph6 {label}: the header says {count_text(n, 'nodes')}, whose adjacency "
+                f"takes {count_text(need, 'bytes')}, but {count_text(len(rest), 'follow')}"
             )
         m = min(bits, 6 * len(rest))
     else:
         k = max(1, (n - 1).bit_length())  # bits per node number
         m = 6 * len(rest) // (k + 1)  # each edge takes at least one (b, x) unit
-    _require_load(n, m, label, max_memory)
+    require_load(n, m, label, max_memory)
 
 
 
@@ -136,15 +136,15 @@ def parse_graph6(
             raw = text.encode("ascii")
         except UnicodeEncodeError:
             raise GraphFormatError(
-                f"malformed graph6 {_show(text)}: non-ASCII characters"
+                f"malformed graph6 {show_spec(text)}: non-ASCII characters"
             ) from None
     elif isinstance(text, (bytes, bytearray)):
         raw = bytes(text)
     else:
         raise GraphFormatError(f"graph6 must be str or bytes, got {type(text).__name__}")
-    label = name or _show(raw.strip())
+    label = name or show_spec(raw.strip())
     raw = raw.strip()
-    for header in _HEADERS:
+    for header in GRAPH6_HEADERS:
         if raw.startswith(header):
             raw = raw[len(header) :]
             break
@@ -160,21 +160,21 @@ def parse_graph6(
         )
     kind = "sparse6" if raw.startswith(b":") else "graph6"
     _check_graph6_size(raw, kind, label, max_memory)
-    if kind == "sparse6" and len(raw) > _FAST_SPARSE6_BYTES:
+    if kind == "sparse6" and len(raw) > FAST_SPARSE6_BYTES:
         G = _simple_from_sparse6(raw, label)
         if G is not None:
             return G
     try:
         G = nx.from_sparse6_bytes(raw) if kind == "sparse6" else nx.from_graph6_bytes(raw)
     except _READ_ERRORS as exc:
-        raise GraphFormatError(f"malformed {kind} {label}: {_one_line(exc)}") from None
+        raise GraphFormatError(f"malformed {kind} {label}: {one_line(exc)}") from None
     return validate_graph(G, name=label)
 
 
 #: sparse6 bodies longer than this are decoded by :func:`wltools.sparse6_fast.decode_sparse6`
 #: (networkx's decoder takes seconds at 10^5 nodes); shorter ones, and every body that is not a
 #: clean simple graph, go through networkx and its messages.
-_FAST_SPARSE6_BYTES = 4096
+FAST_SPARSE6_BYTES = 4096
 
 
 def _simple_from_sparse6(raw: bytes, label: str) -> nx.Graph | None:
@@ -202,10 +202,10 @@ def _simple_from_sparse6(raw: bytes, label: str) -> nx.Graph | None:
     return G
 
 
-def _is_graph6_text(s: str) -> bool:
+def is_graph6_text(s: str) -> bool:
     """Whether ``s`` consists of graph6 / sparse6 / digraph6 characters only (no decoding)."""
     body = s
-    for header in _HEADERS:
+    for header in GRAPH6_HEADERS:
         h = header.decode()
         if body.startswith(h):
             body = body[len(h) :]
@@ -225,7 +225,7 @@ def _read_bytes(path: Path) -> bytes:
     except IsADirectoryError:
         raise GraphFormatError(f"{str(path)!r} is a directory, not a graph file") from None
     except OSError as exc:
-        raise GraphFormatError(f"cannot read {str(path)!r}: {_one_line(exc)}") from None
+        raise GraphFormatError(f"cannot read {str(path)!r}: {one_line(exc)}") from None
 
 
 def _sniff(data: bytes) -> str:
@@ -236,7 +236,7 @@ def _sniff(data: bytes) -> str:
     if text.startswith((b"{", b"[")):
         return "json"
     first = text.splitlines()[0].strip()
-    if first.startswith(_HEADERS) or _is_graph6_text(first.decode("latin-1")):
+    if first.startswith(GRAPH6_HEADERS) or is_graph6_text(first.decode("latin-1")):
         return "graph6"
     return "edgelist"
 
@@ -244,7 +244,7 @@ def _sniff(data: bytes) -> str:
 def _read_graph6_lines(data: bytes, where: str, max_memory: int | None = None) -> list[nx.Graph]:
     graphs = []
     for lineno, line in enumerate(data.splitlines(), start=1):
-        if not line.strip() or line.strip() in _HEADERS:
+        if not line.strip() or line.strip() in GRAPH6_HEADERS:
             continue
         graphs.append(parse_graph6(line, name=f"{where} line {lineno}", max_memory=max_memory))
     return graphs
@@ -254,7 +254,7 @@ def _read_graphml(path: Path, where: str, node_attr: str | None = None, edge_att
     try:
         G = nx.read_graphml(path)
     except _READ_ERRORS as exc:
-        raise GraphFormatError(f"malformed GraphML in {where}: {_one_line(exc)}") from None
+        raise GraphFormatError(f"malformed GraphML in {where}: {one_line(exc)}") from None
     return validate_graph(G, name=where, node_attr=node_attr, edge_attr=edge_attr)
 
 
@@ -282,7 +282,7 @@ def _read_json(data: bytes, where: str, max_memory: int | None = None, node_attr
     try:
         obj = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise GraphFormatError(f"malformed JSON in {where}: {_one_line(exc)}") from None
+        raise GraphFormatError(f"malformed JSON in {where}: {one_line(exc)}") from None
     if not isinstance(obj, dict):
         raise GraphFormatError(f"{where}: expected {_NODE_LINK}")
     for key in ("directed", "multigraph"):
@@ -305,7 +305,7 @@ def _read_json(data: bytes, where: str, max_memory: int | None = None, node_attr
         raise UnsupportedGraphError(
             f"graph {where} is directed; only undirected graphs are supported"
         )
-    _require_load(len(nodes), len(edges), where, max_memory)
+    require_load(len(nodes), len(edges), where, max_memory)
     ids: dict[object, dict] = {}
     for i, node in enumerate(nodes):
         if not isinstance(node, dict) or "id" not in node:
@@ -345,7 +345,7 @@ def _read_edgelist(data: bytes, where: str, max_memory: int | None = None) -> nx
     try:
         lines = data.decode("utf-8").splitlines()
     except UnicodeDecodeError as exc:
-        raise GraphFormatError(f"{where}: not a text file ({_one_line(exc)})") from None
+        raise GraphFormatError(f"{where}: not a text file ({one_line(exc)})") from None
     isolated = []
     m = 0
     for line in lines:
@@ -353,11 +353,11 @@ def _read_edgelist(data: bytes, where: str, max_memory: int | None = None) -> nx
         if len(tokens) == 1:
             isolated.append(tokens[0])
         m += len(tokens) > 1
-    _require_load(2 * m + len(isolated), m, where, max_memory)
+    require_load(2 * m + len(isolated), m, where, max_memory)
     try:
         G = nx.parse_edgelist(lines, comments="#", create_using=nx.MultiGraph, data=False)
     except _READ_ERRORS as exc:
-        raise GraphFormatError(f"malformed edge list in {where}: {_one_line(exc)}") from None
+        raise GraphFormatError(f"malformed edge list in {where}: {one_line(exc)}") from None
     G.add_nodes_from(isolated)
     return validate_graph(G, name=where)
 
@@ -432,7 +432,7 @@ def load_graphs(
     return [_read_edgelist(data, where, max_memory)]
 
 
-def _is_file(path: Path) -> bool:
+def is_file(path: Path) -> bool:
     """``path.is_file()`` that answers False instead of raising (name too long, bad bytes)."""
     try:
         return path.is_file()
@@ -440,14 +440,14 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def _is_dir(path: Path) -> bool:
+def is_dir(path: Path) -> bool:
     try:
         return path.is_dir()
     except (OSError, ValueError):
         return False
 
 
-def _single_from_file(path: Path, max_memory: int | None = None, **attrs) -> nx.Graph:
+def single_from_file(path: Path, max_memory: int | None = None, **attrs) -> nx.Graph:
     graphs = load_graphs(path, max_memory=max_memory, **attrs)
     if len(graphs) != 1:
         raise GraphFormatError(

@@ -25,7 +25,7 @@ _MAX_SHOWN = 40
 
 
 
-def _show(text: str | bytes) -> str:
+def show_spec(text: str | bytes) -> str:
     """Short printable form of an input for error messages (one line, at most ~40 characters)."""
     if isinstance(text, bytes):
         text = text.decode("ascii", errors="backslashreplace")
@@ -33,7 +33,7 @@ def _show(text: str | bytes) -> str:
     return repr(text)
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     """The message of ``exc`` squeezed onto one line."""
     msg = " ".join(str(exc).split())
     return msg or type(exc).__name__
@@ -54,7 +54,7 @@ def _node_key(x: object) -> tuple:
     return (2, type(x).__name__, _natural(repr(x)))
 
 
-def _count(k: int, what: str) -> str:
+def count_text(k: int, what: str) -> str:
     """``'1,000 nodes'``."""
     return f"{k:,} {what}"
 
@@ -78,9 +78,9 @@ def load_bytes(n: int, m: int) -> int:
     return 64 * 1024 + 800 * max(int(n), 0) + 700 * max(int(m), 0)
 
 
-def _require_load(n: int, m: int, label: str, max_memory: int | None) -> None:
-    require(load_bytes(n, m), f"reading graph {label} ({_count(n, 'nodes')}, up to "
-            f"{_count(m, 'edges')})", max_memory=max_memory)
+def require_load(n: int, m: int, label: str, max_memory: int | None) -> None:
+    require(load_bytes(n, m), f"reading graph {label} ({count_text(n, 'nodes')}, up to "
+            f"{count_text(m, 'edges')})", max_memory=max_memory)
 
 
 

@@ -71,8 +71,8 @@ from wltools.label_inputs import from_pyg, from_smiles
 from wltools.labels import EDGE_LABEL, NODE_LABEL, has_attribute
 from wltools.resources import require
 from wltools.graph_validation import (  # noqa: F401 - the public names re-exported
-    _count,
-    _show,
+    count_text,
+    show_spec,
     check_simple,
     edge_count,
     load_bytes,
@@ -80,16 +80,15 @@ from wltools.graph_validation import (  # noqa: F401 - the public names re-expor
     relabel_consecutive,
     validate_graph,
 )
-from wltools.named_graphs import NAMED_GRAPHS, NamedGraph, _known_names, _named_size, named_graph  # noqa: F401
+from wltools.named_graphs import NAMED_GRAPHS, NamedGraph, known_names, named_size, named_graph  # noqa: F401
 from wltools.graph_formats import (  # noqa: F401 - FORMATS, load_graphs, parse_graph6 re-exported
-    _FAST_SPARSE6_BYTES,
-    _HEADERS,
+    GRAPH6_HEADERS,
     FORMATS,
-    _graph6_order,
-    _is_dir,
-    _is_file,
-    _is_graph6_text,
-    _single_from_file,
+    graph6_order,
+    is_dir,
+    is_file,
+    is_graph6_text,
+    single_from_file,
     load_graphs,
     parse_graph6,
 )
@@ -122,18 +121,18 @@ def _spec_size(spec: str) -> tuple[int, int] | None:
     without building it; None for anything else (files are checked as they are read)."""
     try:
         if spec.partition(":")[0] in NAMED_GRAPHS:
-            family, size = _named_size(spec)
+            family, size = named_size(spec)
             if size is None:
                 return None
             return size, (family.edges(size) if family.edges is not None else size)
-        if _is_graph6_text(spec):
+        if is_graph6_text(spec):
             raw = spec.encode("ascii")
-            for header in _HEADERS:
+            for header in GRAPH6_HEADERS:
                 raw = raw[len(header) :] if raw.startswith(header) else raw
             if raw[:1] == b":":
-                n, rest = _graph6_order(raw[1:], "sparse6", "")
+                n, rest = graph6_order(raw[1:], "sparse6", "")
                 return n, 6 * len(rest) // (max(1, (n - 1).bit_length()) + 1)
-            n, rest = _graph6_order(raw, "graph6", "")
+            n, rest = graph6_order(raw, "graph6", "")
             return n, min(n * (n - 1) // 2, 6 * len(rest))
     except (WLToolsError, UnicodeEncodeError):
         return None
@@ -190,7 +189,7 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
     """
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
     if isinstance(spec, os.PathLike):
-        return _single_from_file(Path(spec), max_memory, **attrs)
+        return single_from_file(Path(spec), max_memory, **attrs)
     if hasattr(spec, "edge_index") and hasattr(spec, "num_nodes"):  # a PyG Data: x, edge_attr as labels
         return from_pyg(spec)
     if not isinstance(spec, str):
@@ -201,16 +200,16 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
     if s.startswith("smiles:"):
         return from_smiles(s[len("smiles:"):], name=s)
     path = Path(s)
-    if _is_file(path):
-        return _single_from_file(path, max_memory, **attrs)
-    if _is_dir(path):
+    if is_file(path):
+        return single_from_file(path, max_memory, **attrs)
+    if is_dir(path):
         raise GraphFormatError(f"{s!r} is a directory, not a graph file")
     if "+" in s:
         return _load_union(s, max_memory, attrs)
     if s.partition(":")[0] in NAMED_GRAPHS:
         return _no_attributes(named_graph(s, max_memory=max_memory), s, **attrs)
     m = _INDEX_RE.fullmatch(s)
-    if m and _is_file(Path(m.group(1))):
+    if m and is_file(Path(m.group(1))):
         graphs = load_graphs(m.group(1), max_memory=max_memory, **attrs)
         index = int(m.group(2))
         if index >= len(graphs):
@@ -220,18 +219,18 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
         G = graphs[index]
         G.graph["name"] = s
         return G
-    problem = f"{_show(s)} is not an existing file, a known graph name, or valid graph6/sparse6"
-    if _is_graph6_text(s):
+    problem = f"{show_spec(s)} is not an existing file, a known graph name, or valid graph6/sparse6"
+    if is_graph6_text(s):
         try:
             G = parse_graph6(s, max_memory=max_memory)
         except GraphFormatError as exc:
             if _NAME_RE.fullmatch(s):
-                raise UnknownNameError(f"{problem} (known names: {_known_names()})") from None
+                raise UnknownNameError(f"{problem} (known names: {known_names()})") from None
             raise GraphFormatError(f"{exc} (nor is it an existing file or a known name)") from None
         G.graph["name"] = s
         return _no_attributes(G, s, **attrs)
     if _NAME_RE.fullmatch(s):
-        raise UnknownNameError(f"{problem} (known names: {_known_names()})")
+        raise UnknownNameError(f"{problem} (known names: {known_names()})")
     if os.sep in s or "/" in s or path.suffix:
         raise GraphFormatError(f"no such file: {s!r}")
     raise GraphFormatError(problem)
@@ -241,13 +240,13 @@ def _load_union(s: str, max_memory: int | None, attrs: dict) -> nx.Graph:
     """The disjoint union ``A+B+...`` of :func:`load_graph` (module docstring, rule 2)."""
     parts = [p.strip() for p in s.split("+")]
     if not all(parts):
-        raise GraphFormatError(f"graph union {_show(s)}: empty part")
+        raise GraphFormatError(f"graph union {show_spec(s)}: empty part")
     sizes = [_spec_size(p) for p in parts]
     known = [z for z in sizes if z is not None]
     if known:  # parts, union and its relabelled copy: about three times the parts
         n, m = sum(z[0] for z in known), sum(z[1] for z in known)
-        require(3 * load_bytes(n, m), f"the graph union {_show(s)} ({_count(n, 'nodes')}, up to "
-                f"{_count(m, 'edges')})", max_memory=max_memory)
+        require(3 * load_bytes(n, m), f"the graph union {show_spec(s)} ({count_text(n, 'nodes')}, up to "
+                f"{count_text(m, 'edges')})", max_memory=max_memory)
     G = nx.disjoint_union_all([load_graph(p, max_memory=max_memory, **attrs) for p in parts])
     return validate_graph(G, name=s, node_attr=_label_attr(G, True), edge_attr=_label_attr(G, False))
 
@@ -262,6 +261,6 @@ def _no_attributes(G: nx.Graph, spec: str, node_attr: str | None, edge_attr: str
     """``G`` (a named graph or graph6 string, which carry no attributes), or the one-line error
     when labels were asked of it."""
     if node_attr is not None or edge_attr is not None:
-        raise GraphFormatError(f"{_show(spec)}: named graphs and graph6 strings carry no node or edge "
+        raise GraphFormatError(f"{show_spec(spec)}: named graphs and graph6 strings carry no node or edge "
                                "attributes; labels (node_attr / edge_attr) need GraphML or node-link JSON")
     return G

@@ -13,7 +13,7 @@ from typing import Callable
 import networkx as nx
 
 from wltools.errors import GraphFormatError, UnknownNameError
-from wltools.graph_validation import _require_load, _show, validate_graph
+from wltools.graph_validation import require_load, show_spec, validate_graph
 
 __all__ = ["NamedGraph", "NAMED_GRAPHS", "named_graph"]
 
@@ -134,32 +134,32 @@ NAMED_GRAPHS: dict[str, NamedGraph] = {
 }
 
 
-def _known_names() -> str:
+def known_names() -> str:
     return ", ".join(f"{k}:N" if v.sized else k for k, v in NAMED_GRAPHS.items())
 
 
-def _named_size(name: str) -> tuple[NamedGraph, int | None]:
+def named_size(name: str) -> tuple[NamedGraph, int | None]:
     """The family of a graph name and its size (None for fixed graphs), checked."""
     base, sep, arg = name.strip().partition(":")
     spec = NAMED_GRAPHS.get(base)
     if spec is None:
-        raise UnknownNameError(f"unknown graph name {_show(name)}; known: {_known_names()}")
+        raise UnknownNameError(f"unknown graph name {show_spec(name)}; known: {known_names()}")
     if not spec.sized:
         if sep:
-            raise GraphFormatError(f"graph name {_show(name)}: {base!r} takes no size")
+            raise GraphFormatError(f"graph name {show_spec(name)}: {base!r} takes no size")
         return spec, None
     else:
         if not arg:
             raise GraphFormatError(
-                f"graph name {_show(name)}: {base!r} needs a size, "
+                f"graph name {show_spec(name)}: {base!r} needs a size, "
                 f"e.g. {base}:{max(spec.min_size, 6)}"
             )
         if not arg.isdigit():
-            raise GraphFormatError(f"graph name {_show(name)}: size {arg!r} is not an integer")
+            raise GraphFormatError(f"graph name {show_spec(name)}: size {arg!r} is not an integer")
         size = int(arg)
         if not spec.min_size <= size <= spec.max_size:
             raise GraphFormatError(
-                f"graph name {_show(name)}: size must be in {spec.min_size}..{spec.max_size}"
+                f"graph name {show_spec(name)}: size must be in {spec.min_size}..{spec.max_size}"
             )
         return spec, size
 
@@ -182,11 +182,11 @@ def named_graph(name: str, *, max_memory: int | None = None) -> nx.Graph:
     >>> named_graph("cycle:6").number_of_edges()
     6
     """
-    spec, size = _named_size(name)
+    spec, size = named_size(name)
     if size is None:
         G = spec.build()
     else:
         m = spec.edges(size) if spec.edges is not None else size
-        _require_load(size, m, _show(name.strip()), max_memory)
+        require_load(size, m, show_spec(name.strip()), max_memory)
         G = spec.build(size)
     return validate_graph(G, name=name.strip())

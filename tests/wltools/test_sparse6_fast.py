@@ -8,7 +8,8 @@ import networkx as nx
 import pytest
 
 from wltools.errors import UnsupportedGraphError
-from wltools.graphs import _FAST_SPARSE6_BYTES, parse_graph6, validate_graph
+from wltools.graph_formats import FAST_SPARSE6_BYTES, parse_graph6
+from wltools.graph_validation import validate_graph
 from wltools.sparse6_fast import decode_sparse6
 
 
@@ -56,7 +57,7 @@ def test_parse_graph6_fast_path_equals_validated_networkx():
     for seed, n in enumerate((2000, 3001, 5000)):
         G = nx.gnm_random_graph(n, 2 * n, seed=seed)
         raw = nx.to_sparse6_bytes(G, header=False).strip()
-        assert len(raw) > _FAST_SPARSE6_BYTES
+        assert len(raw) > FAST_SPARSE6_BYTES
         fast = parse_graph6(raw, name="g")
         slow = validate_graph(nx.from_sparse6_bytes(raw), name="g")
         assert list(fast.nodes) == list(slow.nodes)
@@ -68,7 +69,7 @@ def test_parse_graph6_large_multigraph_refused_as_before():
     G = nx.MultiGraph(nx.cycle_graph(3000))
     G.add_edge(0, 1)
     raw = nx.to_sparse6_bytes(G, header=False).strip()
-    assert len(raw) > _FAST_SPARSE6_BYTES
+    assert len(raw) > FAST_SPARSE6_BYTES
     with pytest.raises(UnsupportedGraphError, match="parallel edges between 0 and 1"):
         parse_graph6(raw, name="g")
     G = nx.MultiGraph(nx.cycle_graph(3000))
