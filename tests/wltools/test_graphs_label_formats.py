@@ -242,3 +242,41 @@ def test_encode_rows_keeps_each_block_at_its_own_precision():
     assert coll.node_label_values == [0.1, 0.2, 0.7, 1.0]
     assert coll.node_labels[:6].tolist() == coll.node_labels[6:].tolist()
     assert np.float32(0.1).item() != 0.1  # the widening this guards against is real
+
+
+# --- the rule's other cases (docs/getting-started.md, "One rule for label values") ---
+
+def test_numbers_by_value_strings_as_strings_rows_as_tuples(tmp_path):
+    """1, 1.0, True, np.int64(1) and torch's 1 are one label; the GraphML string "0.1" is not the
+    number 0.1; a feature row is a tuple and a one-value row its value."""
+    from wltools.labels import canonical_label, encode_labels
+
+    ids, table = encode_labels([1, 1.0, True, np.int64(1), torch.tensor(1), np.float16(1)], str)
+    assert len(table) == 1 and set(ids.tolist()) == {0}
+    ids, table = encode_labels([np.float32(0.1), np.float16(0.1), 0.1, "0.1", [0.1], (0.1, 2)], str)
+    assert table == [0.1, "0.1", (0.1, 2)] and ids.tolist() == [0, 0, 0, 1, 0, 2]
+    bf = torch.tensor([[0.1, 2.0]], dtype=torch.bfloat16)  # numpy has no bfloat16: read as float32
+    assert canonical_label(bf) == canonical_label(bf.float()) == (float(np.float32(0.10009765625).astype(str)), 2.0)
+    text = _graphml(tmp_path / "s.graphml", G_NODES, G_BONDS).read_text().replace('attr.type="double"',
+                                                                                   'attr.type="string"')
+    (tmp_path / "s.graphml").write_text(text)
+    S = load_graph(str(tmp_path / "s.graphml"), node_attr="x", edge_attr="bond")
+    assert S.nodes[0]["label"] == "0.1"  # declared a string: stays the text
+    assert refine_pair(S, _reference(G_NODES, G_BONDS), "1wl").iteration == 0
+
+
+def test_smiles_labels_equal_the_same_molecule_as_node_link_json(tmp_path):
+    """A molecule from SMILES (RDKit) and its atoms and bonds written as node-link JSON lists give
+    one label table and an unseparated pair."""
+    pytest.importorskip("rdkit")
+    from wltools.label_inputs import from_smiles
+
+    M = from_smiles("OC(=O)c1ccccc1")
+    nodes = [{"id": v, "atom": list(a)} for v, a in M.nodes(data="label")]
+    links = [{"source": u, "target": v, "bond": b} for u, v, b in M.edges(data="label")]
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"nodes": nodes, "links": links}))
+    J = load_graph(str(path), node_attr="atom", edge_attr="bond")
+    p = pair_labels(M, J)
+    assert p.node[0].tolist() == p.node[1].tolist() and p.edge[0].tolist() == p.edge[1].tolist()
+    assert not refine_pair(M, J, "1wl").distinguished
