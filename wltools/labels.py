@@ -222,7 +222,7 @@ def encode_rows(X, what) -> tuple[np.ndarray, list]:
     wltools.errors.GraphFormatError: x of node 1: the label is NaN; labels must be numbers, strings or sequences (feature rows) of them
     """
     X = np.asarray(X)
-    X = X.reshape(X.shape[0], -1) if X.ndim != 1 else X[:, None]
+    X = X[:, None] if X.ndim == 1 else X.reshape(X.shape[0], int(np.prod(X.shape[1:])))
     if X.dtype.kind not in "biuf":
         return encode_labels(list(X), what)
     if X.dtype.kind == "f":

@@ -280,3 +280,12 @@ def test_smiles_labels_equal_the_same_molecule_as_node_link_json(tmp_path):
     p = pair_labels(M, J)
     assert p.node[0].tolist() == p.node[1].tolist() and p.edge[0].tolist() == p.edge[1].tolist()
     assert not refine_pair(M, J, "1wl").distinguished
+
+
+def test_pyg_collection_with_an_edgeless_graph():
+    """A graph without edges has an empty ``[0, d]`` edge_attr; it joins the table of the others."""
+    lone = Data(x=torch.tensor([[0.1]]), edge_index=torch.zeros((2, 0), dtype=torch.long),
+                edge_attr=torch.zeros((0, 1), dtype=torch.int64), num_nodes=1)
+    coll = from_pyg([lone, _pyg(G_NODES, G_BONDS)])
+    assert coll.node_label_values == [0.1, 0.2, 0.7, 1.0] and coll.edge_label_values == [1, 2, 3]
+    assert coll.graph(0).number_of_edges() == 0 and coll.graph(0).nodes[0]["label"] == 0.1

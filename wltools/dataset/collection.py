@@ -274,11 +274,16 @@ def _numpy(t) -> np.ndarray:
     return (t.float() if str(t.dtype) == "torch.bfloat16" else t).numpy()
 
 
+def _by_rows(a: np.ndarray, k: int) -> np.ndarray:
+    """``a`` as ``k`` rows (a graph without edges has an empty ``[0, d]`` edge_attr)."""
+    return a.reshape(k, -1) if a.size else a.reshape(k, int(np.prod(a.shape[1:])) if a.ndim > 1 else 1)
+
+
 def encode_blocks(blocks: list, what) -> tuple[np.ndarray, list]:
     """:func:`wltools.labels.encode_rows` of the rows of ``blocks`` (one array per graph) in one
     table; ``what(i)`` names row ``i`` of them all. Blocks of different dtypes are read apart, each
     at its own precision (concatenating would widen a float32 ``0.1`` to ``0.10000000149011612``)."""
-    blocks = [b.reshape(b.shape[0], -1) for b in blocks]
+    blocks = [b.reshape(b.shape[0], int(np.prod(b.shape[1:]))) for b in blocks]
     if len({b.dtype for b in blocks}) == 1 and len({b.shape[1] for b in blocks}) == 1:
         return encode_rows(np.concatenate(blocks), what)
     starts = np.concatenate([[0], np.cumsum([b.shape[0] for b in blocks])])
@@ -308,9 +313,9 @@ def _pyg_arrays(dataset, node_features: bool, edge_features: bool) -> tuple:
         src.append(ei[0, keep] + offset)
         dst.append(ei[1, keep] + offset)
         if node_features and getattr(data, "x", None) is not None:
-            xs.append(_numpy(data.x).reshape(n, -1))
+            xs.append(_by_rows(_numpy(data.x), n))
         if edge_features and getattr(data, "edge_attr", None) is not None:
-            eas.append(_numpy(data.edge_attr).reshape(ei.shape[1], -1)[keep])
+            eas.append(_by_rows(_numpy(data.edge_attr), ei.shape[1])[keep])
         if getattr(data, "y", None) is not None:
             ys.append(_numpy(data.y).reshape(-1))
         sizes.append(n)
