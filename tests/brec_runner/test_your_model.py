@@ -257,8 +257,8 @@ def test_builtin_models_reproduce_committed_verdicts_and_their_own_bits(run_dir,
     Verdicts compare only where they cannot flip: every unit here has committed T² (pair and
     reliability) at least ``T2_MARGIN`` = 10x away from the threshold 72.34, against the at most
     2.5x moves measured (this is asserted, so a change of pairs cannot bring in a fragile one; in
-    the committed graph-transformer run 40 of 260 units lie within 3x, and pairs 81 and 89 there
-    are on different sides on another machine). The final loss moved by at most 3e-7 relative
+    the committed graph-transformer run 40 of 260 units lie within 3x, where the thread count
+    alone moved T² by up to 7%). The final loss moved by at most 3e-7 relative
     (graphormer pair 14) across machines and thread counts: 1e-4 is 300 times that and still
     catches any change to training. ``epochs`` rests on early-stop decisions whose losses lay at
     least 4% from the loss threshold 0.2 (graphormer: 0.218 or more before the stop, 0.192 or
