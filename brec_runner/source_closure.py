@@ -99,11 +99,20 @@ def import_closure(entries: Iterable[str], package: str) -> dict[str, Path]:
 
 
 def imported_libraries(entries: Iterable[str], package: str) -> list[str]:
-    """The installed distributions (numpy, networkx, pynauty, ...) whose top-level modules the
-    :func:`import_closure` imports, outside ``package`` and the standard library."""
-    tops = _closure(entries, package)[1]
-    owners = _distributions()
-    return sorted({dist for top in tops for dist in owners.get(top, ())})
+    """The distributions (numpy, networkx, pynauty, ...) whose top-level modules the
+    :func:`import_closure` imports, outside ``package`` and the standard library; a module not
+    installed (an optional import) is named as itself, so its later installation changes the key."""
+    out = set()
+    for top in _closure(entries, package)[1]:
+        try:
+            metadata.version(top)  # most modules are named as their distribution: no index needed
+            out.add(top)
+        except metadata.PackageNotFoundError:
+            if importlib.util.find_spec(top) is None:  # not installed (an optional reader): keyed "absent"
+                out.add(top)
+            else:  # installed under another distribution name
+                out.update(_distributions().get(top, ()))
+    return sorted(out)
 
 
 @functools.lru_cache(maxsize=1)
