@@ -2,7 +2,7 @@
 # The seed models at their paper presets (`--preset brec`) on BREC's CFI pairs, on one CUDA GPU.
 #
 # Run from the repository root on a machine with a GPU and torch + PyG installed; pynauty and igraph
-# may come as wheels in .whl/ (installed into /tmp/site when present). Each model trains in its own
+# may come as wheels in .whl/ (installed into a fresh temporary folder when present). Each model trains in its own
 # resumable run directory under $RUNS (default runs/gpu-cfi), all four models side by side on the
 # one GPU, each stopped after $BUDGET seconds (a stopped run resumes: run the script again).
 #   PPGT, GRIT:  the 26 CFI pairs RRWP-WL separates (reports/brec-theory), smallest graphs first
@@ -13,8 +13,9 @@
 set -u
 export PYTHONUNBUFFERED=1
 if ls .whl/*.whl >/dev/null 2>&1; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 3
-  export PYTHONPATH=/tmp/site:$PWD
+  SITE=$(mktemp -d) || exit 3
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$SITE" .whl/*.whl || exit 3
+  export PYTHONPATH=$SITE:$PWD
 else
   export PYTHONPATH=$PWD
 fi

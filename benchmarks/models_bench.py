@@ -520,7 +520,9 @@ def main(argv=None) -> int:
     if unknown:
         ap.error(f"unknown section(s) {', '.join(sorted(unknown))}")
     cats = args.categories.split(",") if args.categories else list(ROOFLINE_PAIRS)
-    out = {"environment": _environment(devices), "settings": vars(args)}
+    from portable_paths import portable
+
+    out = {"environment": _environment(devices), "settings": {**vars(args), "out": portable(args.out)}}
     t_start = time.perf_counter()
     if "roofline" in sections:
         out["roofline"] = []

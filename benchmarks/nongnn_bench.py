@@ -13,8 +13,9 @@ For each test it times, in one process and on the same pairs:
   reference pair by pair, so each repetition brackets the pair-by-pair loop with one batch run
   before and one after it (A B A) and the batch figure is their mean.
 
-The reference file is taken at run time from the fetched snapshot of that repository (a bare git
-directory, ``--mirror``) with ``git show HEAD:Non-GNNs/utils.py`` into a temporary directory outside
+The reference file is taken at run time from a local copy of that repository (a clone or bare git
+directory: ``--mirror PATH`` or the environment variable ``BREC_REPO``; without either the script
+stops with one line, exit 2) with ``git show HEAD:Non-GNNs/utils.py`` into a temporary directory outside
 this repository and imported from there; nothing of it is copied into wltools. CPU time
 (``time.process_time``, as ``test.py`` measures) is summed over the pairs; BLAS runs single-threaded
 (so process time is the work done). Each path runs once untimed first (imports, first-call costs).
@@ -29,8 +30,9 @@ labelled as such.
 
 Usage::
 
-    python benchmarks/nongnn_bench.py                      # s3,s4,n1,n2,m1 on all 400 pairs
-    python benchmarks/nongnn_bench.py --tests s3,n1 --pairs 0-59 --repeats 5
+    git clone https://github.com/GraphPKU/BREC ../BREC
+    python benchmarks/nongnn_bench.py --mirror ../BREC     # s3,s4,n1,n2,m1 on all 400 pairs
+    BREC_REPO=../BREC python benchmarks/nongnn_bench.py --tests s3,n1 --pairs 0-59 --repeats 5
 
 Results: ``benchmarks/results/nongnn.json`` (``--out``).
 """
@@ -54,7 +56,8 @@ from collections import Counter, defaultdict  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MIRROR = Path("/work/.mirror/GraphPKU+BREC/repo")
+#: Environment variable naming the local copy of github.com/GraphPKU/BREC when --mirror is not given.
+MIRROR_ENV = "BREC_REPO"
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "nongnn.json"
 TESTS = ("s3", "s4", "n1", "n2", "m1")
 
@@ -174,11 +177,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tests", default=",".join(TESTS))
     ap.add_argument("--pairs", default=None, help="pair id ranges, e.g. 0-59,260-269 (default: all 400)")
-    ap.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR, help="bare git dir of GraphPKU/BREC")
+    ap.add_argument("--mirror", type=Path, default=os.environ.get(MIRROR_ENV) or None,
+                    help=f"a clone or bare git directory of github.com/GraphPKU/BREC (default: ${MIRROR_ENV})")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--max-reference-seconds", type=float, default=20.0)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args(argv)
+    if args.mirror is None:
+        print(f"error: no copy of BREC's repository given: pass --mirror PATH (a clone or bare git directory of "
+              f"github.com/GraphPKU/BREC) or set {MIRROR_ENV}=PATH", file=sys.stderr)
+        return 2
 
     from brec_runner.dataset import load_pairs, parse_id_ranges
     from wltools.provenance import package_versions

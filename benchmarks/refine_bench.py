@@ -41,6 +41,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -493,7 +494,8 @@ def sweep_main(argv) -> dict:
     ap.add_argument("--limit", type=float, default=60.0, help="seconds per point; the series stops past it")
     ap.add_argument("--max-rss", type=int, default=4 * 2**30, help="bytes resident per point subprocess")
     ap.add_argument("--no-targets", dest="targets", action="store_false")
-    ap.add_argument("--old-path", default="/tmp/wl_old", help="directory holding the old wltools package")
+    ap.add_argument("--old-path", default=str(Path(tempfile.gettempdir()) / "wl_old"),
+                    help="directory holding the old wltools package (default: wl_old in the temporary folder)")
     ap.add_argument("--old-points", default=OLD_POINTS, help="series:family:n, comma-separated ('' = none)")
     ap.add_argument("--merge", action="store_true", help="update an existing JSON file's series in place")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "refine_scaling.json"))

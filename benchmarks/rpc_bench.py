@@ -74,6 +74,7 @@ def main(argv=None) -> dict:
     from brec_runner.evaluate import run
     from brec_runner.record import read_results, results_files
     from wltools.models import registry
+    from portable_paths import portable
     from wltools.provenance import package_versions
 
     torch.set_num_threads(args.threads)
@@ -136,7 +137,7 @@ def main(argv=None) -> dict:
                                                         if "multipair" in v else None)}
                          for c, v in per_category.items()},
         "identical_verdicts": {m: verdicts[m] == verdicts["single"] for m in modes},
-        "command": "python benchmarks/rpc_bench.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "command": portable("python benchmarks/rpc_bench.py " + " ".join(argv if argv is not None else sys.argv[1:])),
         "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),
                     "processor": platform.processor() or None,
                     "loadavg_1_5_15_before": load_before, "loadavg_1_5_15_after": os.getloadavg()},

@@ -91,6 +91,8 @@ def startup(repeat: int, compare_rev: str | None = None) -> dict:
         "brec_theory": ["brec", "theory", "--pairs", "0-3", "--out", str(tmp / "theory")],
     }
     out = {name: _time_command(args, repeat, env) for name, args in commands.items()}
+    for rec in out.values():  # the run's temporary folder, as <tmp>
+        rec["command"] = rec["command"].replace(str(tmp), "<tmp>/" + tmp.name)
     out["floor_numpy_networkx"] = {**_time_command([], repeat, env, script=_FLOOR),
                                    "command": "python -c 'import numpy, networkx'"}
     if compare_rev:  # the same check, run by the code of another revision, in the same session

@@ -1,7 +1,7 @@
 """The 400 BREC pairs, their categories, relabelings, reliability sets and PyG conversion.
 
 BREC (Wang & Zhang, "Towards Better Evaluation of GNN Expressiveness with BREC Dataset", 2023/2024;
-``/work/shared/papers``) is a set of 400 pairs of non-isomorphic, 1-WL-indistinguishable graphs in six
+arXiv:2304.07702) is a set of 400 pairs of non-isomorphic, 1-WL-indistinguishable graphs in six
 groups. The raw files are committed in ``data/brec/`` (see its README for the file layouts); this
 module is the one place that knows how ids map to files and categories:
 

@@ -18,6 +18,7 @@ The report (:mod:`brec_runner.report`) lists the failed units and marks the run 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 import time
@@ -48,6 +49,25 @@ class TooManyFailures(WLToolsError):
                          f"last: {last.line()}; finished units are kept and the failures are listed in "
                          f"{Path(run_dir) / 'failures.jsonl'}; fix the model and run the same command again "
                          "to retry them")
+
+
+@contextlib.contextmanager
+def torch_threads(threads: int | None):
+    """Run a block with torch's intra-op thread count set to ``threads`` (None: as it is), then put
+    the caller's count back. The count decides how float sums are split between threads, so it
+    changes the low bits of every trained value (docs/reliability.md, "What reproduces where"); a
+    run in this process must not leave it changed for whatever the caller computes next.
+    """
+    import torch
+
+    before = torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(int(threads))
+    try:
+        yield
+    finally:
+        if torch.get_num_threads() != before:
+            torch.set_num_threads(before)
 
 
 def _protocol(base: Protocol, protocol) -> Protocol:
@@ -245,29 +265,27 @@ def run(
     if not seeds or len(set(seeds)) != len(seeds):
         raise WLToolsError(f"seeds must be distinct integers, got {seeds}")
     suite, selected = _select(suite, categories, pairs)
-    if threads is not None:
-        torch.set_num_threads(int(threads))
+    with torch_threads(threads):  # restored on return: a later computation's summation order depends on it
+        protocol, invariance = _check_contract(source, selected, protocol, seeds[0], device, eval_batch_size)
 
-    protocol, invariance = _check_contract(source, selected, protocol, seeds[0], device, eval_batch_size)
-
-    ids = [p.id for p in selected]
-    out = Path(out) if out is not None else Path("runs") / f"{suite or 'brec'}-{_slug(source.name)}-{source.preset or 'run'}"
-    config = {**_config(source, protocol, seeds, ids, device, invariance, suite),
-              "eval_batch_size": eval_batch_size}  # recorded, not compared: float summation order only
-    with RunDirectory(out, config, shard,
-                      code=code_version(source)["version"], allow_code_change=allow_code_change) as rd:
-        spec = RunSpec(source=source, protocol=protocol, device=device, eval_batch_size=eval_batch_size,
-                       multi_pair=multi_pair, threads=threads, suite=suite)
-        label = " ray" if executor == "ray" else f" x{workers}" if workers > 1 else ""
-        executor_name = executor if isinstance(executor, str) else "custom"
-        try:
-            _execute(rd, runner, spec, shard_ids(ids, shard), seeds, progress, label, stop_after, on_outcome,
-                     max_failures, executor_name)
-        except WLToolsError as exc:
-            if not isinstance(exc, TooManyFailures):  # those are recorded already
-                for failure in getattr(exc, "failures", None) or []:  # execute_ray.UnitsFailed: never dropped
-                    rd.append_failure({**failure, "executor": executor_name})
-            raise
+        ids = [p.id for p in selected]
+        out = Path(out) if out is not None else Path("runs") / f"{suite or 'brec'}-{_slug(source.name)}-{source.preset or 'run'}"
+        config = {**_config(source, protocol, seeds, ids, device, invariance, suite),
+                  "eval_batch_size": eval_batch_size}  # recorded, not compared: float summation order only
+        with RunDirectory(out, config, shard,
+                          code=code_version(source)["version"], allow_code_change=allow_code_change) as rd:
+            spec = RunSpec(source=source, protocol=protocol, device=device, eval_batch_size=eval_batch_size,
+                           multi_pair=multi_pair, threads=threads, suite=suite)
+            label = " ray" if executor == "ray" else f" x{workers}" if workers > 1 else ""
+            executor_name = executor if isinstance(executor, str) else "custom"
+            try:
+                _execute(rd, runner, spec, shard_ids(ids, shard), seeds, progress, label, stop_after, on_outcome,
+                         max_failures, executor_name)
+            except WLToolsError as exc:
+                if not isinstance(exc, TooManyFailures):  # those are recorded already
+                    for failure in getattr(exc, "failures", None) or []:  # execute_ray.UnitsFailed: never dropped
+                        rd.append_failure({**failure, "executor": executor_name})
+                raise
     return out
 
 

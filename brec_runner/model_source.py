@@ -32,6 +32,7 @@ from typing import Any, Callable
 from wltools.errors import UnknownNameError, WLToolsError
 from wltools.wl_tests import ALL_TESTS, TEST_LABELS, is_test_name, label_of
 
+from .model_errors import ModelContractError
 from .protocol import Protocol
 from .transform_identity import transform_key
 
@@ -40,10 +41,6 @@ __all__ = ["ModelSource", "ModelContractError", "resolve_model", "parse_bound", 
 
 BUILTIN, PLUGIN, EXTERNAL = "built-in", "plugin", "external"
 ENTRY_POINT_GROUP = "wltools.models"
-
-
-class ModelContractError(WLToolsError):
-    """A model that cannot be evaluated: not loadable, not callable, or breaking the contract."""
 
 
 @dataclass

@@ -17,7 +17,8 @@ Within a run directory the decision is fixed: the first timed probe is recorded 
 file carries a checksum of its fields (``check``); a damaged or edited one is said in one line on
 stderr and probed again, and a FIFO or device in its place is an error
 (:meth:`brec_runner.record.RunDirectory.multi_pair_choice`).
-``--multi-pair 1`` forces the loop (bit-reproducible records across machines).
+``--multi-pair 1`` forces the loop: records bit-reproducible on one machine with the same versions and
+thread count (not across machines: docs/reliability.md, "What reproduces where").
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """One self-contained HTML page of a BREC report: the table, the bar chart and the pair drawings.
 
-The page holds the Markdown report of :func:`brec_runner.report.format_report` (so its text and
+The page holds the Markdown report of :func:`brec_runner.report_format.format_report` (so its text and
 table are the same as ``brec report``'s, converted by :func:`markdown_to_html`), the chart of
-:func:`brec_runner.report.plot_report` and the drawings of
+:func:`brec_runner.report_format.plot_report` and the drawings of
 :func:`brec_runner.report_figures.render_pair_figures`, the images inlined as base64 PNG: no
 script, stylesheet, font or image is fetched, so the file opens offline and can be mailed alone.
 
@@ -19,6 +19,8 @@ import re
 import tempfile
 from pathlib import Path
 from typing import Any, Sequence
+
+from .report_format import format_report, plot_report
 
 __all__ = ["SECTIONS", "markdown_to_html", "report_sections", "report_fragment", "report_html", "write_html",
            "check_html_target", "DRAWINGS_PER_CLASS"]
@@ -115,8 +117,6 @@ def _kind(line: str) -> str:
 def report_sections(rep: dict[str, Any]) -> dict[str, str]:
     """The Markdown report split into ``summary`` (up to the table), ``table`` and ``pairs``
     (from ``## Pairs by class``)."""
-    from .report import format_report
-
     lines = format_report(rep, "md").splitlines()
     start = next((i for i, ln in enumerate(lines) if ln.startswith("|")), len(lines))
     end = next((i for i in range(start, len(lines)) if not lines[i].startswith("|")), len(lines))
@@ -131,9 +131,7 @@ def _png_tag(png: bytes, alt: str) -> str:
 
 
 def _plot_png(rep: dict[str, Any]) -> bytes:
-    """The bar chart of :func:`~brec_runner.report.plot_report` as PNG bytes."""
-    from .report import plot_report
-
+    """The bar chart of :func:`~brec_runner.report_format.plot_report` as PNG bytes."""
     with tempfile.TemporaryDirectory() as d:
         return plot_report(rep, Path(d) / "plot.png").read_bytes()
 

@@ -10,8 +10,11 @@ given. BREC paper Table 2 (and data/brec/README.md) publishes 1-WL 0, SPD-WL 83 
 Cache: one JSON-lines file per (test, RRWP steps for "rrwp", refine code version, fast flag) under
 ``$WLTOOLS_CACHE/theory`` (default ``~/.cache/wltools/theory``); each line is one pair's result,
 appended and flushed, so an interrupted computation resumes and adding a test recomputes only that
-test. The code version is a hash of the sources of ``wltools/refine`` and ``wltools/distances``,
-so any change there recomputes. Tables and report files: :mod:`brec_runner.theory_report`.
+test. The code version (:func:`code_version`) hashes every ``wltools`` source file the verdicts
+import, found by following the imports from the refinement and the tests' registry (so it stays
+right when a file moves or a new one is imported), and the versions of the libraries that compute
+them (numpy, scipy, networkx, pynauty, igraph, sympy, and any other they import): a change to any
+of them recomputes. Tables and report files: :mod:`brec_runner.theory_report`.
 
 Batches: BREC's seeded 1-WL baselines s3, s4 and nK are computed for all their pending pairs at
 once by :func:`wltools.refine.batch.refine_pairs` (the same records as ``refine_pair`` pair by pair,
@@ -21,8 +24,12 @@ a fraction of the time); their lines are appended when the batch is done, and ea
 Every cache line carries ``check``, the sha256 of its other fields
 (:func:`brec_runner.identity.record_checksum`, as on the runs' results lines). A line that does not
 parse or fails its check (an edit, a torn write) is never used: its pair is recomputed, the file is
-rewritten without it, and one line on stderr says how many lines of which file. Files of the format
-before the check are not read (their name lacks ``-c1``). A cache that cannot be read or written (no
+rewritten without it, and one line on stderr says how many lines of which file. Under the check
+each line also carries what it answers: ``test``, ``settings`` (RRWP steps, fast flag) and
+``graphs``, the fingerprint of the pair's two graphs (:func:`pair_fingerprint`); a line of another
+test, other settings or other graphs (a cache file, or a line, copied from another test's cache)
+is never served either: dropped, recomputed, said in one line. Files of earlier formats are not
+read (their name lacks ``-c2``). A cache that cannot be read or written (no
 permission, a full disk) costs time, not results: the verdicts are computed without it, with one
 line on stderr. A FIFO, device or directory in place of a cache file is an error (one line), never
 a read that blocks.
@@ -51,6 +58,7 @@ __all__ = [
     "PUBLISHED",
     "parse_tests",
     "code_version",
+    "pair_fingerprint",
     "theory_verdicts",
     "distinguished_ids",
     "category_counts",
@@ -88,17 +96,35 @@ def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
     return DEFAULT_TESTS if tests is None else parse_names(tests)
 
 
-def code_version() -> str:
-    """Hash of the refinement sources (``wltools/refine/*.py``, ``wltools/distances/*.py``)."""
-    import wltools
+#: The modules the verdicts are computed from: the refinement (``refine_pair`` and the batches)
+#: and the tests' registry. :func:`code_version` follows their imports from there.
+VERDICT_ENTRIES: tuple[str, ...] = ("wltools.refine", "wltools.refine.batch", "wltools.wl_tests")
 
-    root = Path(wltools.__file__).resolve().parent
-    h = hashlib.sha256()
-    files = sorted((root / "refine").glob("*.py")) + sorted((root / "distances").glob("*.py"))
-    for f in files:
-        h.update(f"{f.parent.name}/{f.name}".encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+#: Libraries whose versions key the cache even where no module imports them by name today (the
+#: imported ones are found by :func:`brec_runner.source_closure.imported_libraries`).
+VERDICT_LIBRARIES: tuple[str, ...] = ("numpy", "scipy", "networkx", "pynauty", "igraph", "sympy")
+
+
+def code_version() -> str:
+    """Hash (16 hex) of every ``wltools`` source file the verdicts import, found by following the
+    imports of :data:`VERDICT_ENTRIES` (:func:`brec_runner.source_closure.import_closure`: the
+    refinement, distances, isomorphism layer, labels, graph validation, the tests' registry, ...),
+    and of the installed versions of :data:`VERDICT_LIBRARIES` and of every library they import."""
+    from .source_closure import sources_digest
+
+    return sources_digest(VERDICT_ENTRIES, "wltools", VERDICT_LIBRARIES)
+
+
+def pair_fingerprint(pair) -> str:
+    """sha256 (16 hex) of the pair's two graphs as refined: their graph6 text (BREC pairs), else
+    their sorted node and edge lists with attributes."""
+    g6 = (getattr(pair, "meta", None) or {}).get("graph6")
+    if g6:
+        text = "graph6\n" + "\n".join(g6)
+    else:
+        text = json.dumps([[sorted(map(repr, X.nodes(data=True))), sorted(map(repr, X.edges(data=True)))]
+                           for X in (pair.g, pair.h)])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _refine_fn():
@@ -169,7 +195,7 @@ def _cache_file(test: str, rrwp_steps: int, fast: bool, version: str) -> Path:
     from .encoding_cache import cache_root  # here, not at the top: a model-side module
 
     k = f"-k{rrwp_steps}" if test == "rrwp" else ""
-    return cache_root() / "theory" / f"{test}{k}-{'fast' if fast else 'exact'}-{version}-c1.jsonl"
+    return cache_root() / "theory" / f"{test}{k}-{'fast' if fast else 'exact'}-{version}-c2.jsonl"
 
 
 class TheoryCacheError(WLToolsError):
@@ -177,14 +203,30 @@ class TheoryCacheError(WLToolsError):
     directory where the file should be)."""
 
 
+#: The fields binding a cache line to its test, settings and pair's graphs (under its ``check``).
+_BINDING = ("test", "settings", "graphs")
+
+
 def _cache_line(rec: dict) -> str:
-    """``rec`` as a cache line, with its ``check``."""
+    """``rec`` (binding fields included) as a cache line, with its ``check``."""
     body = {k: v for k, v in rec.items() if k != "check"}
     return json.dumps({**body, "check": record_checksum(body)}) + "\n"
 
 
 def _plain(rec: dict) -> dict:
-    return {k: v for k, v in rec.items() if k != "check"}
+    """The record a caller sees: no ``check``, no binding fields."""
+    return {k: v for k, v in rec.items() if k != "check" and k not in _BINDING}
+
+
+def _bound(rec: dict, binding: dict, fingerprint: str) -> dict:
+    return {**rec, **binding, "graphs": fingerprint}
+
+
+def _belongs(rec: dict, binding: dict, fingerprint: str | None) -> bool:
+    """Whether a cache line is this test's, under these settings, of this pair (``fingerprint``;
+    None: the pair is not selected now, checked when it is)."""
+    return (all(rec.get(k) == v for k, v in binding.items())
+            and (fingerprint is None or rec.get("graphs") == fingerprint))
 
 
 def _read_cache(path: Path) -> tuple[dict[int, dict], int]:
@@ -209,7 +251,7 @@ def _read_cache(path: Path) -> tuple[dict[int, dict], int]:
                 or isinstance(rec.get("id"), bool) or rec.get("check") != record_checksum(rec)):
             bad += 1
             continue
-        out[rec["id"]] = _plain(rec)
+        out[rec["id"]] = {k: v for k, v in rec.items() if k != "check"}
     return out, bad
 
 
@@ -217,8 +259,9 @@ class _CacheWriter:
     """Appends cache lines to one file; on the first :class:`OSError` (no permission, a full disk)
     says so in one line and stops caching, so the computation goes on without it."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, binding: dict | None = None, prints: dict[int, str] | None = None):
         self.path, self.fh, self.failed = path, None, False
+        self.binding, self.prints = binding or {}, prints or {}
 
     def _fail(self, exc: OSError) -> None:
         self.failed = True
@@ -242,7 +285,7 @@ class _CacheWriter:
             if self.fh is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self.fh = open(self.path, "a", encoding="utf-8")
-            self.fh.write(_cache_line(rec))
+            self.fh.write(_cache_line(_bound(rec, self.binding, self.prints.get(rec["id"]))))
             self.fh.flush()
         except OSError as exc:
             self._fail(exc)
@@ -309,6 +352,35 @@ def _require_memory(todo, rrwp_steps: int, max_memory: int | None) -> None:
                                  "choose them); nothing computed") from None
 
 
+def _settings(test: str, rrwp_steps: int, fast: bool) -> dict:
+    """The settings a verdict of ``test`` depends on, as its cache lines record them."""
+    return {"rrwp_steps": rrwp_steps if test == "rrwp" else None, "fast": bool(fast)}
+
+
+def _open_cache(path: Path, test: str, K: int, fast: bool, prints: dict[int, str]) -> tuple[dict, _CacheWriter]:
+    """``({pair id: cached line}, writer)`` of ``test``'s cache file. Lines that fail their check or
+    do not parse, and lines of another test, other settings or other graphs than the selected
+    pair's (a file or line copied from another cache), are never used: each kind is said in one
+    line on stderr, the file is rewritten without them and their pairs are recomputed."""
+    binding = {"test": test, "settings": _settings(test, K, fast)}
+    cached, bad = _read_cache(path)
+    writer = _CacheWriter(path, binding, prints)
+    writer.failed = bad < 0  # unreadable: said once, not written either
+    foreign = [i for i, rec in cached.items() if not _belongs(rec, binding, prints.get(i))]
+    for i in foreign:
+        del cached[i]
+    if bad > 0:
+        print(f"wltools: {path}: {bad} line(s) failed their checksum or did not parse (edited or "
+              "damaged); never used: those pairs are recomputed and the lines dropped", file=sys.stderr)
+    if foreign:
+        print(f"wltools: {path}: {len(foreign)} line(s) of another test, other settings or other graphs than "
+              f"{test} {binding['settings']} on the pair they name (copied from another cache?); never used: "
+              "those pairs are recomputed and the lines dropped", file=sys.stderr)
+    if bad > 0 or foreign:
+        writer.rewrite(cached)
+    return cached, writer
+
+
 def theory_verdicts(
     tests: str | Iterable[str] | None = None,
     rrwp_steps: int | None = None,
@@ -354,20 +426,14 @@ def theory_verdicts(
             print(f"wltools: no usable cache folder ({getattr(exc, 'strerror', None) or exc}); computing the "
                   "theory without caching", file=sys.stderr)
             use_cache = False
+    prints = {pair.id: pair_fingerprint(pair) for pair in pairs} if use_cache else {}
     for test in tests:
         cached: dict[int, dict] = {}
         if use_cache:
-            path = paths[test]
-            cached, bad = _read_cache(path)
-            writers[test] = _CacheWriter(path)
-            writers[test].failed = bad < 0  # unreadable: said once, not written either
-            if bad > 0:
-                print(f"wltools: {path}: {bad} line(s) failed their checksum or did not parse (edited or "
-                      "damaged); never used: those pairs are recomputed and the lines dropped", file=sys.stderr)
-                writers[test].rewrite(cached)
+            cached, writers[test] = _open_cache(paths[test], test, K, fast, prints)
         for pair in pairs:
             if pair.id in cached:
-                out[pair.id][test] = cached[pair.id]
+                out[pair.id][test] = _plain(cached[pair.id])
             else:
                 todo.append((test, pair))
     if stats is not None:

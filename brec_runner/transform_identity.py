@@ -25,7 +25,7 @@ part of the key (the run's code version, :func:`brec_runner.identity.code_versio
 model's and the transform's files).
 
 A transform whose state cannot be captured is **refused**, in one line naming the transform and the
-attribute (:class:`brec_runner.model_source.ModelContractError`): an open file, a socket, a random
+attribute (:class:`brec_runner.model_errors.ModelContractError`): an open file, a socket, a random
 number generator (its output would not be a function of the graph, and a cache would freeze it),
 an object of a type with neither ``__dict__`` nor ``__slots__`` (a lock, a generator), an object
 array, or a class whose source cannot be read. Running such a transform uncached would still leave
@@ -56,6 +56,8 @@ import sys
 import types
 from pathlib import Path, PurePath
 from typing import Any
+
+from .model_errors import ModelContractError
 
 __all__ = ["STATE_METHOD", "describe_transform", "transform_digest", "transform_key", "readable_repr"]
 
@@ -334,7 +336,7 @@ def describe_transform(transform) -> list:
     """The canonical description of ``transform``: a JSON-able list, equal for transforms whose
     class code and state are equal (module docstring).
 
-    Raises :class:`brec_runner.model_source.ModelContractError` (one line naming the transform and
+    Raises :class:`brec_runner.model_errors.ModelContractError` (one line naming the transform and
     the attribute) when the state cannot be captured.
 
     Examples
@@ -350,8 +352,6 @@ def describe_transform(transform) -> list:
         except RecursionError:
             raise _Refused("transform", "its attributes are nested too deeply to be read") from None
     except _Refused as exc:
-        from .model_source import ModelContractError  # here: model_source imports this module
-
         where = "" if exc.path == "transform" else f" at {exc.path}"
         hint = (f"; give it plain attributes (numbers, strings, tensors, ...) or a {STATE_METHOD}() method "
                 "returning its settings") if exc.stateful else "; define it in a file"

@@ -21,7 +21,7 @@ Derivation, for the first ``--count`` lines (default 1,000):
 The output is deterministic (no randomness, no timestamps). Usage, from the repository root::
 
     python data/tu/make_nci.py                 # writes data/tu/NCI1K/, prints counts and checksums
-    python data/tu/make_nci.py --out /tmp/x    # elsewhere (the folder is named NCI1K)
+    python data/tu/make_nci.py --out ../x      # elsewhere (the folder is named NCI1K)
 """
 
 from __future__ import annotations

@@ -67,6 +67,17 @@ class Tiny(nn.Module):
         return self.out(g)
 
 
+@pytest.fixture(autouse=True)
+def _torch_threads_as_found():
+    """Every test leaves torch's intra-op thread count as it found it. The count changes the low
+    bits of trained values, so a test that changed it (``torch.set_num_threads``) would change
+    another test's floats by the order the tests happen to run in."""
+    before = torch.get_num_threads()
+    yield
+    if torch.get_num_threads() != before:
+        torch.set_num_threads(before)
+
+
 @pytest.fixture
 def tiny():
     """The :class:`Tiny` class: ``tiny()``, ``tiny(batchnorm=True)``, ..."""

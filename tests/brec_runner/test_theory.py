@@ -71,6 +71,57 @@ def test_verdicts_cached_and_recomputed_only_when_settings_change(fake_refine, m
     assert len(fake_refine) == n + 2
 
 
+def test_a_cache_file_copied_from_another_test_is_never_served(fake_refine, tmp_path, capsys):
+    """The spd cache copied over the 1wl one: every line is spd's, so none answers 1-WL (a report
+    would else show pairs 1-WL cannot separate as separated by theory)."""
+    th.theory_verdicts(["1wl", "spd"], ids="0-5")
+    (spd,) = (tmp_path / "theory").glob("spd-*.jsonl")
+    (wl1,) = (tmp_path / "theory").glob("1wl-*.jsonl")
+    wl1.write_bytes(spd.read_bytes())
+    capsys.readouterr()
+    n = len(fake_refine)
+    v = th.theory_verdicts(["1wl"], ids="0-5")
+    assert not any(v[i]["1wl"]["distinguished"] for i in range(6))
+    assert len(fake_refine) == n + 6  # all recomputed
+    err = capsys.readouterr().err
+    assert "6 line(s) of another test, other settings or other graphs" in err and str(wl1) in err
+    assert all(json.loads(line)["test"] == "1wl" for line in wl1.read_text().splitlines())  # rewritten
+
+
+def test_a_single_cache_line_copied_from_another_test_or_pair_is_recomputed(fake_refine, tmp_path, capsys):
+    th.theory_verdicts(["1wl", "spd"], ids="0-5")
+    (spd,) = (tmp_path / "theory").glob("spd-*.jsonl")
+    (wl1,) = (tmp_path / "theory").glob("1wl-*.jsonl")
+    spd3 = next(line for line in spd.read_text().splitlines() if json.loads(line)["id"] == 3)
+    assert json.loads(spd3)["distinguished"] is True  # spd separates pair 3, 1-WL does not
+    lines = [spd3 if json.loads(line)["id"] == 3 else line for line in wl1.read_text().splitlines()]
+    # and pair 4's line relabelled as pair 5's, its checksum made good again: another pair's graphs
+    from brec_runner.identity import record_checksum
+
+    rec4 = {k: v for k, v in json.loads(next(x for x in lines if json.loads(x)["id"] == 4)).items() if k != "check"}
+    rec4 = {**rec4, "id": 5, "distinguished": True}
+    lines = [json.dumps({**rec4, "check": record_checksum(rec4)}) if json.loads(x)["id"] == 5 else x for x in lines]
+    wl1.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    n = len(fake_refine)
+    v = th.theory_verdicts(["1wl"], ids="0-5")
+    assert fake_refine[n:] == [(3, "1wl", 32), (5, "1wl", 32)]  # only those two recomputed
+    assert not v[3]["1wl"]["distinguished"] and not v[5]["1wl"]["distinguished"]
+    assert "2 line(s) of another test, other settings or other graphs" in capsys.readouterr().err
+
+
+def test_cache_lines_carry_their_test_settings_and_graphs(fake_refine, tmp_path):
+    th.theory_verdicts(["rrwp"], rrwp_steps=4, ids="0-1")
+    (path,) = (tmp_path / "theory").glob("rrwp-k4-*.jsonl")
+    recs = [json.loads(line) for line in path.read_text().splitlines()]
+    pairs = {p.id: p for p in ds.load_pairs(ids=[0, 1])}
+    assert [(r["test"], r["settings"], r["graphs"]) for r in recs] == [
+        ("rrwp", {"rrwp_steps": 4, "fast": True}, th.pair_fingerprint(pairs[r["id"]])) for r in recs]
+    assert th.pair_fingerprint(pairs[0]) != th.pair_fingerprint(pairs[1])
+    v = th.theory_verdicts(["rrwp"], rrwp_steps=4, ids="0-1")
+    assert not {"test", "settings", "graphs", "check"} & set(v[0]["rrwp"])  # callers see the verdict only
+
+
 def test_torn_cache_line_is_recomputed(fake_refine, tmp_path):
     th.theory_verdicts(["spd"], ids="0-2")
     (path,) = (tmp_path / "theory").glob("spd-*.jsonl")
@@ -82,6 +133,74 @@ def test_torn_cache_line_is_recomputed(fake_refine, tmp_path):
 
 def test_code_version_is_a_stable_hash():
     assert th.code_version() == th.code_version() and len(th.code_version()) == 16
+
+
+def test_code_version_covers_every_source_the_verdicts_import():
+    """The closure holds the layers the verdicts depend on beyond refine/ and distances/ (the
+    isomorphism layer, labels, graph validation, the tests' registry) and the libraries that
+    compute them."""
+    from brec_runner import source_closure as sc
+
+    closure = sc.import_closure(th.VERDICT_ENTRIES, "wltools")
+    for module in ("wltools.iso", "wltools.labels", "wltools.graph_validation", "wltools.wl_tests",
+                   "wltools.refine.engine", "wltools.refine.batch", "wltools.distances.spd"):
+        assert module in closure, module
+    assert not any(name.startswith(("wltools.models", "wltools.draw")) for name in closure)  # no training, no drawing
+    assert {"numpy", "networkx", "pynauty", "igraph"} <= set(sc.imported_libraries(th.VERDICT_ENTRIES, "wltools"))
+
+
+def test_an_edited_copy_of_an_imported_file_changes_the_code_version(tmp_path, monkeypatch):
+    """``wltools/iso.py`` (not under refine/ or distances/) served from an edited copy: a new key."""
+    from brec_runner import source_closure as sc
+
+    before = th.code_version()
+    copy = tmp_path / "iso.py"
+    original = sc._origin("wltools.iso")
+    copy.write_bytes(original.read_bytes())
+    monkeypatch.setattr(sc, "_MEMO", {})
+    monkeypatch.setattr(sc, "_origin", lambda name, real=sc._origin: copy if name == "wltools.iso" else real(name))
+    assert th.code_version() == before  # the same bytes: the same key
+    copy.write_bytes(original.read_bytes() + b"\n# an edit\n")
+    assert th.code_version() != before
+
+
+def test_a_library_upgrade_changes_the_code_version(monkeypatch):
+    from brec_runner import source_closure as sc
+
+    before = th.code_version()
+    real = sc.metadata.version
+    monkeypatch.setattr(sc.metadata, "version", lambda name: "9.9" if name == "pynauty" else real(name))
+    assert th.code_version() != before
+
+
+def test_the_closure_follows_moves_and_new_imports(tmp_path, monkeypatch):
+    """A package tree of its own: function-local and relative imports are followed, a module nobody
+    imports is not part of the key, and adding an import (or moving code into a new file) is."""
+    from brec_runner import source_closure as sc
+
+    pkg = tmp_path / "pkgx"
+    (pkg / "deep").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "deep" / "__init__.py").write_text("")
+    (pkg / "entry.py").write_text("def f():\n    from .helpers import g\n    return g()\n")
+    (pkg / "helpers.py").write_text("import numpy\nfrom pkgx.deep import leaf\n\ndef g():\n    return leaf.x\n")
+    (pkg / "deep" / "leaf.py").write_text("x = 1\n")
+    (pkg / "unused.py").write_text("y = 2\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sc, "_MEMO", {})
+    key = lambda: sc.sources_digest(["pkgx.entry"], "pkgx")  # noqa: E731
+    assert set(sc.import_closure(["pkgx.entry"], "pkgx")) == {
+        "pkgx", "pkgx.entry", "pkgx.helpers", "pkgx.deep", "pkgx.deep.leaf"}
+    assert sc.imported_libraries(["pkgx.entry"], "pkgx") == ["numpy"]
+    k0 = key()
+    (pkg / "unused.py").write_text("y = 3\n")
+    assert key() == k0  # not imported: not part of the key
+    (pkg / "deep" / "leaf.py").write_text("x = 2\n")
+    k1 = key()
+    assert k1 != k0  # an edit two imports away
+    (pkg / "moved.py").write_text("z = 1\n")
+    (pkg / "helpers.py").write_text((pkg / "helpers.py").read_text() + "from . import moved\n")
+    assert "pkgx.moved" in sc.import_closure(["pkgx.entry"], "pkgx") and key() != k1
 
 
 def test_parse_tests():
