@@ -1,6 +1,13 @@
 """Test-session settings shared by the whole suite."""
 
+import os
+import sys
+from pathlib import Path
+
 import pytest
+
+# tests/brec_sample.py (the representative part of BREC) is imported by test modules as brec_sample
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -12,6 +19,36 @@ def _isolated_cache(tmp_path_factory):
     ``WLTOOLS_CACHE`` with ``monkeypatch``.
     """
     patch = pytest.MonkeyPatch()
-    patch.setenv("WLTOOLS_CACHE", str(tmp_path_factory.mktemp("wltools-cache")))
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # one cache for the run's workers: each verdict computed once
+        cache = tmp_path_factory.getbasetemp().parent / "wltools-cache"
+        cache.mkdir(exist_ok=True)
+    else:
+        cache = tmp_path_factory.mktemp("wltools-cache")
+    patch.setenv("WLTOOLS_CACHE", str(cache))
     yield
     patch.undo()
+
+
+@pytest.fixture(scope="session")
+def brec_theory(_isolated_cache):
+    """``brec_theory(test, ids=None) -> {id: record}``: the theory verdicts of one WL test on BREC
+    pairs (all 400 by default) through :func:`brec_runner.theory.theory_verdicts` and the session's
+    cache, so every test that reads them (counts, inclusions, the committed table, the claims)
+    pays for each (test, pair) once per test process."""
+    from brec_runner.theory import theory_verdicts
+
+    memo: dict = {}
+
+    def get(test: str, ids=None) -> dict:
+        key = (test, None if ids is None else tuple(ids))
+        if key not in memo:
+            memo[key] = {pid: rec[test] for pid, rec in theory_verdicts([test], ids=ids).items()}
+        return memo[key]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def brec_verdicts(brec_theory):
+    """``brec_verdicts(test, ids=None) -> {id: distinguished}`` (:func:`brec_theory`)."""
+    return lambda test, ids=None: {pid: bool(r["distinguished"]) for pid, r in brec_theory(test, ids).items()}

@@ -201,7 +201,6 @@ def test_verify_data_detects_isomorphic_pair():
         ds.verify_data([bad])
 
 
-@pytest.mark.slow
 def test_verify_data_all_pairs():
     summary = ds.verify_data(seed=Protocol().relabel_seed)
     assert summary["pairs"] == 400 and summary["relabelings"] == 400 * 64

@@ -2,6 +2,7 @@
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -108,14 +109,36 @@ def test_md_report_written_to_out(runner, tmp_path):
     assert text.startswith("# Claims verified by wltools") and "| `brec-run` | **SKIP**" in text
 
 
-@pytest.mark.slow
+def _committed_statuses() -> dict[str, str]:
+    """``{claim id: status}`` of the committed ``reports/claims.md`` (its summary table)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[2] / "reports" / "claims.md").read_text()
+    return dict(re.findall(r"^\| `([a-z0-9.\-]+)` \| \*\*([A-Z]+)\*\* \|", text, flags=re.M))
+
+
+@pytest.mark.xdist_group("suite-verdicts")  # one process with the suite tables: suites refined once
 def test_verify_all_passes_end_to_end(runner):
-    """Every claim, no run directory: 7 PASS and brec-run SKIPped (about 100 s on 2 shared cores
-    with the theory cache warm)."""
-    res = runner.invoke(cli.cli, ["claims", "verify", "--all", "--format", "json"])
+    """Every registered claim, no run directory, on the representative part of BREC
+    (tests/brec_sample.py: `--brec-ids`) and on each claim's suites and atlas graphs: all PASS but
+    brec-run (SKIP); and the committed reports/claims.md lists exactly the registered claims, each
+    with the status this run gives (brec-run PASS there: it was given a run directory). The whole
+    of BREC: ``python benchmarks/claims_bench.py`` (benchmarks/results/claims.json)."""
+    from brec_sample import sample_ids
+
+    from wltools.claims import list_claims
+
+    ids = ",".join(map(str, sample_ids()))
+    res = runner.invoke(cli.cli, ["claims", "verify", "--all", "--format", "json", "--brec-ids", ids])
     out = json.loads(res.stdout)
     statuses = {c["id"]: c["status"] for c in out["claims"]}
     assert res.exit_code == 0, statuses
     assert statuses["brec-run"] == "SKIP"
     assert all(s == "PASS" for cid, s in statuses.items() if cid != "brec-run"), statuses
-    assert "8 claims: 7 PASS, 0 FAIL, 0 ERROR, 1 SKIP" in res.stderr
+    n = len(list_claims())
+    assert f"{n} claims: {n - 1} PASS, 0 FAIL, 0 ERROR, 1 SKIP" in res.stderr
+    committed = _committed_statuses()
+    assert set(committed) == set(statuses)
+    assert {c: s for c, s in committed.items() if c != "brec-run"} == {
+        c: s for c, s in statuses.items() if c != "brec-run"}
+    assert committed["brec-run"] == "PASS"

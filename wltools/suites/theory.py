@@ -93,6 +93,11 @@ class SuiteTheory:
         }
 
 
+#: ``{(suite, test, rrwp_steps, fast, pair id): record}``: every refinement :func:`suite_theory` made
+#: in this process (its ``seconds`` are those of the refinement itself).
+_MEMO: dict[tuple, dict] = {}
+
+
 def suite_theory(
     name: str,
     tests: str | Iterable[str] | None = None,
@@ -103,6 +108,10 @@ def suite_theory(
     progress: bool = False,
 ) -> SuiteTheory:
     """Verdict of each test on each pair of suite ``name`` (optionally only pairs ``ids``).
+
+    Each (suite, test, settings, pair) is refined once per process (:data:`_MEMO`): the claims and
+    the tables that read the same suites share the work; the suites' files are checksummed when
+    read, so a record can only come from the same graphs.
 
     Examples
     --------
@@ -129,12 +138,12 @@ def suite_theory(
         if test != current:
             current = test
             bar.set_description(f"{suite.name} {test}")
-        s = time.perf_counter()
-        res = refine_pair(pair.g, pair.h, test, rrwp_steps=int(rrwp_steps), fast=fast)
-        d = res.to_dict()
-        rec = {f: d.get(f) for f in _FIELDS}
-        rec["seconds"] = round(time.perf_counter() - s, 6)
-        out[pair.id][test] = rec
+        key = (suite.name, test, int(rrwp_steps), bool(fast), pair.id)
+        if key not in _MEMO:
+            s = time.perf_counter()
+            d = refine_pair(pair.g, pair.h, test, rrwp_steps=int(rrwp_steps), fast=fast).to_dict()
+            _MEMO[key] = {f: d.get(f) for f in _FIELDS} | {"seconds": round(time.perf_counter() - s, 6)}
+        rec = out[pair.id][test] = dict(_MEMO[key])
         hits[test] += bool(rec["distinguished"])
         bar.set_postfix(distinguished=hits[test])
     return SuiteTheory(suite.name, tests, int(rrwp_steps), pairs, out, time.perf_counter() - t0, fast)

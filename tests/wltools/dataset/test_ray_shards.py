@@ -12,7 +12,7 @@ from wltools.dataset.refine import first_appearance, refine_collection
 from wltools.dataset.tu import read_tu, TU_DATA_DIR
 
 
-@pytest.mark.slow  # a local Ray instance takes 5-20 s to start on 2 cores
+# a local Ray instance takes 5-20 s to start on 2 cores
 def test_ray_shards_equal_one_process():
     pytest.importorskip("ray")
     from wltools.dataset.ray_refine import RayShards
@@ -38,7 +38,7 @@ def test_without_ray_one_line(monkeypatch):
         RayShards(read_tu(TU_DATA_DIR / "NCI1K"), "1wl", shards=2)
 
 
-@pytest.mark.slow  # a local Ray instance takes 5-20 s to start on 2 cores
+# a local Ray instance takes 5-20 s to start on 2 cores
 def test_ray_parts_read_by_their_actors_equal_local_parts():
     pytest.importorskip("ray")
     import functools

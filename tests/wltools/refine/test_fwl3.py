@@ -122,7 +122,7 @@ def test_brec_cfi_pair_3wl_misses_is_separated():
     assert r.distinguished and r.iteration == 3
 
 
-@pytest.mark.slow  # about 20 s of CPU; benchmarks/fwl3_bench.py runs all 100 CFI pairs
+# about 20 s of CPU: one pair each side of BREC's 4-WL line; benchmarks/fwl3_bench.py runs all 100 CFI pairs
 def test_brec_cfi_pairs_as_brec_says():
     """BREC: pairs 320-339 need 4-WL, pairs 340-359 are 4-WL-indistinguishable (3-WL: neither)."""
     from brec_runner.dataset import load_pairs

@@ -274,7 +274,7 @@ def test_cli_check_accepts_nk():
     assert bad.exit_code == 2 and "nK" in bad.output
 
 
-# --- all 400 BREC pairs, slow ----------------------------------------------------------------
+# --- BREC: counts on all 400 pairs, fast = exact on the representative part ------------------
 
 #: Distinguished pairs per subcategory, as BREC's reference code (Non-GNNs/utils.py, WL_1_hash,
 #: run on data/brec by benchmarks/nongnn_bench.py) finds them; Table 2 groups them as Basic /
@@ -288,29 +288,23 @@ REFERENCE_COUNTS = {
 }
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("test", ["s3", "s4", "n1", "n2", "m1"])
-def test_brec_fast_agrees_with_exact_pair_by_pair(test):
-    from brec_runner.dataset import load_pairs
+def test_brec_counts_equal_the_reference_code(test, brec_verdicts):
+    """All 400 pairs, through the batched path `brec theory` uses (the session's theory cache)."""
+    from brec_sample import all_pairs
 
-    counts, disagree = Counter(), []
-    for pair in load_pairs():
-        fast = refine_pair(pair.g, pair.h, test)
-        exact = refine_pair(pair.g, pair.h, test, fast=False)
-        if _summary(fast) != _summary(exact):
-            disagree.append(pair.id)
-        counts[pair.subcategory] += fast.distinguished
-    assert not disagree
+    v = brec_verdicts(test)
+    counts = Counter(p.subcategory for p in all_pairs() if v[p.id])
     assert {c: counts[c] for c in REFERENCE_COUNTS[test]} == REFERENCE_COUNTS[test]
 
 
-@pytest.mark.slow
-def test_brec_m2_fast_agrees_with_exact_on_small_pairs():
-    # M2's straightforward path refines n (n - 1) copies per graph: pairs of at most 40 nodes
-    from brec_runner.dataset import load_pairs
+@pytest.mark.parametrize("test", ["s3", "s4", "n1", "n2", "m1", "m2"])
+def test_brec_sample_fast_agrees_with_exact_pair_by_pair(test):
+    """The representative part of BREC (tests/brec_sample.py; up to 40 nodes for s4 and m2, whose
+    straightforward paths grow fastest); all pairs: benchmarks/exact_crosscheck.py."""
+    from brec_sample import sample_pairs
 
-    pairs = [p for p in load_pairs() if p.meta["n"][0] <= 40]
-    assert len(pairs) > 250
+    pairs = sample_pairs(max_nodes=40 if test in ("s4", "m2") else 63)
     disagree = [p.id for p in pairs
-                if _summary(refine_pair(p.g, p.h, "m2")) != _summary(refine_pair(p.g, p.h, "m2", fast=False))]
+                if _summary(refine_pair(p.g, p.h, test)) != _summary(refine_pair(p.g, p.h, test, fast=False))]
     assert not disagree

@@ -77,10 +77,12 @@ def test_brec_sample_equals_refine_pair(brec, test):
     assert refine_pairs(pairs, test) == _per_pair(pairs, test)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("test", ("s4", "n2"))
-def test_all_400_brec_pairs_equal_refine_pair_slow(brec, test):
-    pairs = [brec[i] for i in sorted(brec)]
+def test_brec_sample_equals_refine_pair(brec, test):
+    """The representative part of BREC (tests/brec_sample.py), batched together."""
+    from brec_sample import sample_ids
+
+    pairs = [brec[i] for i in sample_ids()]
     assert refine_pairs(pairs, test) == _per_pair(pairs, test)
 
 

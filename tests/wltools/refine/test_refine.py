@@ -184,20 +184,20 @@ def test_brec_3wl_counts_without_cfi():
     assert _counts("3wl", pairs) == want
 
 
-@pytest.mark.slow  # whole-BREC sweep: minutes; run with `pytest -m slow`
-def test_brec_3wl_counts_all():
+def test_brec_3wl_counts_all():  # the fast path on all 400 pairs: seconds
     from brec_runner.dataset import load_pairs
 
     assert _counts("3wl", load_pairs()) == _PUBLISHED["3wl"]
 
 
-@pytest.mark.slow  # whole-BREC sweep: minutes; run with `pytest -m slow`
-@pytest.mark.parametrize("test", ["1wl", "spd", "rd"])
-def test_fast_agrees_with_reference_on_all_brec(test):
-    from brec_runner.dataset import load_pairs
+@pytest.mark.parametrize("test, steps", [("1wl", None), ("spd", None), ("rd", None), ("rrwp", 8), ("3wl", None)])
+def test_fast_agrees_with_reference_on_brec_sample(test, steps):
+    """The representative part of BREC (tests/brec_sample.py: every subcategory, CFI included); all
+    400 pairs: benchmarks/exact_crosscheck.py."""
+    from brec_sample import sample_pairs
 
-    for p in load_pairs():
-        _same(refine_pair(p.g, p.h, test), refine_pair(p.g, p.h, test, fast=False))
+    for p in sample_pairs():
+        _same(refine_pair(p.g, p.h, test, rrwp_steps=steps), refine_pair(p.g, p.h, test, rrwp_steps=steps, fast=False))
 
 
 # ----------------------------------------------------------------------- result object, errors
@@ -262,16 +262,6 @@ def test_unique_rows_exact_even_with_hash_collisions(monkeypatch):
     monkeypatch.setattr(modular, "_ROW_BLOCK_ITEMS", 15)
     assert same_partition(modular.unique_rows(Y), want)
     assert modular.unique_rows(np.zeros((4, 0), dtype=np.int64)).tolist() == [0, 0, 0, 0]
-
-
-@pytest.mark.slow  # whole-BREC sweep: minutes; run with `pytest -m slow`
-@pytest.mark.parametrize("test, steps", [("rrwp", 8), ("3wl", None)])
-def test_fast_agrees_with_reference_on_brec_without_cfi(test, steps):
-    from brec_runner.dataset import load_pairs
-
-    for p in load_pairs():
-        if p.category != "cfi":
-            _same(refine_pair(p.g, p.h, test, rrwp_steps=steps), refine_pair(p.g, p.h, test, rrwp_steps=steps, fast=False))
 
 
 @pytest.mark.parametrize("test", TESTS)

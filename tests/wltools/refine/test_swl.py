@@ -240,13 +240,14 @@ def test_hierarchy_inclusions_on_atlas_and_random_pairs():
             assert by[b] or not by[a], (a, b)
 
 
-@pytest.mark.slow  # all eight tests and 3-WL on the 400 BREC pairs: about a minute
-def test_all_brec_pairs_counts_and_inclusions():
-    from brec_runner.dataset import load_pairs
+def test_all_brec_pairs_counts_and_inclusions(brec_verdicts):
+    """All eight tests and 3-WL on the 400 BREC pairs (the session's theory cache: computed once for
+    every test that reads BREC verdicts)."""
+    from brec_sample import all_pairs
 
     tests = ("1wl", "spd", "3wl") + SWL
-    pairs = load_pairs()
-    v = {p.id: {t: refine_pair(p.g, p.h, t).distinguished for t in tests} for p in pairs}
+    pairs = all_pairs()
+    v = {p.id: {t: brec_verdicts(t)[p.id] for t in tests} for p in pairs}
     for a, b in HIERARCHY:
         bad = [pid for pid, by in v.items() if by[a] and not by[b]]
         assert not bad, (a, b, bad[:5])
@@ -259,14 +260,14 @@ def test_all_brec_pairs_counts_and_inclusions():
         assert counts[t]["4vertex"] == counts[t]["distance_regular"] == 0
 
 
-@pytest.mark.slow  # the dict reference on every BREC pair up to 70 nodes: minutes
 @pytest.mark.parametrize("test", SWL)
-def test_all_small_brec_pairs_fast_equals_reference(test):
-    from brec_runner.dataset import load_pairs
+def test_brec_sample_fast_equals_reference(test):
+    """The representative part of BREC (tests/brec_sample.py, up to 40 nodes: the dict reference
+    grows as n^4); every pair up to 70 nodes: benchmarks/exact_crosscheck.py --tests ..."""
+    from brec_sample import sample_pairs
 
-    for p in load_pairs():
-        if len(p.g) <= 70:
-            assert _key(refine_pair(p.g, p.h, test)) == _key(refine_pair(p.g, p.h, test, fast=False)), p.id
+    for p in sample_pairs(max_nodes=40):
+        assert _key(refine_pair(p.g, p.h, test)) == _key(refine_pair(p.g, p.h, test, fast=False)), p.id
 
 
 # ------------------------------------------------------------------------------- wiring

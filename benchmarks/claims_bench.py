@@ -1,0 +1,55 @@
+"""Time ``wltools claims verify --all`` on the whole of BREC, each claim apart (issue 31: at most
+3 minutes on 2 cores is the target), with a cold theory cache, and write the figures to
+``benchmarks/results/claims.json``. The test command runs every claim on the representative part
+of BREC (``tests/brec_sample.py``); this runs them on all 400 pairs.
+
+    python benchmarks/claims_bench.py [--run-dir reports/brec-runs/ppgt-small-e20-cpu] [--md reports/claims.md]
+
+``--md`` also writes the Markdown report of the same run (the committed ``reports/claims.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from wltools.provenance import environment  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--run-dir", default="reports/brec-runs/ppgt-small-e20-cpu",
+                    help="run directory for the brec-run claim (relative to the repository)")
+    ap.add_argument("--md", default=None, help="also write the Markdown report here")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "claims.json"))
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "WLTOOLS_CACHE": cache}
+        cmd = [sys.executable, "cli.py", "claims", "verify", "--all", "--run-dir", args.run_dir, "--format", "json"]
+        t0 = time.perf_counter()
+        res = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        doc = json.loads(res.stdout)
+        if args.md:
+            md = subprocess.run(cmd[:-1] + ["md", "--out", args.md], cwd=ROOT, env=env, capture_output=True, text=True)
+            if md.returncode != 0:
+                sys.exit(md.stderr)
+    claims = {c["id"]: {"status": c["status"], "seconds": c["seconds"]} for c in doc["claims"]}
+    out = {"command": "wltools claims verify --all --run-dir " + args.run_dir + " (cold theory cache)",
+           "wall_seconds": round(wall, 1), "target_seconds": 180, "claims": claims,
+           "environment": {k: v for k, v in environment().items() if k != "hostname"}}
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    print(json.dumps({k: out[k] for k in ("wall_seconds", "claims")}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
