@@ -62,7 +62,8 @@ import numpy as np
 from ..distances.adjacency import SMALL_N, adjacency_matrix
 from ..distances.modular import primes_below, unique_rows
 from ..labels import PairLabels
-from .engine import RefinementResult, multiset_rows, multiset_text, run_reference, run_refinement
+from .engine import RefinementResult, multiset_rows, multiset_text, run_reference
+from .kernel import Declaration, refine, stacked
 
 __all__ = ["MATRICES", "graph_matrix", "walk_vectors_exact", "walk_keys", "refine_epwl", "refine_epwl_reference"]
 
@@ -249,7 +250,7 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
 
     zeros = np.zeros(Dg.shape[0], dtype=np.int64)
     init = (zeros, zeros.copy()) if node is None else node
-    return run_refinement(test, init[0], init[1], step, describe)
+    return refine(Declaration(test, init, stacked(step), describe))
 
 
 def _node_labels(labels: PairLabels | None):

@@ -26,9 +26,8 @@ import numpy as np
 
 from ..distances import adjacency_matrix
 from ..labels import PairLabels
-from .cost import DEFAULT_MAX_BYTES, block_rows
-from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
-from .grouping import HashCollision, RowGrouper
+from .engine import RefinementResult, multiset_text, run_reference
+from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine
 
 __all__ = ["refine_fwl2", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
            "pair_type_text"]
@@ -132,30 +131,18 @@ def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES):
                     prefix[sel] = C[u[sel], v[sel]]
             return prefix, out
 
-        for salt in range(8):
-            grouper = RowGrouper(2 * nn, rows, max_bytes, salt)
-            try:
-                for g, C in enumerate(mats):
-                    CT = np.ascontiguousarray(C.T)
-                    for lo in range(0, n, b):
-                        hi = min(n, lo + b)
-                        items = C[lo:hi, None, :] * k  # [b, 1, w]
-                        items = items + CT[None, :, :]  # [b, v, w]: C[u, w] k + C[w, v]
-                        items.sort(axis=2)
-                        grouper.add(np.arange(g * nn + lo * n, g * nn + hi * n), flat[g][lo * n : hi * n],
-                                    items.reshape((hi - lo) * n, n))
-                        del items
-            except HashCollision:
-                continue
-            break
-        else:  # pragma: no cover
-            raise RuntimeError("2-FWL: hash collisions in 8 independent tries")
+        def blocks():
+            for g, C in enumerate(mats):
+                CT = np.ascontiguousarray(C.T)
+                for lo in range(0, n, b):
+                    hi = min(n, lo + b)
+                    items = C[lo:hi, None, :] * k  # [b, 1, w]
+                    items = items + CT[None, :, :]  # [b, v, w]: C[u, w] k + C[w, v]
+                    items.sort(axis=2)
+                    yield np.arange(g * nn + lo * n, g * nn + hi * n), flat[g][lo * n : hi * n], items.reshape(-1, n)
+                    del items
 
-        def row_of(i):
-            prefix, r = rows(np.array([i]))
-            return np.concatenate([prefix, r[0]])
-
-        return grouper.ids, row_of
+        return grouped_ids(2 * nn, rows, blocks, max_bytes, "2-FWL")
 
     return next_colours
 
@@ -194,7 +181,7 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
             items, lambda ab: f"({ab[0]}, {ab[1]})"
         )
 
-    return refine_rounds("3wl", Cg, Ch, fwl2_next_colours(n, max_bytes), describe)
+    return refine(Declaration("3wl", (Cg, Ch), fwl2_next_colours(n, max_bytes), describe))
 
 
 def _refine_labelled(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: int) -> RefinementResult:
@@ -214,7 +201,7 @@ def _refine_labelled(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: in
             items, lambda ab: f"({ab[0]}, {ab[1]})"
         )
 
-    return refine_rounds("3wl", Cg, Ch, fwl2_next_colours(Cg.shape[0], max_bytes), describe)
+    return refine(Declaration("3wl", (Cg, Ch), fwl2_next_colours(Cg.shape[0], max_bytes), describe))
 
 
 def refine_fwl2_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:

@@ -40,11 +40,10 @@ from ..distances import INF, distance_keys, resistance_exact, rrwp_exact, spd_ma
 from ..distances.resistance import resistance_keys_and_values
 from ..distances.spd import spd_keys
 from ..labels import PairLabels
-from .cost import DEFAULT_MAX_BYTES, block_rows
-from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
-from .grouping import HashCollision, RowGrouper
+from .engine import RefinementResult, multiset_text, run_reference
+from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, pair_blocks, refine
 
-__all__ = ["refine_gdwl", "refine_gdwl_reference", "joint_keys", "gdwl_next_colours"]
+__all__ = ["refine_gdwl", "refine_gdwl_reference", "gdwl_declaration", "joint_keys", "gdwl_next_colours"]
 
 _NAMES = {"spd": "SPD", "rd": "RD", "rrwp": "RRWP"}
 
@@ -159,24 +158,11 @@ def gdwl_next_colours(Dg: np.ndarray, Dh: np.ndarray, max_bytes: int = DEFAULT_M
             prefix = np.concatenate(cols)[idx]
             return prefix, out
 
-        for salt in range(8):
-            grouper = RowGrouper(2 * n, rows, max_bytes, salt)
-            try:
-                for g in (0, 1):
-                    for lo in range(0, n, b):
-                        idx = np.arange(g * n + lo, g * n + min(n, lo + b))
-                        grouper.add(idx, *rows(idx))
-            except HashCollision:
-                continue
-            break
-        else:  # pragma: no cover
-            raise RuntimeError("GD-WL: hash collisions in 8 independent tries")
+        def blocks():
+            for idx in pair_blocks(n, b):
+                yield (idx, *rows(idx))
 
-        def row_of(i):
-            prefix, r = rows(np.array([i]))
-            return np.concatenate([prefix, r[0]])
-
-        return grouper.ids, row_of
+        return grouped_ids(2 * n, rows, blocks, max_bytes, "GD-WL")
 
     return next_colours
 
@@ -219,6 +205,16 @@ def refine_gdwl(
     >>> r.witness.split("; ")[1]
     'nodes whose SPD/RD multiset is {(0, 0):1, (1, 2/3):2, (inf, inf):3}: 0 in G, 6 in H'
     """
+    return refine(gdwl_declaration(G, H, distances, rrwp_steps=rrwp_steps, test=test, max_bytes=max_bytes,
+                                   labels=labels))
+
+
+def gdwl_declaration(G: nx.Graph, H: nx.Graph, distances: Sequence[str], *, rrwp_steps: int | None = None,
+                     test: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
+                     labels: PairLabels | None = None) -> Declaration:
+    """GD-WL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_gdwl`):
+    it colours nodes, starts from the node labels (one colour without) and aggregates over all
+    nodes ``u`` with the key ``(d(v, u)[, edge label], chi(u))``."""
     distances = tuple(distances)
     Dg, Dh, label = joint_keys(G, H, distances, rrwp_steps)
     name = "/".join(_NAMES.get(d, d) for d in distances)
@@ -242,7 +238,7 @@ def refine_gdwl(
     n = Dg.shape[0]
     zeros = np.zeros(n, dtype=np.int64)
     init = (zeros, zeros.copy()) if labels is None or labels.node is None else labels.node
-    return refine_rounds(test or "gdwl", init[0], init[1], gdwl_next_colours(Dg, Dh, max_bytes), describe)
+    return Declaration(test or "gdwl", init, gdwl_next_colours(Dg, Dh, max_bytes), describe)
 
 
 def _with_edge_labels(Dg: np.ndarray, Dh: np.ndarray, label, labels: PairLabels):

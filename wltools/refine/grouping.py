@@ -22,10 +22,11 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["RowGrouper", "HashCollision", "row_hash"]
+__all__ = ["RowGrouper", "HashCollision", "row_hash", "GOLDEN", "MIX"]
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX = np.uint64(0xBF58476D1CE4E5B9)
+#: Constants of the 64-bit mixing step (splitmix64) after the linear hash.
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 
 class HashCollision(Exception):
@@ -53,7 +54,7 @@ def row_hash(rows: np.ndarray, prefix: np.ndarray, salt: int = 0) -> np.ndarray:
     with np.errstate(over="ignore"):
         h = rows.view(np.uint64) @ _weights(rows.shape[1], salt)
         h ^= h >> np.uint64(29)
-        h += (prefix.astype(np.int64).view(np.uint64) + _GOLDEN) * _MIX
+        h += (prefix.astype(np.int64).view(np.uint64) + GOLDEN) * MIX
         h ^= h >> np.uint64(31)
     return h
 

@@ -44,7 +44,8 @@ import numpy as np
 from ..distances.adjacency import csr_parts
 from ..labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text, run_reference, witness_text
-from .grouping import _GOLDEN, _MIX
+from .grouping import GOLDEN, MIX
+from .kernel import HashCollision, with_retries
 
 __all__ = ["refine_wl1", "refine_wl1_reference"]
 
@@ -58,8 +59,8 @@ def _signature_groups(cand, col, indptr, indices, w, elab=None, base=1):
     """Exact groups of the candidates' signatures ``(colour, sorted neighbour colours)``
     (neighbour keys ``colour * base + elab[slot]`` with edge labels ``elab`` per CSR slot).
 
-    Returns the group of each candidate (numbered in order of first appearance), or ``None`` on
-    a hash collision."""
+    Returns the group of each candidate (numbered in order of first appearance); raises
+    :class:`~wltools.refine.grouping.HashCollision` on a hash collision."""
     start, deg = indptr[cand], indptr[cand + 1] - indptr[cand]
     total = int(deg.sum())
     owner = np.repeat(np.arange(cand.size), deg)
@@ -75,16 +76,16 @@ def _signature_groups(cand, col, indptr, indices, w, elab=None, base=1):
         hv = seq.view(np.uint64) * w[pos]
         h = np.add.reduceat(hv, seg_start) if total else np.zeros(cand.size, dtype=np.uint64)
         h ^= h >> np.uint64(29)
-        h += (col[cand].view(np.uint64) + _GOLDEN) * _MIX
+        h += (col[cand].view(np.uint64) + GOLDEN) * MIX
         h ^= h >> np.uint64(31)
-        h += deg.view(np.uint64) * _GOLDEN
+        h += deg.view(np.uint64) * GOLDEN
     _, first, inv = np.unique(h, return_index=True, return_inverse=True)
     inv = inv.reshape(-1)
     rep = first[inv]
     if not (np.array_equal(col[cand], col[cand[rep]]) and np.array_equal(deg, deg[rep])):
-        return None
+        raise HashCollision
     if not np.array_equal(seq, seq[seg_start[rep][owner] + pos]):
-        return None
+        raise HashCollision
     # renumber groups by first appearance
     rank = np.empty(first.size, dtype=np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(first.size)
@@ -133,13 +134,8 @@ def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) ->
         cand = np.unique(indices[_slots(indptr, changed)])
         if cand.size == 0:
             break
-        for salt in range(8):
-            res = _signature_groups(cand, col, indptr, indices, w if salt == 0 else _weights(w.size, salt), elab, base)
-            if res is not None:
-                break
-        else:  # pragma: no cover
-            raise RuntimeError("1-WL: hash collisions in 8 independent tries")
-        gid = res
+        gid = with_retries(lambda salt: _signature_groups(cand, col, indptr, indices,
+                                                          w if salt == 0 else _weights(w.size, salt), elab, base), "1-WL")
         ngroups = int(gid.max()) + 1
         gsize = np.bincount(gid, minlength=ngroups)
         gfirst = np.full(ngroups, cand.size, dtype=np.int64)
