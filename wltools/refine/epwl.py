@@ -65,7 +65,8 @@ from ..labels import PairLabels
 from .engine import RefinementResult, multiset_rows, multiset_text, run_reference
 from .kernel import Declaration, refine, stacked
 
-__all__ = ["MATRICES", "graph_matrix", "walk_vectors_exact", "walk_keys", "refine_epwl", "refine_epwl_reference"]
+__all__ = ["MATRICES", "graph_matrix", "walk_vectors_exact", "walk_keys", "refine_epwl", "epwl_declaration",
+           "refine_epwl_reference"]
 
 #: The graph matrix of each EPWL test.
 MATRICES = {"epwl": "adjacency", "epwl-lap": "laplacian"}
@@ -224,6 +225,14 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
     >>> r.witness.split(": ")[1].startswith("nodes whose walk-count multiset is")
     True
     """
+    return refine(epwl_declaration(G, H, test, steps=steps, labels=labels))
+
+
+def epwl_declaration(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | None = None,
+                     labels: PairLabels | None = None) -> Declaration:
+    """EPWL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_epwl`):
+    it colours nodes, starts from the node labels (one colour without) and aggregates over all
+    nodes ``u`` the key ``(walk counts v -> u, chi(u))``."""
     if test not in MATRICES:
         raise ValueError(f"unknown EPWL test {test!r}; choose from {', '.join(MATRICES)}")
     matrix = MATRICES[test]
@@ -250,7 +259,7 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
 
     zeros = np.zeros(Dg.shape[0], dtype=np.int64)
     init = (zeros, zeros.copy()) if node is None else node
-    return refine(Declaration(test, init, stacked(step), describe))
+    return Declaration(test, init, stacked(step), describe)
 
 
 def _node_labels(labels: PairLabels | None):

