@@ -33,7 +33,7 @@ from brec_runner.dataset import load_pairs
 from brec_runner.theory import DEFAULT_RRWP_STEPS
 from wltools.refine import refine_pair
 from wltools.refine.batch import batchable, refine_pairs
-pairs = load_pairs()
+pairs = load_pairs(ids=sys.argv[3] or None)
 out = {}
 for test in sys.argv[1].split(","):
     t0 = time.perf_counter()
@@ -48,9 +48,9 @@ print(json.dumps(out))
 """
 
 
-def _run(tree: Path, tests: list[str], batch: bool = True) -> dict:
+def _run(tree: Path, tests: list[str], batch: bool = True, ids: str = "") -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
-    proc = subprocess.run([sys.executable, "-c", _CHILD, ",".join(tests), "batch" if batch else "single"], env=env,
+    proc = subprocess.run([sys.executable, "-c", _CHILD, ",".join(tests), "batch" if batch else "single", ids], env=env,
                           cwd=tree,
                           capture_output=True, text=True, check=True)
     return json.loads(proc.stdout)
@@ -84,32 +84,40 @@ def main(argv=None) -> int:
     ap.add_argument("--base", type=Path, help="source tree of the old code")
     ap.add_argument("--tests", default="1wl,spd,rd,rrwp,3wl,epwl,epwl-lap,swl-vs,swl-sv,pswl-vs,pswl-sv,gswl,sswl,"
                                        "lfwl2,slfwl2,s3,s4,n1,n2,m1,m2")
+    ap.add_argument("--base-rev", default="eda6849", help="the commit --base was extracted from (recorded)")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--ids", default="", help="BREC pair ids for the tests of --slow-tests (e.g. 0-99)")
+    ap.add_argument("--slow-tests", default="epwl,epwl-lap,m2", help="tests timed on --ids only")
     ap.add_argument("--check-only", action="store_true")
     ap.add_argument("--single", action="store_true", help="s3, s4, nK pair by pair (refine_pair), not batched")
     args = ap.parse_args(argv)
     tests = args.tests.split(",")
     committed = _committed()
     result, bad = {}, 0
+    args.slow_tests = args.slow_tests if args.ids else ""
     for test in tests:
         new_s, old_s = [], []
         for _ in range(args.repeat):
-            new = _run(ROOT, [test], not args.single)[test]
+            ids = args.ids if test in args.slow_tests.split(",") else ""
+            new = _run(ROOT, [test], not args.single, ids)[test]
             new_s.append(new["seconds"])
             if not args.check_only:
-                old_s.append(_run(args.base, [test], not args.single)[test]["seconds"])
+                old_s.append(_run(args.base, [test], not args.single, ids)[test]["seconds"])
         mism = _mismatches(test, new["records"], committed)
         bad += len(mism)
         for pid, got, want in mism[:3]:
             print(f"MISMATCH {test} pair {pid}: got {got} want {want}", file=sys.stderr)
-        row = {"new_s": round(min(new_s), 3), "mismatches": len(mism)}
+        row = {"pairs": len(new["records"]), "new_s": round(min(new_s), 3), "mismatches": len(mism)}
         if old_s:
             row.update(old_s=round(min(old_s), 3), ratio=round(min(new_s) / min(old_s), 3))
         result[test] = row
         print(test, row, flush=True)
     if not args.check_only:
-        OUT.write_text(json.dumps({"what": "seconds to refine all 400 BREC pairs per test, new engine vs old tree, "
-                                           "same machine, same run, best of repeat",
+        OUT.write_text(json.dumps({"what": "seconds to refine the BREC pairs per test (all 400, or --ids for "
+                                           "--slow-tests), new engine vs old tree, same machine, same run, "
+                                           "alternating per test, best of repeat",
+                                   "base": f"git archive {args.base_rev} (the tree before the kernel)",
+                                   "single": args.single, "ids": args.ids, "slow_tests": args.slow_tests,
                                    "repeat": args.repeat, "machine": platform.machine(),
                                    "python": platform.python_version(), "tests": result}, indent=1) + "\n")
     return 1 if bad else 0

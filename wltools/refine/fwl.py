@@ -27,7 +27,7 @@ import numpy as np
 from ..distances import adjacency_matrix
 from ..labels import PairLabels
 from .engine import RefinementResult, multiset_text, run_reference
-from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine
+from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine, rows_by_graph
 
 __all__ = ["refine_fwl2", "fwl2_declaration", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
            "pair_type_text"]
@@ -115,21 +115,15 @@ def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES):
         mats = (cg, ch)
         flat = (cg.reshape(-1), ch.reshape(-1))
 
+        def fill(g, u, v):
+            C = mats[g]
+            r = C[u] * k
+            r += C[:, v].T
+            r.sort(axis=1)
+            return C[u, v], r
+
         def rows(idx):
-            g, rest = np.divmod(idx, nn)
-            u, v = np.divmod(rest, n)
-            out = np.empty((idx.size, n), dtype=np.int64)
-            prefix = np.empty(idx.size, dtype=np.int64)
-            for gg in (0, 1):
-                sel = np.flatnonzero(g == gg)
-                if sel.size:
-                    C = mats[gg]
-                    r = C[u[sel]] * k
-                    r += C[:, v[sel]].T
-                    r.sort(axis=1)
-                    out[sel] = r
-                    prefix[sel] = C[u[sel], v[sel]]
-            return prefix, out
+            return rows_by_graph(idx, (n, n), n, fill)
 
         def blocks():
             for g, C in enumerate(mats):

@@ -53,7 +53,7 @@ import numpy as np
 
 from ..distances import adjacency_matrix
 from .engine import RefinementResult, multiset_text, run_reference
-from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine
+from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine, rows_by_graph
 from ..labels import PairLabels
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
 
@@ -141,21 +141,15 @@ def fwl3_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES, pack_limit: in
         mats = (cg, ch)
         flat = (cg.reshape(-1), ch.reshape(-1))
 
+        def fill(g, u, v, x):
+            C = mats[g]
+            us, vs, xs = u[:, None], v[:, None], x[:, None]
+            items = _sorted_items(C[ar[None, :], vs, xs] * s1, C[us, ar[None, :], xs] * s2, C[us, vs, ar[None, :]],
+                                  k, packed)
+            return C[u, v, x], items
+
         def rows(idx):
-            g, rest = np.divmod(idx, n3)
-            u, rest = np.divmod(rest, n2)
-            v, x = np.divmod(rest, n)
-            out = np.empty((idx.size, width), dtype=np.int64)
-            prefix = np.empty(idx.size, dtype=np.int64)
-            for gg in (0, 1):
-                sel = np.flatnonzero(g == gg)
-                if sel.size:
-                    C = mats[gg]
-                    us, vs, xs = u[sel, None], v[sel, None], x[sel, None]
-                    out[sel] = _sorted_items(C[ar[None, :], vs, xs] * s1, C[us, ar[None, :], xs] * s2,
-                                             C[us, vs, ar[None, :]], k, packed)
-                    prefix[sel] = C[u[sel], v[sel], x[sel]]
-            return prefix, out
+            return rows_by_graph(idx, (n, n, n), width, fill)
 
         def blocks():
             for g, C in enumerate(mats):

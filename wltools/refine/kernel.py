@@ -59,17 +59,13 @@ from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 
-from ..distances.modular import unique_rows
+from ..distances.modular import TRIES, HashCollision, unique_rows, with_retries
 from .engine import RefinementResult, class_sizes, no_difference_text, witness_text
-from .grouping import HashCollision, RowGrouper
+from .grouping import RowGrouper
 
 __all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids",
-           "stacked", "interned_ids", "grouped_ids", "pair_blocks", "TRIES", "DEFAULT_MAX_BYTES", "BLOCK_FACTOR",
+           "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES", "BLOCK_FACTOR",
            "block_rows", "HashCollision"]
-
-#: Independent hash weightings tried before a round gives up (a collision has probability about
-#: ``N^2 / 2^64`` among ``N`` keys, :mod:`wltools.refine.grouping`).
-TRIES = 8
 
 #: Default budget (bytes) of the block work arrays of a round, and separately of the store of
 #: verified rows (:func:`grouped_ids`).
@@ -107,27 +103,6 @@ def block_rows(width: int, per_row: int, max_bytes: int = DEFAULT_MAX_BYTES) -> 
     838860
     """
     return max(1, max_bytes // (max(1, width) * max(1, per_row) * BLOCK_FACTOR))
-
-
-def with_retries(attempt: Callable[[int], T], what: str) -> T:
-    """``attempt(salt)`` for ``salt = 0, 1, ...`` until it raises no
-    :class:`~wltools.refine.grouping.HashCollision` (at most :data:`TRIES` times).
-
-    Examples
-    --------
-    >>> def attempt(salt):
-    ...     if salt < 2:
-    ...         raise HashCollision
-    ...     return salt
-    >>> with_retries(attempt, "demo")
-    2
-    """
-    for salt in range(TRIES):
-        try:
-            return attempt(salt)
-        except HashCollision:
-            continue
-    raise RuntimeError(f"{what}: hash collisions in {TRIES} independent tries")  # pragma: no cover
 
 
 def stacked_ids(rows: np.ndarray) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
@@ -182,6 +157,30 @@ def pair_blocks(size: int, b: int) -> Iterator[np.ndarray]:
     for g in (0, 1):
         for lo in range(0, size, b):
             yield np.arange(g * size + lo, g * size + min(size, lo + b))
+
+
+def rows_by_graph(idx: np.ndarray, shape: tuple, width: int, fill: Callable) -> tuple[np.ndarray, np.ndarray]:
+    """``(prefixes, rows [len(idx), width])`` of the elements at global indices ``idx`` (G's
+    elements of ``shape`` first, then H's), filled graph by graph: ``fill(g, *coordinates)``
+    returns the prefixes and sorted rows of graph ``g``'s elements at those coordinates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fill = lambda g, u, v: (u * 10 + v + 100 * g, np.stack([u, v], axis=1))
+    >>> p, r = rows_by_graph(np.array([1, 5]), (2, 2), 2, fill)
+    >>> p.tolist(), r.tolist()
+    ([1, 101], [[0, 1], [0, 1]])
+    """
+    g, rest = np.divmod(idx, int(np.prod(shape)))
+    coords = np.unravel_index(rest, shape)
+    out = np.empty((idx.size, width), dtype=np.int64)
+    prefix = np.empty(idx.size, dtype=np.int64)
+    for gg in (0, 1):
+        sel = np.flatnonzero(g == gg)
+        if sel.size:
+            prefix[sel], out[sel] = fill(gg, *(c[sel] for c in coords))
+    return prefix, out
 
 
 def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]], max_bytes: int,

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import UnsupportedGraphError
 from ..graphs import check_simple
-from .engine import RefinementResult, multiset_text, no_difference_text, run_reference, witness_text
+from .engine import RefinementResult, multiset_text, run_reference
 from .kernel import Aggregate, Declaration, interned_ids, refine, stacked_ids
 
 __all__ = ["refine_from_keys", "keys_declaration", "neighbour_aggregate", "refine_from_keys_reference", "shared_ids", "neighbour_table", "graph_csr",

@@ -109,7 +109,7 @@ from ..errors import UnknownNameError
 from ..labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
-from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, pair_blocks, refine, stacked_ids
+from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, pair_blocks, refine, rows_by_graph, stacked_ids
 
 __all__ = [
     "SWLClass",
@@ -338,18 +338,12 @@ def _next_colours(spec: SWLClass, tables, width: int, max_bytes: int):
         padded = (_pad(Cg), _pad(Ch))
         gids = _column_ids(Cg, Ch) if "vG" in spec.aggregations else (None, None)
 
+        def fill(g, u, v):
+            Cc, Cr = padded[g]
+            return mats[g][u, v], _rows(spec, tables[g], mats[g], Cc, Cr, gids[g], k, u, v)
+
         def rows(idx):
-            g, rest = np.divmod(idx, nn)
-            u, v = np.divmod(rest, n)
-            out = np.empty((idx.size, width), dtype=np.int64)
-            prefix = np.empty(idx.size, dtype=np.int64)
-            for gg in (0, 1):
-                sel = np.flatnonzero(g == gg)
-                if sel.size:
-                    Cc, Cr = padded[gg]
-                    out[sel] = _rows(spec, tables[gg], mats[gg], Cc, Cr, gids[gg], k, u[sel], v[sel])
-                    prefix[sel] = mats[gg][u[sel], v[sel]]
-            return prefix, out
+            return rows_by_graph(idx, (n, n), width, fill)
 
         if 2 * nn <= per_block:  # everything in one go
             prefix, r = rows(np.arange(2 * nn))
