@@ -89,6 +89,7 @@ def main(argv=None) -> int:
     ap.add_argument("--ids", default="", help="BREC pair ids for the tests of --slow-tests (e.g. 0-99)")
     ap.add_argument("--slow-tests", default="epwl,epwl-lap,m2", help="tests timed on --ids only")
     ap.add_argument("--check-only", action="store_true")
+    ap.add_argument("--merge", action="store_true", help="update these tests in the existing results file")
     ap.add_argument("--single", action="store_true", help="s3, s4, nK pair by pair (refine_pair), not batched")
     args = ap.parse_args(argv)
     tests = args.tests.split(",")
@@ -107,12 +108,15 @@ def main(argv=None) -> int:
         bad += len(mism)
         for pid, got, want in mism[:3]:
             print(f"MISMATCH {test} pair {pid}: got {got} want {want}", file=sys.stderr)
-        row = {"pairs": len(new["records"]), "new_s": round(min(new_s), 3), "mismatches": len(mism)}
+        row = {"pairs": len(new["records"]), "repeat": args.repeat, "new_s": round(min(new_s), 3),
+               "mismatches": len(mism)}
         if old_s:
             row.update(old_s=round(min(old_s), 3), ratio=round(min(new_s) / min(old_s), 3))
         result[test] = row
         print(test, row, flush=True)
     if not args.check_only:
+        if args.merge and OUT.exists():
+            result = {**json.loads(OUT.read_text())["tests"], **result}
         OUT.write_text(json.dumps({"what": "seconds to refine the BREC pairs per test (all 400, or --ids for "
                                            "--slow-tests), new engine vs old tree, same machine, same run, "
                                            "alternating per test, best of repeat",

@@ -55,7 +55,7 @@ Refining by degree alone: G has degrees ``1, 1, 0`` and H ``0, 0, 0``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -64,8 +64,8 @@ from .engine import RefinementResult, class_sizes, no_difference_text, witness_t
 from .grouping import RowGrouper
 
 __all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids",
-           "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES", "BLOCK_FACTOR",
-           "block_rows", "HashCollision"]
+           "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
+           "BLOCK_FACTOR", "block_rows", "HashCollision"]
 
 #: Default budget (bytes) of the block work arrays of a round, and separately of the store of
 #: verified rows (:func:`grouped_ids`).
@@ -74,8 +74,6 @@ DEFAULT_MAX_BYTES = 256 * 2**20
 #: Bytes of one element in a block of rows: the int64 items, the sorted copy numpy makes and the
 #: int64 temporaries of hashing and verification.
 BLOCK_FACTOR = 4 * 8
-
-T = TypeVar("T")
 
 #: ``aggregate(colours of G, colours of H, k)`` -> ``(new joint ids of G then H, row_of)``.
 Aggregate = Callable[[np.ndarray, np.ndarray, int], "tuple[np.ndarray, Callable[[int], np.ndarray]]"]
@@ -223,7 +221,8 @@ def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]
 @dataclass
 class Declaration:
     """One test, declared (module docstring): its name, initial colouring, aggregation,
-    witness text and, optionally, readout and a bound on the rounds."""
+    witness text and, optionally, readout, a bound on the rounds, and ``compare=False`` for a
+    refinement to stability whose histograms its caller compares otherwise."""
 
     test: str
     init: tuple  # (colours of G, colours of H) at round 0: any shape, one shared table
@@ -231,6 +230,7 @@ class Declaration:
     describe: Describe
     readout: Readout | None = None
     max_rounds: int | None = None
+    compare: bool = True  # False: only refine to stability (the result then holds the rounds only)
 
 
 @dataclass
@@ -313,7 +313,7 @@ def refine(decl: Declaration, *, history: History | None = None,
 
     def check(t, row_of, k_before):
         nonlocal first_t, witness
-        if first_t is not None and (history is None or not history.every_round):
+        if (first_t is not None or not decl.compare) and (history is None or not history.every_round):
             if history is not None:
                 history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), None)
             return
@@ -353,6 +353,8 @@ def refine(decl: Declaration, *, history: History | None = None,
             progress(t, k)
     if history is not None:
         history.first_diff = first_t
+    if not decl.compare:  # the caller compares: no class sizes, no witness
+        return RefinementResult.from_histograms(decl.test, None, t, ((), ()), "")
     if first_t is None:
         witness = no_difference_text(t, len(set(cg.tolist())))
     return RefinementResult.from_histograms(decl.test, first_t, t, (class_sizes(cg, k), class_sizes(ch, k)), witness)

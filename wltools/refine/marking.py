@@ -103,7 +103,7 @@ def _stable(init: np.ndarray, split: int, nb: np.ndarray) -> tuple[np.ndarray, i
     the kernel; returns it, the rounds, and the round (:func:`~wltools.refine.seeded.neighbour_aggregate`)."""
     aggregate = neighbour_aggregate(nb)
     hist = History(every_round=False)
-    r = refine(Declaration("1wl", (init[:split], init[split:]), aggregate, lambda *a: ""), history=hist)
+    r = refine(Declaration("1wl", (init[:split], init[split:]), aggregate, lambda *a: "", compare=False), history=hist)
     return np.concatenate(hist.colours[-1]), r.iterations, aggregate
 
 

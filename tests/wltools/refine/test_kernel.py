@@ -195,3 +195,15 @@ def test_a_test_without_a_declaration_is_refused():
 
     with pytest.raises(UnknownNameError, match="no single kernel declaration"):
         declaration(nx.path_graph(3), nx.path_graph(3), "m1")
+
+
+def test_compare_false_refines_to_the_same_stable_colouring():
+    G, H = nx.path_graph(7), nx.star_graph(6)
+    zeros = np.zeros(7, dtype=np.int64)
+    hists = []
+    for compare in (True, False):
+        h = History(every_round=False)
+        r = refine(Declaration("1wl", (zeros, zeros.copy()), stacked(_neighbour_step(G, H)), lambda *a: "c",
+                               compare=compare), history=h)
+        hists.append((r.iterations, [c.tolist() for c in h.colours[-1]]))
+    assert hists[0] == hists[1] and len(h.colours) == 1
