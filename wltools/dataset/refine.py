@@ -25,7 +25,7 @@ and "equal after t rounds" implies "equal after fewer".
 sorted items]`` (items ``a k + b`` for pairs ``(a, b)`` with ``b < k``, ``k`` = number of colours; an
 overflow of int64 is refused) and gives equal rows equal ids. Rows are grouped in buckets of
 equal width (1wl: by degree; spd, 3wl: by graph order), each exactly by
-:class:`~wltools.refine.grouping.RowGrouper` (hash, then verified entry by entry), buckets never
+the kernel's :func:`~wltools.refine.kernel.grouped_ids` (hash, verify entry by entry, retry), buckets never
 sharing an id. A colouring is stable when a round adds no colour. Graph classes are grouped the
 same way from the sorted colour multisets of the graphs
 (:func:`~wltools.distances.modular.unique_rows`).
@@ -49,8 +49,7 @@ from scipy.sparse.csgraph import shortest_path
 
 from ..distances.modular import unique_rows
 from ..errors import ResourceLimitError, UnknownNameError
-from ..refine.cost import DEFAULT_MAX_BYTES, block_rows
-from ..refine.grouping import HashCollision, RowGrouper
+from ..refine.kernel import DEFAULT_MAX_BYTES, block_rows, grouped_ids
 from .collection import GraphCollection
 
 __all__ = ["TESTS", "ShardState", "DatasetRefinement", "refine_collection", "LocalShards", "unify",
@@ -74,20 +73,22 @@ class _Bucket:
 
 
 def _group(bucket: _Bucket, k: int, max_bytes: int) -> tuple[np.ndarray, int]:
-    """Exact local group ids of a bucket's rows (retrying with another hash on a collision)."""
+    """Exact local group ids of a bucket's rows and their number (the kernel's exact hashing with
+    retry, :func:`~wltools.refine.kernel.grouped_ids`)."""
     size = bucket.elems.size
     step = block_rows(bucket.width, 1, max_bytes)
-    for salt in range(8):
-        grouper = RowGrouper(size, lambda pos: bucket.rows(pos, k), max_bytes, salt)
-        try:
-            for lo in range(0, size, step):
-                pos = np.arange(lo, min(size, lo + step))
-                prefix, rows = bucket.rows(pos, k)
-                grouper.add(pos, prefix, np.ascontiguousarray(rows))
-        except HashCollision:
-            continue
-        return grouper.ids, grouper.count
-    raise RuntimeError("dataset refinement: hash collisions in 8 independent tries")  # pragma: no cover
+
+    def rows(pos):
+        return bucket.rows(pos, k)
+
+    def blocks():
+        for lo in range(0, size, step):
+            pos = np.arange(lo, min(size, lo + step))
+            prefix, r = rows(pos)
+            yield pos, prefix, np.ascontiguousarray(r)
+
+    ids, _ = grouped_ids(size, rows, blocks, max_bytes, "dataset refinement")
+    return ids, int(ids.max()) + 1 if size else 0
 
 
 def _representatives(ids: np.ndarray, count: int) -> np.ndarray:

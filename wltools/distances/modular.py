@@ -8,6 +8,7 @@ entry by entry, and a collision falls back to ``np.unique(axis=0)``.
 from __future__ import annotations
 
 import math
+from typing import Callable, TypeVar
 
 import numpy as np
 
@@ -20,7 +21,12 @@ __all__ = [
     "garner_digits",
     "unique_rows",
     "renumber_keys",
+    "HashCollision",
+    "with_retries",
+    "TRIES",
 ]
+
+T = TypeVar("T")
 
 _P31 = 2**31
 _WITNESSES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
@@ -186,6 +192,37 @@ _WEIGHTS = np.random.default_rng(20240601).integers(1, 2**62, size=4096, dtype=n
 
 #: :func:`unique_rows` hashes and checks blocks of about this many entries at a time.
 _ROW_BLOCK_ITEMS = 1 << 22
+
+
+class HashCollision(Exception):
+    """Two different keys got the same hash (redo the work with another salt, :func:`with_retries`)."""
+
+
+#: Independent hash weightings tried before exact hashing gives up (a collision has probability
+#: about ``N^2 / 2^64`` among ``N`` keys).
+TRIES = 8
+
+
+def with_retries(attempt: Callable[[int], T], what: str) -> T:
+    """``attempt(salt)`` for ``salt = 0, 1, ...`` until it raises no :class:`HashCollision` (at
+    most :data:`TRIES` times): the one retry loop of every exact hashing step (colour refinement
+    rounds, :mod:`wltools.refine.kernel`; RRWP keys, :mod:`wltools.distances.rrwp`).
+
+    Examples
+    --------
+    >>> def attempt(salt):
+    ...     if salt < 2:
+    ...         raise HashCollision
+    ...     return salt
+    >>> with_retries(attempt, "demo")
+    2
+    """
+    for salt in range(TRIES):
+        try:
+            return attempt(salt)
+        except HashCollision:
+            continue
+    raise RuntimeError(f"{what}: hash collisions in {TRIES} independent tries")  # pragma: no cover
 
 
 def unique_rows(X: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ import networkx as nx
 import numpy as np
 
 from .adjacency import SMALL_N, adjacency_csr, adjacency_matrix
-from .modular import primes_below
+from .modular import HashCollision, primes_below, with_retries
 from .walk_certificate import unproven_entries
 
 __all__ = ["rrwp_exact", "rrwp_keys", "check_steps"]
@@ -279,7 +279,7 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int, *, certify: bool = True) -> li
     total = int(offsets[-1])
     if total == 0:
         return [np.zeros(A.shape, dtype=np.int64) for A in As]
-    for salt in range(8):
+    def attempt(salt):
         hashed = [primes[salt % len(primes)]]  # another prime and other weights on every try
         w = np.random.default_rng([20240601, salt]).integers(1, 2**62, size=(K, len(hashed)), dtype=np.uint64)
         w = w * np.uint64(2) + np.uint64(1)
@@ -294,6 +294,8 @@ def rrwp_keys(graphs: Sequence[nx.Graph], K: int, *, certify: bool = True) -> li
             unproven = unproven_entries([(A.indptr.astype(np.int64), A.indices.astype(np.int64)) for A in As], inv)
             if unproven is not None:
                 dup = np.intersect1d(dup, unproven, assume_unique=True)
-        if dup.size == 0 or _verified(Bs, primes, K, L, [A.shape[0] for A in As], dup, rep[dup]):
-            return [inv[offsets[g] : offsets[g + 1]].reshape(As[g].shape) for g in range(len(As))]
-    raise RuntimeError("RRWP keys: hash collisions in 8 independent tries")  # pragma: no cover
+        if dup.size and not _verified(Bs, primes, K, L, [A.shape[0] for A in As], dup, rep[dup]):
+            raise HashCollision
+        return [inv[offsets[g] : offsets[g + 1]].reshape(As[g].shape) for g in range(len(As))]
+
+    return with_retries(attempt, "RRWP keys")

@@ -1,12 +1,10 @@
 """Per-round node colourings of a pair under a refinement test, for pictures.
 
 :func:`wltools.refine.refine_pair` returns a verdict, the first iteration at which the colour
-histograms differ and a witness sentence, but not the colourings. This module replays the same
-refinement from the engine's public pieces (the initial colours and the one-round functions each
-test is built from: :func:`~wltools.refine.gdwl.gdwl_next_colours`,
-:func:`~wltools.refine.fwl.fwl2_next_colours`, ...) with the loop of
-:func:`wltools.refine.engine.refine_rounds` (one joint colour table for both graphs; stop at the
-first round that splits no class), and keeps every round's colours.
+histograms differ and a witness sentence, but not the colourings. This module runs the test's
+declaration (:func:`wltools.refine.declarations.declaration`) on the one refinement kernel with a
+:class:`~wltools.refine.kernel.History`, and reads every round's colours from it (one joint colour
+table for both graphs; nothing replayed here).
 
 What a node's colour is depends on the test:
 
@@ -18,18 +16,17 @@ What a node's colour is depends on the test:
 
 The histograms the test compares are those of the *elements* it refines (nodes, pairs, pooled
 subgraphs); :func:`pair_colouring` states both the test's first differing round and the round it
-shows. 4-WL (3-FWL) and the marking tests M1 / M2 are not replayed here
-(:class:`UnsupportedTestError`).
+shows. 4-WL (3-FWL) and the marking tests M1 / M2 are not drawn (:class:`UnsupportedTestError`).
 
 Drift guard: ``tests/wltools/test_draw.py`` checks, for every test of :data:`DRAWABLE_TESTS`, that
-the replay's first differing iteration, number of rounds and class sizes equal
-:func:`~wltools.refine.refine_pair`'s; :func:`pair_colouring` checks it again on every call.
+the history's first differing iteration, number of rounds and class sizes equal
+:func:`~wltools.refine.refine_pair`'s; :func:`pair_colouring` checks it again on every call (1-WL's
+:func:`~wltools.refine.refine_pair` runs its incremental path, the others the same declaration).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
 import networkx as nx
 import numpy as np
@@ -41,7 +38,7 @@ from ..wl_tests import TEST_LABELS, ego_radius, is_test_name
 __all__ = ["DRAWABLE_TESTS", "UnsupportedTestError", "ReplayMismatchError", "ColourRounds", "PairColouring", "colour_rounds",
            "pair_colouring", "is_drawable"]
 
-#: Tests whose colourings :func:`colour_rounds` replays (and ``nK`` for any ``K >= 1``).
+#: Tests whose colourings :func:`colour_rounds` reads from the kernel (and ``nK`` for any ``K >= 1``).
 DRAWABLE_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "s3", "s4", "n1", "n2",
                   "swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2")
 
@@ -51,7 +48,7 @@ class UnsupportedTestError(WLToolsError):
 
 
 class ReplayMismatchError(WLToolsError):
-    """The replayed colourings disagree with :func:`~wltools.refine.refine_pair` (a bug: the
+    """The kernel's colourings disagree with :func:`~wltools.refine.refine_pair` (a bug: the
     picture would show another verdict than the test's)."""
 
 
@@ -66,7 +63,7 @@ def _has_labels(G: nx.Graph) -> bool:
 
 
 def is_drawable(test: str) -> bool:
-    """Whether :func:`colour_rounds` can replay ``test``.
+    """Whether :func:`colour_rounds` can give ``test``'s colourings.
 
     Examples
     --------
@@ -126,192 +123,33 @@ def _differ(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.any(np.bincount(a, minlength=k) != np.bincount(b, minlength=k)))
 
 
-@dataclass
-class _Spec:
-    """How to replay one test: initial colours, one round, and the node and compared views."""
-
-    element: str
-    node_meaning: str
-    init: tuple
-    next_colours: Callable
-    nodes: Callable = None  # (cg, ch) -> node colours of G and H, joint ids
-    compared: Callable = None  # (cg, ch) -> flattened compared colours of G and H
-
-    def __post_init__(self):
-        if self.nodes is None:
-            self.nodes = _diagonal if self.element == "pair" else (lambda cg, ch: (cg, ch))
-        if self.compared is None:
-            self.compared = lambda cg, ch: (cg.reshape(-1), ch.reshape(-1))
-
-
-def _diagonal(cg: np.ndarray, ch: np.ndarray):
-    """Node colours of pair tests: the colours of the pairs ``(v, v)``, renumbered jointly."""
-    return _joint_ids(np.diagonal(cg).copy(), np.diagonal(ch).copy())
-
-
 def _joint_ids(a: np.ndarray, b: np.ndarray):
     """Renumber two arrays' values ``0..k-1`` from one sorted table."""
     inv = np.unique(np.concatenate([a.reshape(-1), b.reshape(-1)]), return_inverse=True)[1].reshape(-1)
     return inv[: a.size].reshape(a.shape), inv[a.size :].reshape(b.shape)
 
 
-def _wl1_spec(G: nx.Graph, H: nx.Graph, init_g=None, init_h=None, meaning: str = "its colour") -> _Spec:
-    """1-WL from initial colours (zeros by default): rows ``[chi(v), sorted neighbour colours]``."""
-    from ..distances.modular import unique_rows
-    from ..refine.seeded import neighbour_table
-
-    n = G.number_of_nodes()
-    width = max([d for _, d in G.degree] + [d for _, d in H.degree] + [1])
-    nb = np.concatenate([neighbour_table(G, 0, width, 2 * n), neighbour_table(H, n, width, 2 * n)])
-
-    def next_colours(cg, ch, k):
-        ext = np.concatenate([cg, ch, np.array([-1], dtype=np.int64)])
-        items = np.sort(ext[nb], axis=1)
-        return unique_rows(np.concatenate([ext[:-1, None], items], axis=1)), None
-
-    zeros = np.zeros(n, dtype=np.int64)
-    init = (zeros, zeros.copy()) if init_g is None else (np.asarray(init_g), np.asarray(init_h))
-    return _Spec("node", meaning, init, next_colours)
-
-
-def _keys_spec(G, H, test: str) -> _Spec:
-    """S3 / S4 / N_K: 1-WL from an exact per-node invariant (as :mod:`wltools.refine.seeded`)."""
-    from ..refine.seeded import shared_ids
-
-    if test in ("s3", "s4"):
-        from ..refine.substructure import substructure_counts
-
-        k = int(test[1])
-        keys = substructure_counts(G, k), substructure_counts(H, k)
-        meaning = f"1-WL colour from its counts of induced {k}-node subgraphs"
-    else:
-        from ..refine.ego import ego_keys
-
-        radius, cache = ego_radius(test), {}
-        keys = ego_keys(G, radius, cache), ego_keys(H, radius, cache)
-        meaning = f"1-WL colour from the class of its radius-{radius} ego network"
-    ig, ih, _ = shared_ids(*keys)
-    return _wl1_spec(G, H, ig, ih, meaning)
-
-
-def _gdwl_spec(Dg, Dh, meaning: str) -> _Spec:
-    """GD-WL (and EPWL) over shared key matrices, from all-equal colours."""
-    from ..refine.gdwl import gdwl_next_colours
-
-    zeros = np.zeros(Dg.shape[0], dtype=np.int64)
-    return _Spec("node", meaning, (zeros, zeros.copy()), gdwl_next_colours(Dg, Dh))
-
-
-def _swl_spec(G, H, test: str) -> _Spec:
-    """The subgraph WL tests, from :mod:`wltools.refine.swl`'s round (pair colours)."""
-    from ..distances import adjacency_matrix
-    from ..refine import swl
-
-    spec = swl.SWL_CLASSES[test]
-    Ag, Ah = adjacency_matrix(G), adjacency_matrix(H)
-    d = int(max(Ag.sum(axis=1).max(initial=0), Ah.sum(axis=1).max(initial=0)))
-    tables = (swl._Tables(Ag, d), swl._Tables(Ah, d))
-    step = swl._next_colours(spec, tables, swl.row_width(test, d), swl.DEFAULT_MAX_BYTES)
-    init = (swl._initial(spec, Ag), swl._initial(spec, Ah))
-    if spec.pooling == "all":
-        return _Spec("pair", "the colour of the pair (v, v)", init, step)
-
-    def pooled(cg, ch):
-        pg, ph, _ = swl._pooled(spec.pooling, cg, ch)
-        return pg, ph
-
-    meaning = ("the colour of its subgraph G^v (the multiset of chi(v, w) over w)" if spec.pooling == "VS"
-               else "the multiset of its colours chi(w, v) across the subgraphs G^w")
-    return _Spec("pair", meaning, init, step, nodes=pooled, compared=pooled)
-
-
-#: Tests whose replay reads node and edge labels (:mod:`wltools.labels`), each with the
+#: Tests whose drawings read node and edge labels (:mod:`wltools.labels`), each with the
 #: definition its refinement module states.
 LABELLED_DRAWABLE = ("1wl", "spd", "rd", "rrwp", "3wl")
 
 
-def _labelled_wl1_spec(G: nx.Graph, H: nx.Graph, labels) -> _Spec:
-    """Labelled 1-WL (:mod:`wltools.refine.wl1`): from the node labels, rows ``[chi(v), sorted
-    (neighbour colour * B + edge label id)]`` (``B`` edge label ids; 1 and 0 without edge labels)."""
-    from ..distances.modular import unique_rows
-
-    n = G.number_of_nodes()
-    base = labels.edge_ids if labels.edge is not None else 1
-    width = max([d for _, d in G.degree] + [d for _, d in H.degree] + [1])
-    nb = np.full((2 * n, width), 2 * n, dtype=np.int64)
-    el = np.zeros((2 * n, width), dtype=np.int64)
-    for g, X in enumerate((G, H)):
-        E = labels.edge_matrix(g, n) if labels.edge is not None else None
-        for v in range(n):
-            for j, u in enumerate(sorted(X[v])):
-                nb[g * n + v, j] = g * n + u
-                el[g * n + v, j] = 0 if E is None else int(E[v, u])
-
-    def next_colours(cg, ch, k):
-        ext = np.concatenate([cg, ch, np.array([-1], dtype=np.int64)])
-        items = np.where(nb < 2 * n, ext[nb] * base + el, -1)
-        items.sort(axis=1)
-        return unique_rows(np.concatenate([ext[:-1, None], items], axis=1)), None
-
-    zeros = np.zeros(n, dtype=np.int64)
-    init = labels.node if labels.node is not None else (zeros, zeros.copy())
-    return _Spec("node", "its colour (from its label)", init, next_colours)
-
-
-def _labelled_spec(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None, labels) -> _Spec:
-    """The replay of ``test`` on a labelled pair (:data:`LABELLED_DRAWABLE` only)."""
-    if test == "1wl":
-        return _labelled_wl1_spec(G, H, labels)
-    n = G.number_of_nodes()
-    zeros = np.zeros(n, dtype=np.int64)
-    if test in ("spd", "rd", "rrwp"):
-        from ..refine.gdwl import _with_edge_labels, gdwl_next_colours, joint_keys
-
-        Dg, Dh, key_text = joint_keys(G, H, (test,), rrwp_steps)
-        if labels.edge is not None:
-            Dg, Dh, _ = _with_edge_labels(Dg, Dh, key_text, labels)
-        init = labels.node if labels.node is not None else (zeros, zeros.copy())
-        return _Spec("node", "its colour (from its label)", init, gdwl_next_colours(Dg, Dh))
-    if test == "3wl":
-        from ..distances import adjacency_matrix
-        from ..refine.fwl import fwl2_next_colours, labelled_atomic_types
-
-        cg, ch, _ = labelled_atomic_types(adjacency_matrix(G), adjacency_matrix(H), labels)
-        return _Spec("pair", "the colour of the pair (v, v)", (cg, ch), fwl2_next_colours(n))
-    raise UnsupportedTestError(f"cannot draw {TEST_LABELS.get(test, test)} ({test}) on labelled graphs yet; "
-                               f"labelled pairs draw with {', '.join(LABELLED_DRAWABLE)}")
-
-
-def _spec_of(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None, labels=None) -> _Spec:
-    """The replay of ``test`` on ``(G, H)``, as :func:`~wltools.refine.refine_pair` dispatches it."""
-    if labels is not None:
-        return _labelled_spec(G, H, test, rrwp_steps, labels)
-    if test == "1wl":
-        return _wl1_spec(G, H)
-    if test in ("spd", "rd", "rrwp"):
-        from ..refine.gdwl import joint_keys
-
-        Dg, Dh, _ = joint_keys(G, H, (test,), rrwp_steps)
-        return _gdwl_spec(Dg, Dh, "its colour")
-    if test in ("epwl", "epwl-lap"):
-        from ..refine.epwl import MATRICES, walk_keys
-
-        Dg, Dh = walk_keys([G, H], MATRICES[test])
-        return _gdwl_spec(Dg, Dh, "its colour")
-    if test == "3wl":
-        from ..distances import adjacency_matrix
-        from ..refine.fwl import atomic_types, fwl2_next_colours
-
-        init = (atomic_types(adjacency_matrix(G)), atomic_types(adjacency_matrix(H)))
-        return _Spec("pair", "the colour of the pair (v, v)", init, fwl2_next_colours(G.number_of_nodes()))
-    if test in ("s3", "s4") or ego_radius(test) is not None:
-        return _keys_spec(G, H, test)
+def _view(test: str) -> tuple[str, str, bool]:
+    """What ``test`` colours (``node`` / ``pair``), what a node's colour means, and whether the
+    node colours are the compared (pooled) ones rather than the diagonal pairs ``(v, v)``."""
     from ..refine.swl import SWL_CLASSES
 
+    if test == "3wl" or (test in SWL_CLASSES and SWL_CLASSES[test].pooling == "all"):
+        return "pair", "the colour of the pair (v, v)", False
     if test in SWL_CLASSES:
-        return _swl_spec(G, H, test)
-    raise UnsupportedTestError(f"cannot draw the colourings of {TEST_LABELS.get(test, test)} ({test}); "
-                               f"drawable tests: {', '.join(DRAWABLE_TESTS)}, or nK")
+        pooled = SWL_CLASSES[test].pooling
+        return "pair", ("the colour of its subgraph G^v (the multiset of chi(v, w) over w)" if pooled == "VS"
+                        else "the multiset of its colours chi(w, v) across the subgraphs G^w"), True
+    if test in ("s3", "s4"):
+        return "node", f"1-WL colour from its counts of induced {test[1]}-node subgraphs", False
+    if ego_radius(test) is not None:
+        return "node", f"1-WL colour from the class of its radius-{ego_radius(test)} ego network", False
+    return "node", "its colour", False
 
 
 def on_nodes_0_to_n(G: nx.Graph) -> nx.Graph:
@@ -323,7 +161,7 @@ def on_nodes_0_to_n(G: nx.Graph) -> nx.Graph:
 
 
 def colour_rounds(G: nx.Graph, H: nx.Graph, test: str, *, rrwp_steps: int | None = None) -> ColourRounds:
-    """Replay ``test`` on a pair of equal order and size, keeping every round's colours.
+    """Every round's colours of ``test`` on a pair of equal order and size (the kernel's history).
 
     Raises :class:`UnsupportedTestError` for a test not in :data:`DRAWABLE_TESTS` (nor ``nK``) and
     :class:`~wltools.errors.UnknownNameError` for no test at all.
@@ -340,31 +178,32 @@ def colour_rounds(G: nx.Graph, H: nx.Graph, test: str, *, rrwp_steps: int | None
     G, H = on_nodes_0_to_n(G), on_nodes_0_to_n(H)
     if G.number_of_nodes() != H.number_of_nodes() or G.number_of_edges() != H.number_of_edges():
         raise ValueError("colour_rounds needs graphs of equal order and size (refine_pair answers first)")
+    return _rounds(G, H, test, rrwp_steps)[0]
+
+
+def _rounds(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None) -> tuple[ColourRounds, object]:
+    """Refine ``test``'s kernel declaration with history (:mod:`wltools.refine.declarations`):
+    every round's colourings, and the refinement's result."""
     from ..labels import pair_labels
+    from ..refine.declarations import declaration
+    from ..refine.kernel import History, refine
 
-    spec = _spec_of(G, H, test, rrwp_steps, pair_labels(G, H))
-    out = ColourRounds(test, spec.element, spec.node_meaning)
-    cg, ch = _joint_ids(*spec.init)
-    k = int(max(cg.max(initial=-1), ch.max(initial=-1))) + 1
-
-    def keep(t, cg, ch):
-        out.elements.append((cg, ch))
-        out.nodes.append(spec.nodes(cg, ch))
-        comp = spec.compared(cg, ch)
-        out.compared.append(comp)
-        if out.first_diff is None and _differ(*comp):
-            out.first_diff = t
-
-    keep(0, cg, ch)
-    size_g = cg.size
-    while cg.size:
-        new, _ = spec.next_colours(cg, ch, k)
-        if new.size == 0 or int(new.max()) + 1 == k:
-            break
-        k = int(new.max()) + 1
-        cg, ch = new[:size_g].reshape(cg.shape), new[size_g:].reshape(ch.shape)
-        keep(len(out.elements), cg, ch)
-    return out
+    labels = pair_labels(G, H)
+    if labels is not None and test not in LABELLED_DRAWABLE:
+        raise UnsupportedTestError(f"cannot draw {TEST_LABELS.get(test, test)} ({test}) on labelled graphs yet; "
+                                   f"labelled pairs draw with {', '.join(LABELLED_DRAWABLE)}")
+    if not is_drawable(test):
+        raise UnsupportedTestError(f"cannot draw the colourings of {TEST_LABELS.get(test, test)} ({test}); "
+                                   f"drawable tests: {', '.join(DRAWABLE_TESTS)}, or nK")
+    element, meaning, pooled = _view(test)
+    history = History()
+    result = refine(declaration(G, H, test, rrwp_steps=rrwp_steps, labels=labels), history=history)
+    out = ColourRounds(test, element, meaning, elements=history.colours, compared=history.compared,
+                       first_diff=history.first_diff)
+    for (cg, ch), comp in zip(history.colours, history.compared):
+        out.nodes.append(comp if pooled else _joint_ids(np.diagonal(cg).copy(), np.diagonal(ch).copy())
+                         if element == "pair" else (cg, ch))
+    return out, result
 
 
 @dataclass
@@ -438,9 +277,9 @@ def pair_colouring(G: nx.Graph, H: nx.Graph, test: str, *, round: int | None = N
     ``result``: the pair's :class:`~wltools.refine.RefinementResult` under ``test`` if the caller
     has it (else it is computed).
 
-    Raises :class:`UnsupportedTestError` for a test that cannot be replayed or a labelled pair,
+    Raises :class:`UnsupportedTestError` for a test that cannot be drawn or a labelled pair,
     ``ValueError`` for a round beyond the stable one, and :class:`ReplayMismatchError` if the
-    replay disagrees with
+    kernel's history disagrees with
     :func:`~wltools.refine.refine_pair` (a picture never shows another verdict than the test's).
 
     Examples
@@ -466,10 +305,10 @@ def pair_colouring(G: nx.Graph, H: nx.Graph, test: str, *, round: int | None = N
     if result.reason in ("order", "edges"):
         return PairColouring(test, label, G, H, True, result.reason, 0, 0, 0, [0] * len(G), [0] * len(H),
                              [], "not refined (the graphs differ in size)", result.witness)
-    rounds = colour_rounds(G, H, test, rrwp_steps=rrwp_steps)
+    rounds, _ = _rounds(G, H, test, rrwp_steps)
     if (rounds.first_diff, rounds.rounds, rounds.class_sizes()) != (
             result.iteration, result.iterations, tuple(map(tuple, result.class_sizes))):
-        raise ReplayMismatchError(f"the replayed {test} colourings disagree with refine_pair (iteration "
+        raise ReplayMismatchError(f"the {test} colourings disagree with refine_pair (iteration "
                            f"{rounds.first_diff} vs {result.iteration}, rounds {rounds.rounds} vs {result.iterations})")
     first = rounds.first_diff
     if round is None and first is None:

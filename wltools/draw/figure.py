@@ -199,7 +199,7 @@ def draw_pair(G: nx.Graph, H: nx.Graph, test: str, path=None, *, round: int | No
     (PNG / SVG / PDF) if given. Returns the matplotlib figure.
 
     Raises :class:`~wltools.draw.colourings.UnsupportedTestError` for a test whose colourings
-    cannot be replayed (4-WL, M1, M2).
+    cannot be drawn (4-WL, M1, M2).
 
     Examples
     --------

@@ -1,8 +1,11 @@
 """Exact colour refinement for pairs of graphs: 1-WL, GD-WL over SPD / RD / RRWP, 3-WL (2-FWL), and
 the subgraph WL hierarchy SWL ... SLFWL(2) (:mod:`wltools.refine.swl`).
 
-All tests run on one shared engine (:mod:`wltools.refine.engine`): the two graphs of a pair are
-refined together with one colour table, so colours mean the same thing in both.
+All tests run on one refinement kernel (:mod:`wltools.refine.kernel`: the round loop, exact hashing
+with retry, the per-round history, progress), each declared in a few lines (what it colours, its
+initial colouring, its aggregation; :mod:`wltools.refine.declarations`): the two graphs of a pair
+are refined together with one colour table, so colours mean the same thing in both. 1-WL also has
+an incremental path (:mod:`wltools.refine.wl1`) that touches only the nodes that can change.
 
 Labels (:mod:`wltools.labels`: node and edge attribute ``"label"``) are part of the graph in every
 test but BREC's non-GNN baselines; each test's module states how they enter (its docstring):

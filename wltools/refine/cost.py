@@ -62,24 +62,16 @@ from __future__ import annotations
 import math
 
 from ..errors import UnknownNameError
+from .kernel import BLOCK_FACTOR, DEFAULT_MAX_BYTES, block_rows
 
 __all__ = ["peak_bytes", "DEFAULT_MAX_BYTES", "key_itemsize", "rrwp_prime_count", "epwl_prime_count",
            "block_rows"]
-
-#: Default budget (bytes) of the block work arrays of SPD/RD/RRWP-WL and 3-WL, and separately of
-#: their verified row store.
-DEFAULT_MAX_BYTES = 256 * 2**20
 
 _TESTS = ("1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "3fwl")
 _SWL_TESTS = ("swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2")  # wl_tests.SUBGRAPH_WL_TESTS
 
 #: Bytes per ordered triple of 3-FWL besides the blocks (:func:`peak_bytes`).
 _FWL3_PER_TRIPLE = 48
-
-# bytes of one element in a block of rows: the int64 items, the sorted copy numpy makes and the
-# int64 temporaries of hashing and verification
-_BLOCK_FACTOR = 4 * 8
-
 
 def key_itemsize(n: int) -> int:
     """Bytes of one SPD key (``d + 1``, ``0`` = unreachable) for graphs of ``n`` nodes.
@@ -90,21 +82,6 @@ def key_itemsize(n: int) -> int:
     (1, 2, 4)
     """
     return 1 if n + 1 < 2**8 else (2 if n + 1 < 2**16 else 4)
-
-
-def block_rows(width: int, per_row: int, max_bytes: int = DEFAULT_MAX_BYTES) -> int:
-    """Rows per block so that ``rows * width * _BLOCK_FACTOR * per_row <= max_bytes`` (at least 1).
-
-    ``per_row`` is the number of sorted rows one block row makes (``1`` for GD-WL, ``n`` for 3-WL).
-
-    Examples
-    --------
-    >>> block_rows(500, 500, 256 * 2**20)
-    33
-    >>> block_rows(10, 1)
-    838860
-    """
-    return max(1, max_bytes // (max(1, width) * max(1, per_row) * _BLOCK_FACTOR))
 
 
 def rrwp_prime_count(n: int, lcm_degrees: int, steps: int, max_degree: int | None = None) -> int:
@@ -193,7 +170,7 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
     if test == "1wl":
         return base + 8 * (30 * n + 28 * m)
     two_n = 2 * n
-    block = min(n * n * _BLOCK_FACTOR, W)  # one graph's rows at a time
+    block = min(n * n * BLOCK_FACTOR, W)  # one graph's rows at a time
     colours = 8 * 8 * two_n
     if test == "spd":
         bfs = min(n, block_rows(n, 1)) * n * 8
@@ -233,17 +210,17 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
 
         d = int(max_degree) if max_degree is not None else max(6, math.ceil(2 * m / max(n, 1)))
         pairs, w = 2 * n * n, row_width(test, d) + 1
-        rows = pairs * w * _BLOCK_FACTOR
+        rows = pairs * w * BLOCK_FACTOR
         store = min(pairs * w * 8, W) if rows > W else 0  # RowGrouper's store, blocked rounds only
         return base + pairs * 100 + min(rows, W) + store
     if test == "3fwl":
         triples = 2 * n**3
-        items = min(n**4 * _BLOCK_FACTOR, W)
+        items = min(n**4 * BLOCK_FACTOR, W)
         return base + triples * (_FWL3_PER_TRIPLE + 64) + items + _store(n, triples, W)
     # 3wl
     pairs = 2 * n * n
     per_pair = 8 * 8  # colours, hashes, ids, unique's sort and inverse
-    return base + pairs * per_pair + min(n * n * n * _BLOCK_FACTOR, W) + _store(n, pairs, W)
+    return base + pairs * per_pair + min(n * n * n * BLOCK_FACTOR, W) + _store(n, pairs, W)
 
 
 def _is_baseline(test: str) -> bool:

@@ -49,10 +49,11 @@ import numpy as np
 from ..iso import NAUTY_MAX_NODES, certificate
 from ..wl_tests import ego_radius
 from .engine import RefinementResult
-from .seeded import check_pair, graph_csr, refine_from_keys, refine_from_keys_reference
+from .kernel import Declaration, refine
+from .seeded import check_pair, graph_csr, keys_declaration, refine_from_keys_reference
 from .substructure import DENSE_MAX
 
-__all__ = ["ego_radius", "ego_keys", "ego_keys_reference", "refine_ego", "refine_ego_reference"]
+__all__ = ["ego_radius", "ego_keys", "ego_keys_reference", "refine_ego", "ego_declaration", "refine_ego_reference"]
 
 
 def _reach(A: np.ndarray, radius: int) -> np.ndarray:
@@ -224,9 +225,15 @@ def refine_ego(G: nx.Graph, H: nx.Graph, radius: int, test: str | None = None) -
     'nodes whose radius-1 ego network has 3 nodes and 2 edges (class b778b7fa)'
     """
     check_pair(G, H)
+    return refine(ego_declaration(G, H, radius, test))
+
+
+def ego_declaration(G: nx.Graph, H: nx.Graph, radius: int, test: str | None = None) -> Declaration:
+    """N_radius as a :class:`~wltools.refine.kernel.Declaration`: 1-WL from the isomorphism class
+    of every node's ego network (:func:`~wltools.refine.seeded.keys_declaration`)."""
     test = test or f"n{radius}"
     cache: dict = {}  # shared by the two graphs: their ego networks often coincide as labelled graphs
-    return refine_from_keys(test, G, H, ego_keys(G, radius, cache), ego_keys(H, radius, cache), _describe(radius))
+    return keys_declaration(test, G, H, ego_keys(G, radius, cache), ego_keys(H, radius, cache), _describe(radius))
 
 
 def refine_ego_reference(G: nx.Graph, H: nx.Graph, radius: int, test: str | None = None) -> RefinementResult:

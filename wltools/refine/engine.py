@@ -1,12 +1,11 @@
-"""Shared colour-refinement engine: one joint colour table for the two graphs of a pair.
+"""What a refinement gives back: the result of a pair, its witness texts, and the straightforward
+reference refinement the kernel is tested against. The round loop, hashing and history are
+:mod:`wltools.refine.kernel`'s.
 
-Colours are small integers. One refinement step, for all nodes (or node pairs) of *both* graphs at
-once, builds per element an integer row ``[old colour, sorted multiset items...]`` and renumbers the
-distinct rows with :func:`unique_rows` over the rows of G and H stacked together. Equal rows <=> equal
-(old colour, multiset), so the colouring is exactly the one defined by the injective ``hash`` of the
-update rules (PPGT App. E Eq. 13; GRIT Eq. 4), and colour ids mean the same thing in both graphs.
-(:func:`~wltools.distances.modular.unique_rows` groups rows by a 64-bit hash only to be fast: every
-group is verified entry by entry and a collision falls back to ``np.unique(axis=0)``, so it is exact.)
+Colours are small integers; one round gives every element of *both* graphs the id of its row
+``[old colour, sorted multiset items...]`` in one table, so equal rows <=> equal (old colour,
+multiset): exactly the colouring of the injective ``hash`` of the update rules (PPGT App. E
+Eq. 13; GRIT Eq. 4), with colour ids meaning the same thing in both graphs.
 
 The refinement stops at the first round that does not increase the number of colour classes of
 the joint colouring (each new colour includes the old one, so partitions only get finer: an equal
@@ -29,14 +28,10 @@ __all__ = [
     "RefinementResult",
     "unique_rows",
     "histograms_differ",
-    "run_refinement",
-    "refine_rounds",
     "witness_text",
     "class_sizes",
     "no_difference_text",
     "run_reference",
-    "Step",
-    "Describe",
     "multiset_rows",
     "multiset_text",
 ]
@@ -122,16 +117,6 @@ def histograms_differ(c_g: np.ndarray, c_h: np.ndarray, k: int) -> np.ndarray:
     return np.flatnonzero(hg != hh)
 
 
-#: A round of refinement: ``step(colours of G, colours of H, number of colours)`` returns the rows
-#: of G and of H, int64 matrices whose distinct rows define the new colours.
-Step = Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, np.ndarray]]
-
-#: ``describe(t, colour, row, k)`` renders colour class ``colour`` of iteration ``t`` for a witness:
-#: ``row`` is the row ``[old colour, items...]`` that defines it (``None`` at ``t = 0``), and ``k``
-#: the number of colours before that round (the bound of the colour ids inside the items).
-Describe = Callable[[int, int, "np.ndarray | None", int], str]
-
-
 def multiset_rows(colours: np.ndarray, items: np.ndarray) -> np.ndarray:
     """Rows ``[colour, sorted items...]``, one per element: the key of one refinement round.
 
@@ -145,57 +130,6 @@ def multiset_rows(colours: np.ndarray, items: np.ndarray) -> np.ndarray:
     """
     items.sort(axis=1)
     return np.concatenate([colours[:, None], items], axis=1)
-
-
-#: A round given as new colours: ``next_colours(colours of G, colours of H, number of colours)``
-#: returns the new joint colour ids ``0..k'-1`` of all elements of G then H (flattened), and
-#: ``row_of(i)``, the row ``[old colour, sorted items...]`` that defines element ``i``'s new colour.
-NextColours = Callable[[np.ndarray, np.ndarray, int], tuple[np.ndarray, Callable[[int], np.ndarray]]]
-
-
-def run_refinement(
-    test: str,
-    init_g: np.ndarray,
-    init_h: np.ndarray,
-    step: Step,
-    describe: Describe,
-    max_rounds: int | None = None,
-) -> RefinementResult:
-    """Refine the joint colouring of a pair to stability.
-
-    Parameters
-    ----------
-    init_g, init_h : int arrays
-        Initial colours (any shape: nodes ``[n]`` or pairs ``[n, n]``) from one shared table.
-    step : Step
-        Builds the rows ``[old colour, sorted items...]`` of both graphs from the current colours.
-    describe : Describe
-        Renders a colour class that differs, for the witness.
-    max_rounds : int, optional
-        Stop after this many rounds even if the colouring is not yet stable.
-
-    Examples
-    --------
-    Refining by degree alone: G has degrees ``1, 1, 0`` and H ``0, 0, 0``.
-
-    >>> import numpy as np
-    >>> deg_g, deg_h = np.array([1, 1, 0]), np.array([0, 0, 0])
-    >>> def step(cg, ch, k):
-    ...     return np.stack([cg, deg_g], axis=1), np.stack([ch, deg_h], axis=1)
-    >>> zeros = np.zeros(3, dtype=np.int64)
-    >>> r = run_refinement("degree", zeros, zeros, step, lambda t, c, *_: f"colour {c}")
-    >>> r.distinguished, r.iteration, r.class_sizes
-    (True, 1, ((2, 1), (3,)))
-    >>> r.witness
-    'iteration 1: colour 0: 2 in G, 0 in H; colour 1: 1 in G, 3 in H'
-    """
-
-    def next_colours(cg, ch, k):
-        rg, rh = step(cg, ch, k)
-        rows = np.concatenate([rg, rh], axis=0)
-        return unique_rows(rows), rows.__getitem__
-
-    return refine_rounds(test, init_g, init_h, next_colours, describe, max_rounds)
 
 
 def witness_text(t: int, diff, counts_g, counts_h, describe_class: Callable[[int], str]) -> str:
@@ -212,71 +146,6 @@ def witness_text(t: int, diff, counts_g, counts_h, describe_class: Callable[[int
     return f"iteration {t}: " + "; ".join(
         f"{describe_class(c)}: {counts_g[c]} in G, {counts_h[c]} in H" for c in order[:3]
     ) + more
-
-
-def refine_rounds(
-    test: str,
-    init_g: np.ndarray,
-    init_h: np.ndarray,
-    next_colours: NextColours,
-    describe: Describe,
-    max_rounds: int | None = None,
-) -> RefinementResult:
-    """:func:`run_refinement` over a round that returns colour ids itself (for engines that
-    group rows block by block, :mod:`wltools.refine.grouping`, and never hold all rows).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> deg_g, deg_h = np.array([1, 1, 0]), np.array([0, 0, 0])
-    >>> def next_colours(cg, ch, k):
-    ...     rows = np.stack([np.concatenate([cg, ch]), np.concatenate([deg_g, deg_h])], axis=1)
-    ...     return unique_rows(rows), rows.__getitem__
-    >>> zeros = np.zeros(3, dtype=np.int64)
-    >>> refine_rounds("degree", zeros, zeros, next_colours, lambda t, c, *_: f"colour {c}").class_sizes
-    ((2, 1), (3,))
-    """
-    shape_g, shape_h = init_g.shape, init_h.shape
-    ng = init_g.size
-    joint = np.unique(np.concatenate([init_g.reshape(-1), init_h.reshape(-1)]), return_inverse=True)[1].reshape(-1)
-    cg, ch = joint[:ng], joint[ng:]
-    k = int(joint.max()) + 1 if joint.size else 0
-    first_t, witness = None, ""
-
-    def check(t, row_of, k_before):
-        nonlocal first_t, witness
-        if first_t is not None:
-            return
-        diff = histograms_differ(cg, ch, k)
-        if diff.size:
-            first_t = t
-            hg = np.bincount(cg, minlength=k)
-            hh = np.bincount(ch, minlength=k)
-            joint = np.concatenate([cg, ch])
-
-            def text(c):
-                row = None if row_of is None else row_of(int(np.flatnonzero(joint == c)[0]))
-                return describe(t, c, row, k_before)
-
-            witness = witness_text(t, diff.tolist(), hg, hh, text)
-
-    check(0, None, k)
-    t = 0
-    while max_rounds is None or t < max_rounds:
-        new, row_of = next_colours(cg.reshape(shape_g), ch.reshape(shape_h), k)
-        if new.size == 0:
-            break
-        k_new = int(new.max()) + 1
-        if k_new == k:
-            break
-        t += 1
-        cg, ch, k_before, k = new[:ng], new[ng:], k, k_new
-        check(t, row_of, k_before)
-    sizes_g = class_sizes(cg, k)
-    sizes_h = class_sizes(ch, k)
-    if first_t is None:
-        witness = no_difference_text(t, len(set(cg.tolist())))
-    return RefinementResult.from_histograms(test, first_t, t, (sizes_g, sizes_h), witness)
 
 
 def class_sizes(colours: np.ndarray, k: int) -> tuple:
@@ -339,7 +208,7 @@ def run_reference(test: str, elems_g: list, elems_h: list, init: Callable, signa
 
     Examples
     --------
-    The degree refinement of :func:`run_refinement`'s example:
+    The degree refinement of :mod:`wltools.refine.kernel`'s example:
 
     >>> deg = ({0: 1, 1: 1, 2: 0}, {0: 0, 1: 0, 2: 0})
     >>> r = run_reference("degree", [0, 1, 2], [0, 1, 2], lambda g, v: 0,

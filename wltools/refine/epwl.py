@@ -53,7 +53,6 @@ matrix without choosing numbers for them, which would make the test depend on th
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Sequence
 
 import networkx as nx
@@ -62,9 +61,12 @@ import numpy as np
 from ..distances.adjacency import SMALL_N, adjacency_matrix
 from ..distances.modular import primes_below, unique_rows
 from ..labels import PairLabels
-from .engine import RefinementResult, multiset_rows, multiset_text, run_reference, run_refinement
+from .engine import RefinementResult, multiset_rows, run_reference
+from .gdwl import keyed_describe
+from .kernel import Declaration, refine, stacked
 
-__all__ = ["MATRICES", "graph_matrix", "walk_vectors_exact", "walk_keys", "refine_epwl", "refine_epwl_reference"]
+__all__ = ["MATRICES", "graph_matrix", "walk_vectors_exact", "walk_keys", "refine_epwl", "epwl_declaration",
+           "refine_epwl_reference"]
 
 #: The graph matrix of each EPWL test.
 MATRICES = {"epwl": "adjacency", "epwl-lap": "laplacian"}
@@ -223,6 +225,14 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
     >>> r.witness.split(": ")[1].startswith("nodes whose walk-count multiset is")
     True
     """
+    return refine(epwl_declaration(G, H, test, steps=steps, labels=labels))
+
+
+def epwl_declaration(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | None = None,
+                     labels: PairLabels | None = None) -> Declaration:
+    """EPWL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_epwl`):
+    it colours nodes, starts from the node labels (one colour without) and aggregates over all
+    nodes ``u`` the key ``(walk counts v -> u, chi(u))``."""
     if test not in MATRICES:
         raise ValueError(f"unknown EPWL test {test!r}; choose from {', '.join(MATRICES)}")
     matrix = MATRICES[test]
@@ -235,21 +245,9 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
         return tuple(multiset_rows(c, D * k + c[None, :]) for D, c in ((Dg, cg), (Dh, ch)))
 
     node = _node_labels(labels)
-
-    def describe(t, c, row, kp):
-        if row is None:
-            return "all nodes (initial colour)" if node is None else f"nodes labelled {labels.node_text(c)}"
-        if kp == 1:
-            items = Counter(int(x) // kp for x in row[1:])
-            return f"nodes whose {name} multiset is " + multiset_text(items, label)
-        items = Counter((int(x) // kp, int(x) % kp) for x in row[1:])
-        return f"nodes of colour {int(row[0])} (round {t - 1}) whose ({name}, colour) multiset is " + multiset_text(
-            items, lambda wc: f"({label(wc[0])}, {wc[1]})"
-        )
-
     zeros = np.zeros(Dg.shape[0], dtype=np.int64)
     init = (zeros, zeros.copy()) if node is None else node
-    return run_refinement(test, init[0], init[1], step, describe)
+    return Declaration(test, init, stacked(step), keyed_describe(name, label, None if node is None else labels.node_text))
 
 
 def _node_labels(labels: PairLabels | None):

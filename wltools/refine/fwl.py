@@ -26,11 +26,10 @@ import numpy as np
 
 from ..distances import adjacency_matrix
 from ..labels import PairLabels
-from .cost import DEFAULT_MAX_BYTES, block_rows
-from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
-from .grouping import HashCollision, RowGrouper
+from .engine import RefinementResult, multiset_text, run_reference
+from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine, rows_by_graph
 
-__all__ = ["refine_fwl2", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
+__all__ = ["refine_fwl2", "fwl2_declaration", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
            "pair_type_text"]
 
 _ATOMIC = {0: "u = v", 1: "adjacent", 2: "non-adjacent"}
@@ -116,46 +115,28 @@ def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES):
         mats = (cg, ch)
         flat = (cg.reshape(-1), ch.reshape(-1))
 
+        def fill(g, u, v):
+            C = mats[g]
+            r = C[u] * k
+            r += C[:, v].T
+            r.sort(axis=1)
+            return C[u, v], r
+
         def rows(idx):
-            g, rest = np.divmod(idx, nn)
-            u, v = np.divmod(rest, n)
-            out = np.empty((idx.size, n), dtype=np.int64)
-            prefix = np.empty(idx.size, dtype=np.int64)
-            for gg in (0, 1):
-                sel = np.flatnonzero(g == gg)
-                if sel.size:
-                    C = mats[gg]
-                    r = C[u[sel]] * k
-                    r += C[:, v[sel]].T
-                    r.sort(axis=1)
-                    out[sel] = r
-                    prefix[sel] = C[u[sel], v[sel]]
-            return prefix, out
+            return rows_by_graph(idx, (n, n), n, fill)
 
-        for salt in range(8):
-            grouper = RowGrouper(2 * nn, rows, max_bytes, salt)
-            try:
-                for g, C in enumerate(mats):
-                    CT = np.ascontiguousarray(C.T)
-                    for lo in range(0, n, b):
-                        hi = min(n, lo + b)
-                        items = C[lo:hi, None, :] * k  # [b, 1, w]
-                        items = items + CT[None, :, :]  # [b, v, w]: C[u, w] k + C[w, v]
-                        items.sort(axis=2)
-                        grouper.add(np.arange(g * nn + lo * n, g * nn + hi * n), flat[g][lo * n : hi * n],
-                                    items.reshape((hi - lo) * n, n))
-                        del items
-            except HashCollision:
-                continue
-            break
-        else:  # pragma: no cover
-            raise RuntimeError("2-FWL: hash collisions in 8 independent tries")
+        def blocks():
+            for g, C in enumerate(mats):
+                CT = np.ascontiguousarray(C.T)
+                for lo in range(0, n, b):
+                    hi = min(n, lo + b)
+                    items = C[lo:hi, None, :] * k  # [b, 1, w]
+                    items = items + CT[None, :, :]  # [b, v, w]: C[u, w] k + C[w, v]
+                    items.sort(axis=2)
+                    yield np.arange(g * nn + lo * n, g * nn + hi * n), flat[g][lo * n : hi * n], items.reshape(-1, n)
+                    del items
 
-        def row_of(i):
-            prefix, r = rows(np.array([i]))
-            return np.concatenate([prefix, r[0]])
-
-        return grouper.ids, row_of
+        return grouped_ids(2 * nn, rows, blocks, max_bytes, "2-FWL")
 
     return next_colours
 
@@ -177,8 +158,16 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
     >>> r.distinguished, r.iteration, r.class_sizes
     (True, 1, ((12, 12, 6, 6), (18, 12, 6)))
     """
+    return refine(fwl2_declaration(G, H, max_bytes=max_bytes, labels=labels))
+
+
+def fwl2_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                     labels: PairLabels | None = None) -> Declaration:
+    """2-FWL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_fwl2`):
+    it colours ordered pairs, starts from their (labelled) atomic types and aggregates over every
+    ``w`` the key ``(chi(u, w), chi(w, v))``."""
     if labels is not None:
-        return _refine_labelled(G, H, labels, max_bytes)
+        return _labelled_declaration(G, H, labels, max_bytes)
     Cg, Ch = atomic_types(adjacency_matrix(G)), atomic_types(adjacency_matrix(H))
     n = Cg.shape[0]
 
@@ -194,11 +183,11 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
             items, lambda ab: f"({ab[0]}, {ab[1]})"
         )
 
-    return refine_rounds("3wl", Cg, Ch, fwl2_next_colours(n, max_bytes), describe)
+    return Declaration("3wl", (Cg, Ch), fwl2_next_colours(n, max_bytes), describe)
 
 
-def _refine_labelled(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: int) -> RefinementResult:
-    """:func:`refine_fwl2` from the labelled atomic types."""
+def _labelled_declaration(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: int) -> Declaration:
+    """:func:`fwl2_declaration` from the labelled atomic types."""
     Cg, Ch, codes = labelled_atomic_types(adjacency_matrix(G), adjacency_matrix(H), labels)
 
     def describe(t, c, row, kp):
@@ -214,7 +203,7 @@ def _refine_labelled(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: in
             items, lambda ab: f"({ab[0]}, {ab[1]})"
         )
 
-    return refine_rounds("3wl", Cg, Ch, fwl2_next_colours(Cg.shape[0], max_bytes), describe)
+    return Declaration("3wl", (Cg, Ch), fwl2_next_colours(Cg.shape[0], max_bytes), describe)
 
 
 def refine_fwl2_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:

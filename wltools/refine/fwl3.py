@@ -29,8 +29,8 @@ nodes ``u`` the items ``(C[w, v, x] k + C[u, w, x]) k + C[u, v, w]`` (``k`` colo
 ``k^3 < 2^63``, else two int64 words per item, sorted lexicographically) form one contiguous
 ``[b, n, n, n]`` array ``(u, v, x, w)``, sorted along ``w`` and grouped exactly as ``b n^2`` rows by
 :class:`~wltools.refine.grouping.RowGrouper`, so the ``n^4`` items of a round are never held at
-once. Both graphs are refined with one shared colour table (:func:`~wltools.refine.engine.
-refine_rounds`). Time ``O(n^4 log n)`` per round, memory ``O(n^3)``
+once. Both graphs are refined with one shared colour table (:func:`~wltools.refine.kernel.
+refine`). Time ``O(n^4 log n)`` per round, memory ``O(n^3)``
 (:func:`wltools.refine.cost.peak_bytes`). The reference (:func:`refine_fwl3_reference`) is the
 definition above over dicts of sorted tuples.
 
@@ -52,11 +52,10 @@ import networkx as nx
 import numpy as np
 
 from ..distances import adjacency_matrix
-from .cost import DEFAULT_MAX_BYTES, block_rows
-from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
+from .engine import RefinementResult, multiset_text, run_reference
+from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine, rows_by_graph
 from ..labels import PairLabels
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
-from .grouping import HashCollision, RowGrouper
 
 __all__ = ["refine_fwl3", "refine_fwl3_reference", "triple_types", "triple_type_text", "fwl3_next_colours",
            "PACK_LIMIT"]
@@ -142,47 +141,31 @@ def fwl3_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES, pack_limit: in
         mats = (cg, ch)
         flat = (cg.reshape(-1), ch.reshape(-1))
 
+        def fill(g, u, v, x):
+            C = mats[g]
+            us, vs, xs = u[:, None], v[:, None], x[:, None]
+            items = _sorted_items(C[ar[None, :], vs, xs] * s1, C[us, ar[None, :], xs] * s2, C[us, vs, ar[None, :]],
+                                  k, packed)
+            return C[u, v, x], items
+
         def rows(idx):
-            g, rest = np.divmod(idx, n3)
-            u, rest = np.divmod(rest, n2)
-            v, x = np.divmod(rest, n)
-            out = np.empty((idx.size, width), dtype=np.int64)
-            prefix = np.empty(idx.size, dtype=np.int64)
-            for gg in (0, 1):
-                sel = np.flatnonzero(g == gg)
-                if sel.size:
-                    C = mats[gg]
-                    us, vs, xs = u[sel, None], v[sel, None], x[sel, None]
-                    out[sel] = _sorted_items(C[ar[None, :], vs, xs] * s1, C[us, ar[None, :], xs] * s2,
-                                             C[us, vs, ar[None, :]], k, packed)
-                    prefix[sel] = C[u[sel], v[sel], x[sel]]
-            return prefix, out
+            return rows_by_graph(idx, (n, n, n), width, fill)
 
-        for salt in range(8):
-            grouper = RowGrouper(2 * n3, rows, max_bytes, salt)
-            try:
-                for g, C in enumerate(mats):
-                    T1 = np.ascontiguousarray(C.transpose(1, 2, 0))[None]  # [1, v, x, w] = C[w, v, x]
-                    T1 *= s1
-                    for lo in range(0, n, b):
-                        hi = min(n, lo + b)
-                        B2 = C[lo:hi].transpose(0, 2, 1)[:, None] * s2  # [b, 1, x, w] = C[u, w, x] s2
-                        B3 = C[lo:hi, :, None, :]  # [b, v, 1, w] = C[u, v, w]
-                        r = _sorted_items(T1, B2, B3, k, packed)
-                        grouper.add(np.arange(g * n3 + lo * n2, g * n3 + hi * n2), flat[g][lo * n2:hi * n2], r)
-                        del r
-                    del T1
-            except HashCollision:
-                continue
-            break
-        else:  # pragma: no cover
-            raise RuntimeError("3-FWL: hash collisions in 8 independent tries")
+        def blocks():
+            for g, C in enumerate(mats):
+                T1 = np.ascontiguousarray(C.transpose(1, 2, 0))[None]  # [1, v, x, w] = C[w, v, x]
+                T1 *= s1
+                for lo in range(0, n, b):
+                    hi = min(n, lo + b)
+                    B2 = C[lo:hi].transpose(0, 2, 1)[:, None] * s2  # [b, 1, x, w] = C[u, w, x] s2
+                    B3 = C[lo:hi, :, None, :]  # [b, v, 1, w] = C[u, v, w]
+                    r = _sorted_items(T1, B2, B3, k, packed)
+                    del B2
+                    yield np.arange(g * n3 + lo * n2, g * n3 + hi * n2), flat[g][lo * n2:hi * n2], r
+                    del r
+                del T1
 
-        def row_of(i):
-            prefix, r = rows(np.array([i]))
-            return np.concatenate([prefix, r[0]])
-
-        return grouper.ids, row_of
+        return grouped_ids(2 * n3, rows, blocks, max_bytes, "3-FWL")
 
     return next_colours
 
@@ -273,7 +256,7 @@ def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
         packed_at[k] = k**3 < pack_limit
         return step(cg, ch, k)
 
-    return refine_rounds("3fwl", Cg, Ch, next_colours, _describe(codes, packed_at, *texts))
+    return refine(Declaration("3fwl", (Cg, Ch), next_colours, _describe(codes, packed_at, *texts)))
 
 
 def refine_fwl3_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:

@@ -40,11 +40,10 @@ from ..distances import INF, distance_keys, resistance_exact, rrwp_exact, spd_ma
 from ..distances.resistance import resistance_keys_and_values
 from ..distances.spd import spd_keys
 from ..labels import PairLabels
-from .cost import DEFAULT_MAX_BYTES, block_rows
-from .engine import RefinementResult, multiset_text, refine_rounds, run_reference
-from .grouping import HashCollision, RowGrouper
+from .engine import RefinementResult, multiset_text, run_reference
+from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, pair_blocks, refine, rows_by_graph
 
-__all__ = ["refine_gdwl", "refine_gdwl_reference", "joint_keys", "gdwl_next_colours"]
+__all__ = ["refine_gdwl", "refine_gdwl_reference", "gdwl_declaration", "keyed_describe", "joint_keys", "gdwl_next_colours"]
 
 _NAMES = {"spd": "SPD", "rd": "RD", "rrwp": "RRWP"}
 
@@ -144,39 +143,21 @@ def gdwl_next_colours(Dg: np.ndarray, Dh: np.ndarray, max_bytes: int = DEFAULT_M
     def next_colours(cg, ch, k):
         cols = (cg, ch)
 
+        def fill(g, v):
+            block = mats[g][v].astype(np.int64)
+            block *= k
+            block += cols[g][None, :]
+            block.sort(axis=1)
+            return cols[g][v], block
+
         def rows(idx):
-            g = idx // n  # blocks never straddle the graphs
-            out = np.empty((idx.size, n), dtype=np.int64)
-            for gg in (0, 1):
-                sel = np.flatnonzero(g == gg)
-                if sel.size:
-                    v = idx[sel] % n
-                    block = mats[gg][v].astype(np.int64)
-                    block *= k
-                    block += cols[gg][None, :]
-                    block.sort(axis=1)
-                    out[sel] = block
-            prefix = np.concatenate(cols)[idx]
-            return prefix, out
+            return rows_by_graph(idx, (n,), n, fill)
 
-        for salt in range(8):
-            grouper = RowGrouper(2 * n, rows, max_bytes, salt)
-            try:
-                for g in (0, 1):
-                    for lo in range(0, n, b):
-                        idx = np.arange(g * n + lo, g * n + min(n, lo + b))
-                        grouper.add(idx, *rows(idx))
-            except HashCollision:
-                continue
-            break
-        else:  # pragma: no cover
-            raise RuntimeError("GD-WL: hash collisions in 8 independent tries")
+        def blocks():
+            for idx in pair_blocks(n, b):
+                yield (idx, *rows(idx))
 
-        def row_of(i):
-            prefix, r = rows(np.array([i]))
-            return np.concatenate([prefix, r[0]])
-
-        return grouper.ids, row_of
+        return grouped_ids(2 * n, rows, blocks, max_bytes, "GD-WL")
 
     return next_colours
 
@@ -219,6 +200,16 @@ def refine_gdwl(
     >>> r.witness.split("; ")[1]
     'nodes whose SPD/RD multiset is {(0, 0):1, (1, 2/3):2, (inf, inf):3}: 0 in G, 6 in H'
     """
+    return refine(gdwl_declaration(G, H, distances, rrwp_steps=rrwp_steps, test=test, max_bytes=max_bytes,
+                                   labels=labels))
+
+
+def gdwl_declaration(G: nx.Graph, H: nx.Graph, distances: Sequence[str], *, rrwp_steps: int | None = None,
+                     test: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
+                     labels: PairLabels | None = None) -> Declaration:
+    """GD-WL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_gdwl`):
+    it colours nodes, starts from the node labels (one colour without) and aggregates over all
+    nodes ``u`` with the key ``(d(v, u)[, edge label], chi(u))``."""
     distances = tuple(distances)
     Dg, Dh, label = joint_keys(G, H, distances, rrwp_steps)
     name = "/".join(_NAMES.get(d, d) for d in distances)
@@ -226,11 +217,28 @@ def refine_gdwl(
         Dg, Dh, label = _with_edge_labels(Dg, Dh, label, labels)
         name += "/edge label"
 
+    n = Dg.shape[0]
+    zeros = np.zeros(n, dtype=np.int64)
+    init = (zeros, zeros.copy()) if labels is None or labels.node is None else labels.node
+    node_text = None if labels is None or labels.node is None else labels.node_text
+    return Declaration(test or "gdwl", init, gdwl_next_colours(Dg, Dh, max_bytes), keyed_describe(name, label, node_text))
+
+
+def keyed_describe(name: str, label, node_text=None):
+    """The witness text of a test whose rows are ``[chi(v), sorted(key(v, u) * k + chi(u))]``
+    (GD-WL, EPWL): ``label(key)`` renders a key, ``node_text(id)`` a node label (``None``: no labels).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> describe = keyed_describe("SPD", str)
+    >>> describe(1, 0, np.array([0, 1, 2, 2]), 1)
+    'nodes whose SPD multiset is {1:1, 2:2}'
+    """
+
     def describe(t, c, row, kp):
         if row is None:
-            if labels is None or labels.node is None:
-                return "all nodes (initial colour)"
-            return f"nodes labelled {labels.node_text(c)}"
+            return "all nodes (initial colour)" if node_text is None else f"nodes labelled {node_text(c)}"
         if kp == 1:
             items = Counter(int(x) // kp for x in row[1:])
             return f"nodes whose {name} multiset is " + multiset_text(items, label)
@@ -239,10 +247,7 @@ def refine_gdwl(
             items, lambda dc: f"({label(dc[0])}, {dc[1]})"
         )
 
-    n = Dg.shape[0]
-    zeros = np.zeros(n, dtype=np.int64)
-    init = (zeros, zeros.copy()) if labels is None or labels.node is None else labels.node
-    return refine_rounds(test or "gdwl", init[0], init[1], gdwl_next_colours(Dg, Dh, max_bytes), describe)
+    return describe
 
 
 def _with_edge_labels(Dg: np.ndarray, Dh: np.ndarray, label, labels: PairLabels):

@@ -22,14 +22,15 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["RowGrouper", "HashCollision", "row_hash"]
+from ..distances.modular import HashCollision  # raised by RowGrouper.add; defined beside unique_rows
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX = np.uint64(0xBF58476D1CE4E5B9)
+__all__ = ["RowGrouper", "HashCollision", "row_hash", "GOLDEN", "MIX"]
+
+#: Constants of the 64-bit mixing step (splitmix64) after the linear hash.
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 
-class HashCollision(Exception):
-    """Two different rows got the same hash (redo the round with another salt)."""
 
 
 def _weights(width: int, salt: int) -> np.ndarray:
@@ -46,6 +47,8 @@ def row_hash(rows: np.ndarray, prefix: np.ndarray, salt: int = 0) -> np.ndarray:
     Examples
     --------
     >>> import numpy as np
+
+from ..distances.modular import HashCollision  # raised by RowGrouper.add; defined beside unique_rows
     >>> h = row_hash(np.array([[1, 2], [1, 2], [2, 1]]), np.array([0, 0, 0]))
     >>> bool(h[0] == h[1]), bool(h[0] == h[2])
     (True, False)
@@ -53,7 +56,7 @@ def row_hash(rows: np.ndarray, prefix: np.ndarray, salt: int = 0) -> np.ndarray:
     with np.errstate(over="ignore"):
         h = rows.view(np.uint64) @ _weights(rows.shape[1], salt)
         h ^= h >> np.uint64(29)
-        h += (prefix.astype(np.int64).view(np.uint64) + _GOLDEN) * _MIX
+        h += (prefix.astype(np.int64).view(np.uint64) + GOLDEN) * MIX
         h ^= h >> np.uint64(31)
     return h
 
@@ -76,6 +79,8 @@ class RowGrouper:
     Examples
     --------
     >>> import numpy as np
+
+from ..distances.modular import HashCollision  # raised by RowGrouper.add; defined beside unique_rows
     >>> X = np.array([[1, 2], [3, 4], [1, 2], [3, 4], [5, 6]])
     >>> P = np.zeros(5, dtype=np.int64)
     >>> g = RowGrouper(5, lambda idx: (P[idx], X[idx]), store_bytes=0)

@@ -60,6 +60,7 @@ Examples
 from __future__ import annotations
 
 from collections import Counter
+from typing import Callable
 
 import networkx as nx
 import numpy as np
@@ -67,7 +68,8 @@ import numpy as np
 from ..distances.modular import unique_rows
 from .ego import _bare_graph
 from .engine import RefinementResult, no_difference_text, witness_text
-from .seeded import check_pair, neighbour_table
+from .kernel import Declaration, History, refine
+from .seeded import check_pair, neighbour_aggregate, neighbour_table
 
 __all__ = ["refine_marking", "refine_marking_reference", "marked_classes", "marked_classes_reference"]
 
@@ -95,23 +97,22 @@ def _orbits(G: nx.Graph, fixed: int | None = None) -> np.ndarray:
     return np.asarray(pynauty.autgrp(g)[3], dtype=np.int64)
 
 
+def _stable(init: np.ndarray, split: int, nb: np.ndarray) -> tuple[np.ndarray, int, Callable]:
+    """The stable joint 1-WL colouring of all elements (G's ``split`` first, then H's) from the
+    initial ids ``init`` over their padded neighbour matrix ``nb`` (padding: one past the end), on
+    the kernel; returns it, the rounds, and the round (:func:`~wltools.refine.seeded.neighbour_aggregate`)."""
+    aggregate = neighbour_aggregate(nb)
+    hist = History(every_round=False)
+    r = refine(Declaration("1wl", (init[:split], init[split:]), aggregate, lambda *a: "", compare=False), history=hist)
+    return np.concatenate(hist.colours[-1]), r.iterations, aggregate
+
+
 def _plain_stable(G: nx.Graph, H: nx.Graph, nb: np.ndarray) -> np.ndarray:
-    """The stable joint 1-WL colouring of G then H (ids ``0..k-1``), ``nb`` their padded
-    neighbour matrix over the ``2n`` nodes (padding ``2n``)."""
+    """The stable joint 1-WL colouring of G then H (ids ``0..k-1`` of the round that splits no
+    class), ``nb`` their padded neighbour matrix over the ``2n`` nodes (padding ``2n``)."""
     N = nb.shape[0]
-    col = np.zeros(N, dtype=np.int64)
-    k = 1 if N else 0
-    while N:
-        ext = np.append(col, -1)
-        items = ext[nb]
-        items.sort(axis=1)
-        new = unique_rows(np.concatenate([col[:, None], items], axis=1))
-        k_new = int(new.max()) + 1
-        col = new
-        if k_new == k:
-            break
-        k = k_new
-    return col
+    col, _, aggregate = _stable(np.zeros(N, dtype=np.int64), N // 2, nb)
+    return aggregate(col[: N // 2], col[N // 2:], 0)[0]
 
 
 def _marking_jobs(graphs, orbits, marks: int) -> list[tuple[int, tuple[int, ...], int]]:
@@ -145,19 +146,7 @@ def _refine_copies(base: np.ndarray, jobs: list, nb_g: np.ndarray, nb_h: np.ndar
     N = copies * n
     shift = (np.arange(copies) * n)[:, None, None]
     nb = np.where(nb_all >= 0, nb_all + shift, N).reshape(N, -1)
-    col = unique_rows(base.reshape(N, 1))
-    k = int(col.max()) + 1
-    rounds = 0
-    while True:
-        ext = np.append(col, -1)
-        items = ext[nb]
-        items.sort(axis=1)
-        new = unique_rows(np.concatenate([col[:, None], items], axis=1))
-        k_new = int(new.max()) + 1
-        if k_new == k:
-            break
-        col, k = new, k_new
-        rounds += 1
+    col, rounds, _ = _stable(unique_rows(base.reshape(N, 1)), counts[0] * n, nb)
     return col, rounds
 
 

@@ -28,10 +28,10 @@ import numpy as np
 
 from ..errors import UnsupportedGraphError
 from ..graphs import check_simple
-from .engine import (RefinementResult, multiset_text, no_difference_text, run_refinement, run_reference,
-                     witness_text)
+from .engine import RefinementResult, multiset_text, run_reference
+from .kernel import Aggregate, Declaration, interned_ids, refine, stacked_ids
 
-__all__ = ["refine_from_keys", "refine_from_keys_reference", "shared_ids", "neighbour_table", "graph_csr",
+__all__ = ["refine_from_keys", "keys_declaration", "neighbour_aggregate", "refine_from_keys_reference", "shared_ids", "neighbour_table", "graph_csr",
            "check_pair"]
 
 
@@ -145,7 +145,7 @@ def refine_from_keys(
     csr_h: tuple | None = None,
 ) -> RefinementResult:
     """1-WL on the pair ``(G, H)`` (nodes ``0..n-1``, equal orders) from the initial colours
-    ``keys_g[v]`` / ``keys_h[v]``, fast and exact (:func:`~wltools.refine.engine.run_refinement`
+    ``keys_g[v]`` / ``keys_h[v]``, fast and exact (:func:`~wltools.refine.kernel.refine`
     over padded neighbour matrices; rows grouped by the verified hash of
     :func:`~wltools.distances.modular.unique_rows`).
 
@@ -162,22 +162,25 @@ def refine_from_keys(
     >>> r.distinguished, r.iteration, r.witness
     (True, 0, 'iteration 0: nodes of degree 1: 2 in G, 0 in H; nodes of degree 2: 1 in G, 3 in H')
     """
+    return refine(keys_declaration(test, G, H, keys_g, keys_h, describe_key, csr_g, csr_h))
+
+
+def keys_declaration(test: str, G: nx.Graph, H: nx.Graph, keys_g: Sequence, keys_h: Sequence,
+                     describe_key: Callable[[object], str], csr_g: tuple | None = None,
+                     csr_h: tuple | None = None) -> Declaration:
+    """1-WL from initial keys as a :class:`~wltools.refine.kernel.Declaration` (arguments of
+    :func:`refine_from_keys`): it colours nodes, starts from the keys' ids in one sorted table and
+    aggregates the neighbours' colours."""
     n = G.number_of_nodes()
     init_g, init_h, table = shared_ids(keys_g, keys_h)
     csr_g = csr_g if csr_g is not None else graph_csr(G)
     csr_h = csr_h if csr_h is not None else graph_csr(H)
     if 2 * n <= SMALL_PAIR:
-        return _refine_small(test, n, init_g.tolist() + init_h.tolist(), csr_g, csr_h, table, describe_key)
-    width = int(max(csr_g[2].max(initial=0), csr_h[2].max(initial=0)))
-    # neighbours of G's nodes as 0..n-1, of H's as n..2n-1; padding points at slot 2n (colour -1)
-    nb = np.concatenate([neighbour_table(G, 0, width, 2 * n, csr_g), neighbour_table(H, n, width, 2 * n, csr_h)])
-
-    def step(cg, ch, k):
-        ext = np.concatenate([cg, ch, np.array([-1], dtype=np.int64)])
-        items = ext[nb]
-        items.sort(axis=1)
-        rows = np.concatenate([ext[:-1, None], items], axis=1)
-        return rows[:n], rows[n:]
+        aggregate = _small_round(n, csr_g, csr_h)
+    else:  # neighbours of G's nodes as 0..n-1, of H's as n..2n-1; padding points at slot 2n (colour -1)
+        width = int(max(csr_g[2].max(initial=0), csr_h[2].max(initial=0)))
+        aggregate = neighbour_aggregate(np.concatenate([neighbour_table(G, 0, width, 2 * n, csr_g),
+                                                        neighbour_table(H, n, width, 2 * n, csr_h)]))
 
     def describe(t, c, row, k):
         if row is None:
@@ -189,59 +192,47 @@ def refine_from_keys(
         return (f"nodes of colour {int(row[0])} (round {t - 1}) whose neighbour colours are "
                 + multiset_text(items, str))
 
-    return run_refinement(test, init_g, init_h, step, describe)
+    return Declaration(test, (init_g, init_h), aggregate, describe)
 
 
-#: Pairs of at most this many nodes in all are refined in plain Python (:func:`_refine_small`):
-#: below it a round of numpy calls costs more than the Python loop over the nodes.
+#: Pairs of at most this many nodes in all build their keys as Python tuples and number them by a
+#: dict (:func:`~wltools.refine.kernel.interned_ids`): below it that is faster than numpy calls.
 SMALL_PAIR = 48
 
 
-def _refine_small(test, n, init, csr_g, csr_h, table, describe_key) -> RefinementResult:
-    """:func:`refine_from_keys` for small pairs: the same rounds, stopping rule and results, over
-    Python lists (colour ids from a dict of signatures per round, so one table for both graphs)."""
+def neighbour_aggregate(nb: np.ndarray) -> Aggregate:
+    """The 1-WL round over the padded neighbour matrix ``nb`` of all elements of G then H
+    (padding: one past the last element, read as colour ``-1``): the ids of the rows ``[colour,
+    sorted neighbour colours]`` (:func:`~wltools.refine.kernel.stacked_ids`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> nb = np.array([[1, 3], [0, 3], [3, 3]])  # G: nodes 0 - 1, H: node 2 alone; padding 3
+    >>> ids, _ = neighbour_aggregate(nb)(np.array([0, 0]), np.array([0]), 1)
+    >>> bool(ids[0] == ids[1] != ids[2])
+    True
+    """
+
+    def aggregate(cg, ch, k):
+        ext = np.concatenate([cg.reshape(-1), ch.reshape(-1), np.array([-1], dtype=np.int64)])
+        items = ext[nb]
+        items.sort(axis=1)
+        return stacked_ids(np.concatenate([ext[:-1, None], items], axis=1))
+
+    return aggregate
+
+
+def _small_round(n: int, csr_g: tuple, csr_h: tuple):
+    """The 1-WL round of small pairs: keys ``(colour, sorted neighbour colours...)`` as tuples."""
     nbrs = [csr_g[1][csr_g[0][v]:csr_g[0][v + 1]].tolist() for v in range(n)]
     nbrs += [[u + n for u in csr_h[1][csr_h[0][v]:csr_h[0][v + 1]].tolist()] for v in range(n)]
-    col = init
-    k = len(set(col))
-    first_t, witness, t = None, "", 0
 
-    def check(t, sigs):
-        nonlocal first_t, witness
-        hg, hh = Counter(col[:n]), Counter(col[n:])
-        diff = sorted(c for c in set(hg) | set(hh) if hg[c] != hh[c])
-        if not diff:
-            return
-        first_t = t
-        where = {c: v for v, c in reversed(list(enumerate(col)))}
+    def aggregate(cg, ch, k):
+        col = cg.tolist() + ch.tolist()
+        return interned_ids([(col[v], *sorted([col[u] for u in nbrs[v]])) for v in range(2 * n)])
 
-        def text(c):
-            if sigs is None:
-                return describe_key(table[c])
-            old, items = sigs[where[c]]
-            bag = Counter(items)
-            if t == 1:
-                return (describe_key(table[old]) + ", whose neighbours' initial colours are "
-                        + multiset_text(bag, lambda i: str(table[i])))
-            return f"nodes of colour {old} (round {t - 1}) whose neighbour colours are " + multiset_text(bag, str)
-
-        witness = witness_text(t, diff, hg, hh, text)
-
-    check(0, None)
-    while n:
-        sigs = [(col[v], tuple(sorted([col[u] for u in nbrs[v]]))) for v in range(2 * n)]
-        ids: dict = {}
-        new = [ids.setdefault(sig, len(ids)) for sig in sigs]
-        if len(ids) == k:
-            break
-        t += 1
-        col, k = new, len(ids)
-        if first_t is None:
-            check(t, sigs)
-    sizes = tuple(tuple(sorted(Counter(part).values(), reverse=True)) for part in (col[:n], col[n:]))
-    if first_t is None:
-        witness = no_difference_text(t, len(set(col[:n])))
-    return RefinementResult.from_histograms(test, first_t, t, sizes, witness)
+    return aggregate
 
 
 def refine_from_keys_reference(

@@ -56,7 +56,8 @@ import networkx as nx
 import numpy as np
 
 from .engine import RefinementResult
-from .seeded import check_pair, graph_csr, refine_from_keys, refine_from_keys_reference
+from .kernel import Declaration, refine
+from .seeded import check_pair, graph_csr, keys_declaration, refine_from_keys_reference
 
 __all__ = [
     "TYPES",
@@ -64,6 +65,7 @@ __all__ = [
     "substructure_counts",
     "substructure_counts_reference",
     "refine_substructure",
+    "substructure_declaration",
     "refine_substructure_reference",
 ]
 
@@ -353,12 +355,18 @@ def refine_substructure(G: nx.Graph, H: nx.Graph, test: str) -> RefinementResult
     0
     """
     check_pair(G, H)
+    return refine(substructure_declaration(G, H, test))
+
+
+def substructure_declaration(G: nx.Graph, H: nx.Graph, test: str) -> Declaration:
+    """S3 / S4 as a :class:`~wltools.refine.kernel.Declaration`: 1-WL from the induced-subgraph
+    counts of every node (:func:`~wltools.refine.seeded.keys_declaration`)."""
     k = _k_of(test)
     count = _counts3 if k == 3 else _counts4
     csr_g, csr_h = graph_csr(G), graph_csr(H)
     keys_g = count(G, csr_g) if G.number_of_nodes() else np.zeros((0, len(TYPES[k])), dtype=np.int64)
     keys_h = count(H, csr_h) if H.number_of_nodes() else np.zeros((0, len(TYPES[k])), dtype=np.int64)
-    return refine_from_keys(test, G, H, keys_g, keys_h, _describe(k), csr_g, csr_h)
+    return keys_declaration(test, G, H, keys_g, keys_h, _describe(k), csr_g, csr_h)
 
 
 def refine_substructure_reference(G: nx.Graph, H: nx.Graph, test: str) -> RefinementResult:

@@ -106,18 +106,10 @@ import numpy as np
 from ..distances import adjacency_matrix
 from ..distances.modular import unique_rows
 from ..errors import UnknownNameError
-from .cost import DEFAULT_MAX_BYTES, block_rows
-from .engine import (
-    RefinementResult,
-    class_sizes,
-    histograms_differ,
-    multiset_text,
-    no_difference_text,
-    witness_text,
-)
 from ..labels import PairLabels
+from .engine import RefinementResult, multiset_text, no_difference_text
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
-from .grouping import HashCollision, RowGrouper
+from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, pair_blocks, refine, rows_by_graph, stacked_ids
 
 __all__ = [
     "SWLClass",
@@ -127,6 +119,7 @@ __all__ = [
     "HIERARCHY",
     "row_width",
     "refine_swl",
+    "swl_declaration",
     "refine_swl_reference",
 ]
 
@@ -345,42 +338,22 @@ def _next_colours(spec: SWLClass, tables, width: int, max_bytes: int):
         padded = (_pad(Cg), _pad(Ch))
         gids = _column_ids(Cg, Ch) if "vG" in spec.aggregations else (None, None)
 
+        def fill(g, u, v):
+            Cc, Cr = padded[g]
+            return mats[g][u, v], _rows(spec, tables[g], mats[g], Cc, Cr, gids[g], k, u, v)
+
         def rows(idx):
-            g, rest = np.divmod(idx, nn)
-            u, v = np.divmod(rest, n)
-            out = np.empty((idx.size, width), dtype=np.int64)
-            prefix = np.empty(idx.size, dtype=np.int64)
-            for gg in (0, 1):
-                sel = np.flatnonzero(g == gg)
-                if sel.size:
-                    Cc, Cr = padded[gg]
-                    out[sel] = _rows(spec, tables[gg], mats[gg], Cc, Cr, gids[gg], k, u[sel], v[sel])
-                    prefix[sel] = mats[gg][u[sel], v[sel]]
-            return prefix, out
+            return rows_by_graph(idx, (n, n), width, fill)
 
         if 2 * nn <= per_block:  # everything in one go
             prefix, r = rows(np.arange(2 * nn))
-            ids = unique_rows(np.concatenate([prefix[:, None], r], axis=1))
-        else:
-            for salt in range(8):
-                grouper = RowGrouper(2 * nn, rows, max_bytes, salt)
-                try:
-                    for g in (0, 1):  # blocks never straddle the graphs
-                        for lo in range(g * nn, (g + 1) * nn, per_block):
-                            idx = np.arange(lo, min((g + 1) * nn, lo + per_block))
-                            grouper.add(idx, *rows(idx))
-                except HashCollision:  # pragma: no cover - about 2^-64 per pair of rows
-                    continue
-                break
-            else:  # pragma: no cover
-                raise RuntimeError(f"{spec.label}: hash collisions in 8 independent tries")
-            ids = grouper.ids
+            return stacked_ids(np.concatenate([prefix[:, None], r], axis=1))
 
-        def row_of(i):
-            prefix, r = rows(np.array([i]))
-            return np.concatenate([prefix, r[0]])
+        def blocks():
+            for idx in pair_blocks(nn, per_block):
+                yield (idx, *rows(idx))
 
-        return ids, row_of
+        return grouped_ids(2 * nn, rows, blocks, max_bytes, spec.label)
 
     return next_colours
 
@@ -478,53 +451,37 @@ def refine_swl(G: nx.Graph, H: nx.Graph, test: str, *, max_bytes: int = DEFAULT_
         raise ValueError("refine_swl needs graphs of equal order (refine_pair answers 'order' first)")
     if n == 0:
         return RefinementResult.from_histograms(test, None, 0, ((), ()), no_difference_text(0, 0))
+    return refine(swl_declaration(test, Ag, Ah, max_bytes=max_bytes, labels=labels))
+
+
+def swl_declaration(test: str, Ag: np.ndarray, Ah: np.ndarray, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                    labels: PairLabels | None = None) -> Declaration:
+    """A subgraph WL test as a :class:`~wltools.refine.kernel.Declaration` on adjacency matrices
+    of equal order ``n >= 1``: it colours ordered pairs ``(u, v)`` (node ``v`` of subgraph
+    ``G^u``), starts from the marking or the atomic type (with labels), aggregates as the class's
+    ``aggregations`` say, and reads out its pooling (VS, SV or all pairs)."""
+    spec = _spec(test)
+    n = Ag.shape[0]
     d = int(max(Ag.sum(axis=1).max(), Ah.sum(axis=1).max()))
     edges = labels is not None and labels.edge is not None
     tables = tuple(_Tables(A, d, labels.edge_matrix(g, n) if edges else None, labels.edge_ids if edges else 1)
                    for g, A in enumerate((Ag, Ah)))
-    width = row_width(test, d)
-    next_colours = _next_colours(spec, tables, width, max_bytes)
+    next_colours = _next_colours(spec, tables, row_width(test, d), max_bytes)
 
     nn = n * n
     joint, values, type_name = _initial_pair(spec, Ag, Ah, labels)
-    k = int(joint.max()) + 1
-    first_t, witness = None, ""
 
-    def check(t, row_of, k_before):
-        nonlocal first_t, witness
-        if first_t is not None:
-            return
-        Cg, Ch = joint[:nn].reshape(n, n), joint[nn:].reshape(n, n)
-        pg, ph, items = _pooled(spec.pooling, Cg, Ch)
-        kk = int(max(pg.max(), ph.max())) + 1
-        diff = histograms_differ(pg, ph, kk)
-        if not diff.size:
-            return
-        first_t = t
-        both = np.concatenate([pg, ph])
+    def readout(cg, ch):
+        pg, ph, items = _pooled(spec.pooling, cg.reshape(n, n), ch.reshape(n, n))
+        if items is None:
+            return pg, ph, None
+        return pg, ph, lambda i: _POOLED_NAME[spec.pooling] + multiset_text(Counter(items(i).tolist()), str)
 
-        def text(c):
-            i = int(np.flatnonzero(both == c)[0])
-            if items is not None:
-                return _POOLED_NAME[spec.pooling] + multiset_text(Counter(items(i).tolist()), str)
-            return _describe_pair(spec, t, c, None if row_of is None else row_of(i), k_before, values, type_name)
+    def describe(t, c, row, k_before):
+        return _describe_pair(spec, t, c, row, k_before, values, type_name)
 
-        witness = witness_text(t, diff.tolist(), np.bincount(pg, minlength=kk), np.bincount(ph, minlength=kk), text)
-
-    check(0, None, k)
-    t = 0
-    while True:
-        new, row_of = next_colours(joint[:nn].reshape(n, n), joint[nn:].reshape(n, n), k)
-        k_new = int(new.max()) + 1
-        if k_new == k:
-            break
-        t += 1
-        joint, k_before, k = new, k, k_new
-        check(t, row_of, k_before)
-    sizes = (class_sizes(joint[:nn], k), class_sizes(joint[nn:], k))
-    if first_t is None:
-        witness = no_difference_text(t, len(set(joint[:nn].tolist())))
-    return RefinementResult.from_histograms(test, first_t, t, sizes, witness)
+    init = (joint[:nn].reshape(n, n), joint[nn:].reshape(n, n))
+    return Declaration(test, init, next_colours, describe, readout)
 
 
 # ---------------------------------------------------------------------------------- reference

@@ -44,9 +44,10 @@ import numpy as np
 from ..distances.adjacency import csr_parts
 from ..labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text, run_reference, witness_text
-from .grouping import _GOLDEN, _MIX
+from .grouping import GOLDEN, MIX
+from .kernel import Declaration, HashCollision, stacked_ids, with_retries
 
-__all__ = ["refine_wl1", "refine_wl1_reference"]
+__all__ = ["refine_wl1", "wl1_declaration", "refine_wl1_reference"]
 
 
 def _weights(length: int, salt: int) -> np.ndarray:
@@ -58,8 +59,8 @@ def _signature_groups(cand, col, indptr, indices, w, elab=None, base=1):
     """Exact groups of the candidates' signatures ``(colour, sorted neighbour colours)``
     (neighbour keys ``colour * base + elab[slot]`` with edge labels ``elab`` per CSR slot).
 
-    Returns the group of each candidate (numbered in order of first appearance), or ``None`` on
-    a hash collision."""
+    Returns the group of each candidate (numbered in order of first appearance); raises
+    :class:`~wltools.refine.grouping.HashCollision` on a hash collision."""
     start, deg = indptr[cand], indptr[cand + 1] - indptr[cand]
     total = int(deg.sum())
     owner = np.repeat(np.arange(cand.size), deg)
@@ -75,16 +76,16 @@ def _signature_groups(cand, col, indptr, indices, w, elab=None, base=1):
         hv = seq.view(np.uint64) * w[pos]
         h = np.add.reduceat(hv, seg_start) if total else np.zeros(cand.size, dtype=np.uint64)
         h ^= h >> np.uint64(29)
-        h += (col[cand].view(np.uint64) + _GOLDEN) * _MIX
+        h += (col[cand].view(np.uint64) + GOLDEN) * MIX
         h ^= h >> np.uint64(31)
-        h += deg.view(np.uint64) * _GOLDEN
+        h += deg.view(np.uint64) * GOLDEN
     _, first, inv = np.unique(h, return_index=True, return_inverse=True)
     inv = inv.reshape(-1)
     rep = first[inv]
     if not (np.array_equal(col[cand], col[cand[rep]]) and np.array_equal(deg, deg[rep])):
-        return None
+        raise HashCollision
     if not np.array_equal(seq, seq[seg_start[rep][owner] + pos]):
-        return None
+        raise HashCollision
     # renumber groups by first appearance
     rank = np.empty(first.size, dtype=np.int64)
     rank[np.argsort(first, kind="stable")] = np.arange(first.size)
@@ -133,13 +134,8 @@ def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) ->
         cand = np.unique(indices[_slots(indptr, changed)])
         if cand.size == 0:
             break
-        for salt in range(8):
-            res = _signature_groups(cand, col, indptr, indices, w if salt == 0 else _weights(w.size, salt), elab, base)
-            if res is not None:
-                break
-        else:  # pragma: no cover
-            raise RuntimeError("1-WL: hash collisions in 8 independent tries")
-        gid = res
+        gid = with_retries(lambda salt: _signature_groups(cand, col, indptr, indices,
+                                                          w if salt == 0 else _weights(w.size, salt), elab, base), "1-WL")
         ngroups = int(gid.max()) + 1
         gsize = np.bincount(gid, minlength=ngroups)
         gfirst = np.full(ngroups, cand.size, dtype=np.int64)
@@ -186,6 +182,51 @@ def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) ->
     if first_t is None:
         witness = no_difference_text(t, int(np.unique(col[:n]).size))
     return RefinementResult.from_histograms("1wl", first_t, t, (sizes[0], sizes[1]), witness)
+
+
+def wl1_declaration(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> Declaration:
+    """1-WL as a :class:`~wltools.refine.kernel.Declaration` (the module docstring's update rule,
+    every node's row rebuilt each round): it colours nodes, starts from the node labels (one
+    colour without) and aggregates the neighbours ``u`` with the key ``chi(u) * B + edge label
+    id`` (``B`` edge label ids; ``chi(u)`` alone without edge labels). :func:`refine_wl1` is the
+    same refinement touching only the nodes that can change (tested equal); drawings read this
+    one's history.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from wltools.refine.kernel import refine
+    >>> refine(wl1_declaration(nx.path_graph(4), nx.star_graph(3))).class_sizes
+    ((2, 2), (3, 1))
+    """
+    n = G.number_of_nodes()
+    edges = labels is not None and labels.edge is not None
+    base = labels.edge_ids if edges else 1
+    width = max([d for _, d in G.degree] + [d for _, d in H.degree] + [1])
+    nb = np.full((2 * n, width), 2 * n, dtype=np.int64)
+    el = np.zeros((2 * n, width), dtype=np.int64)
+    for g, X in enumerate((G, H)):
+        E = labels.edge_matrix(g, n) if edges else None
+        for v in range(n):
+            for j, u in enumerate(sorted(X[v])):
+                nb[g * n + v, j] = g * n + u
+                el[g * n + v, j] = 0 if E is None else int(E[v, u])
+
+    def aggregate(cg, ch, k):
+        ext = np.concatenate([cg, ch, np.array([-1], dtype=np.int64)])
+        items = np.where(nb < 2 * n, ext[nb] * base + el, -1)
+        items.sort(axis=1)
+        return stacked_ids(np.concatenate([ext[:-1, None], items], axis=1))
+
+    def describe(t, c, row, k):
+        if row is None:
+            return f"nodes of initial colour {c}"
+        items = Counter(int(x) for x in row[1:] if x >= 0)
+        return f"nodes of colour {int(row[0])} (round {t - 1}) whose neighbour keys are " + multiset_text(items, str)
+
+    zeros = np.zeros(n, dtype=np.int64)
+    init = labels.node if labels is not None and labels.node is not None else (zeros, zeros.copy())
+    return Declaration("1wl", init, aggregate, describe)
 
 
 def _initial(labels: PairLabels | None, n: int):

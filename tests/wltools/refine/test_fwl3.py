@@ -4,7 +4,6 @@ reference (packed and two-word items, one-node blocks), relabelling invariance, 
 peak-memory estimate, and the refusals before work (check, brec theory) and the suite defaults."""
 
 import itertools
-import tracemalloc
 
 import networkx as nx
 import numpy as np
@@ -12,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from wltools.errors import ResourceLimitError
-from wltools.graphs import named_graph
+from wltools.graphs import named_graph, permute_graph
 from wltools.refine import refine_pair
 from wltools.refine.cost import peak_bytes
 from wltools.refine.fwl3 import refine_fwl3, refine_fwl3_reference, triple_type_text, triple_types
@@ -24,11 +23,7 @@ def _key(r):
 
 
 def _permuted(G, seed):
-    perm = np.random.default_rng(seed).permutation(len(G))
-    H = nx.Graph()
-    H.add_nodes_from(range(len(G)))
-    H.add_edges_from((int(perm[u]), int(perm[v])) for u, v in G.edges())
-    return H
+    return permute_graph(G, np.random.default_rng(seed).permutation(len(G)))
 
 
 def _random_pairs():
@@ -150,18 +145,12 @@ def test_suite_theory_accepts_3fwl():
     assert counts(th) == {"3wl": (0, 1), "3fwl": (1, 1)}
 
 
-def test_peak_estimate_on_a_cfi_pair():
+def test_peak_estimate_on_a_cfi_pair(refine_peak):
     """The estimate is an upper fit: CFI pairs, with few colour classes, need less than it says."""
     from brec_runner.dataset import load_pairs
 
     p = load_pairs(ids=[333])[0]
-    refine_pair(nx.cycle_graph(10), nx.cycle_graph(10), "3fwl")
-    tracemalloc.start()
-    try:
-        refine_pair(p.g, p.h, "3fwl")
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    peak = refine_peak(p.g, p.h, "3fwl", (nx.cycle_graph(10), nx.cycle_graph(10)))
     est = peak_bytes("3fwl", len(p.g), p.g.number_of_edges())
     assert peak <= est <= 2.5 * peak, (peak, est)
 

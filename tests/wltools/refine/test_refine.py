@@ -8,18 +8,15 @@ import numpy as np
 import pytest
 
 from wltools.errors import UnknownNameError, UnsupportedGraphError
-from wltools.graphs import named_graph
+from wltools.graphs import named_graph, permute_graph
 from wltools.iso import is_isomorphic
 from wltools.refine import TESTS, RefinementResult, refine_pair
 from wltools.refine.engine import unique_rows
+from wltools.wl_tests import SUBGRAPH_WL_TESTS
 
 
 def _permuted(G, seed):
-    perm = np.random.default_rng(seed).permutation(len(G))
-    H = nx.Graph()
-    H.add_nodes_from(range(len(G)))
-    H.add_edges_from((int(perm[u]), int(perm[v])) for u, v in G.edges())
-    return H
+    return permute_graph(G, np.random.default_rng(seed).permutation(len(G)))
 
 
 # ----------------------------------------------------------------------- published separations
@@ -264,7 +261,7 @@ def test_unique_rows_exact_even_with_hash_collisions(monkeypatch):
     assert modular.unique_rows(np.zeros((4, 0), dtype=np.int64)).tolist() == [0, 0, 0, 0]
 
 
-@pytest.mark.parametrize("test", TESTS)
+@pytest.mark.parametrize("test", TESTS + SUBGRAPH_WL_TESTS)
 def test_edgeless_and_empty_graphs(test):
     for fast in (True, False):
         assert not refine_pair(nx.Graph(), nx.Graph(), test, fast=fast).distinguished

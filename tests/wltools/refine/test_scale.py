@@ -2,7 +2,6 @@
 references (random and BREC pairs, small block budgets that force many blocks and the
 recomputed-representative path), and the stated peak memory against the measured one."""
 
-import tracemalloc
 
 import networkx as nx
 import pytest
@@ -62,18 +61,12 @@ def test_brec_subset_fast_equals_reference(test):
                                              ("3wl", 80, 3), ("epwl", 80, 3), ("epwl-lap", 80, 3),
                                              ("rrwp", 60, 20), ("epwl-lap", 60, 20), ("rrwp", 150, 3),
                                              ("3fwl", 40, 3)])
-def test_peak_bytes_within_factor_two_of_measured(test, n, degree):
+def test_peak_bytes_within_factor_two_of_measured(test, n, degree, refine_peak):
     """The estimate against tracemalloc's peak, on regular graphs of low and high degree (the
     degrees given as the CLI gives them: RRWP's and EPWL's prime counts grow with them)."""
     import math
 
     G, H = nx.random_regular_graph(degree, n, seed=1), nx.random_regular_graph(degree, n, seed=2)
-    refine_pair(nx.cycle_graph(70), nx.cycle_graph(70), test)  # imports (scipy) outside the trace
-    tracemalloc.start()
-    try:
-        refine_pair(G, H, test)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    peak = refine_peak(G, H, test, (nx.cycle_graph(70), nx.cycle_graph(70)))  # imports (scipy) outside the trace
     est = peak_bytes(test, n, G.number_of_edges(), max_degree=degree, lcm_degrees=math.lcm(degree))
     assert peak / 2.5 <= est <= 2.5 * peak, (test, n, peak, est)

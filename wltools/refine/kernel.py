@@ -1,0 +1,360 @@
+"""The one refinement kernel under every colour-refinement test.
+
+A test is a short :class:`Declaration` (after PyTorch Geometric's ``MessagePassing``, where a layer
+declares ``message`` / ``aggregate`` / ``update`` and the engine runs them):
+
+* **what it colours and its initial colouring**: ``init``, the round-0 colours of the elements of
+  G and of H (nodes ``[n]``, ordered pairs ``[n, n]``, triples ``[n, n, n]``, marked copies ...),
+  ids from one table shared by the two graphs (labels enter here);
+* **its aggregation**: ``aggregate(colours of G, colours of H, k)``, one round, giving the new
+  joint colour ids of all elements of G then H and ``row_of(i)``, the exact key ``[old colour,
+  sorted items...]`` that defines element ``i``'s new colour. The key is built from the
+  neighbours the test aggregates over, with the keys it attaches to them (edge labels,
+  distances, atomic types); it is turned into ids exactly by :func:`stacked_ids` (all rows at
+  once) or :func:`grouped_ids` (rows block by block, bounded memory);
+* **its readout** (optional): the colours whose histograms are compared (a subgraph test pools
+  pair colours into subgraph colours); by default the element colours themselves;
+* ``describe``: how a colour class reads in a witness.
+
+The kernel owns the rest, once for every test (:func:`refine`):
+
+* the **round loop** to stability: a round that does not increase the number of colour classes
+  leaves the partition unchanged (each new key holds the old colour, so partitions only get
+  finer), and the loop stops there;
+* **exact hashing**: keys are grouped by 64-bit hashes only to be fast; every group is verified
+  entry by entry, and a collision (:class:`~wltools.refine.grouping.HashCollision`) redoes the
+  round with other hash weights, at most :data:`TRIES` times (:func:`with_retries`);
+* the **history** (:class:`History`, when asked): the colours of every element at every round,
+  the compared colours, and the first round where the two graphs' histograms differ; witnesses,
+  drawings (:mod:`wltools.draw.colourings`) and reports read it instead of replaying;
+* the **hooks** for limits and progress: ``progress(t, k)`` after every round, memory budgets of
+  the block workspace (:data:`DEFAULT_MAX_BYTES`, :func:`block_rows`) whose peak
+  :func:`wltools.refine.cost.peak_bytes` states before a run.
+
+The pair is distinguished iff the compared histograms differ at some round ``t`` (``t = 0``: the
+initial colours); the witness names the (at most three) classes whose counts differ most.
+
+Examples
+--------
+Refining by degree alone: G has degrees ``1, 1, 0`` and H ``0, 0, 0``.
+
+>>> import numpy as np
+>>> deg = np.array([1, 1, 0, 0, 0, 0])
+>>> def aggregate(cg, ch, k):
+...     rows = np.stack([np.concatenate([cg, ch]), deg], axis=1)
+...     return stacked_ids(rows)
+>>> zeros = np.zeros(3, dtype=np.int64)
+>>> h = History()
+>>> r = refine(Declaration("degree", (zeros, zeros), aggregate, lambda t, c, *_: f"colour {c}"), history=h)
+>>> r.distinguished, r.iteration, r.class_sizes, h.first_diff, len(h.colours)
+(True, 1, ((2, 1), (3,)), 1, 2)
+>>> r.witness
+'iteration 1: colour 0: 2 in G, 0 in H; colour 1: 1 in G, 3 in H'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import numpy as np
+
+from ..distances.modular import TRIES, HashCollision, unique_rows, with_retries
+from .engine import RefinementResult, class_sizes, no_difference_text, witness_text
+from .grouping import RowGrouper
+
+__all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids",
+           "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
+           "BLOCK_FACTOR", "block_rows", "HashCollision"]
+
+#: Default budget (bytes) of the block work arrays of a round, and separately of the store of
+#: verified rows (:func:`grouped_ids`).
+DEFAULT_MAX_BYTES = 256 * 2**20
+
+#: Bytes of one element in a block of rows: the int64 items, the sorted copy numpy makes and the
+#: int64 temporaries of hashing and verification.
+BLOCK_FACTOR = 4 * 8
+
+#: ``aggregate(colours of G, colours of H, k)`` -> ``(new joint ids of G then H, row_of)``.
+Aggregate = Callable[[np.ndarray, np.ndarray, int], "tuple[np.ndarray, Callable[[int], np.ndarray]]"]
+
+#: ``describe(t, colour, row, k)``: colour class ``colour`` of round ``t`` for a witness; ``row`` is
+#: its key ``[old colour, items...]`` (``None`` at ``t = 0``), ``k`` the number of colours before it.
+Describe = Callable[[int, int, "np.ndarray | None", int], str]
+
+#: ``readout(colours of G, colours of H)`` (flattened) -> ``(compared ids of G, of H, item_text)``;
+#: ``item_text(i)`` names compared element ``i`` (``None``: the compared elements are the coloured
+#: ones, named by ``describe``).
+Readout = Callable[[np.ndarray, np.ndarray], tuple]
+
+
+def block_rows(width: int, per_row: int, max_bytes: int = DEFAULT_MAX_BYTES) -> int:
+    """Rows per block so that ``rows * width * BLOCK_FACTOR * per_row <= max_bytes`` (at least 1).
+
+    ``per_row`` is the number of sorted rows one block row makes (``1`` for GD-WL, ``n`` for 3-WL).
+
+    Examples
+    --------
+    >>> block_rows(500, 500, 256 * 2**20)
+    33
+    >>> block_rows(10, 1)
+    838860
+    """
+    return max(1, max_bytes // (max(1, width) * max(1, per_row) * BLOCK_FACTOR))
+
+
+def stacked_ids(rows: np.ndarray) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
+    """Exact ids (``0..k-1``, in an arbitrary deterministic order) of all rows of a round at once, and
+    ``row_of`` (:func:`~wltools.distances.modular.unique_rows`: hashed, verified, exact).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ids, row_of = stacked_ids(np.array([[0, 2], [0, 1], [0, 2]]))
+    >>> bool(ids[0] == ids[2] != ids[1]), row_of(1).tolist()
+    (True, [0, 1])
+    """
+    return unique_rows(rows), rows.__getitem__
+
+
+def stacked(step: Callable) -> Aggregate:
+    """The aggregation whose round ``step(cg, ch, k) -> (rows of G, rows of H)`` builds all rows
+    at once (int64 ``[old colour, sorted items...]``), grouped by :func:`stacked_ids`."""
+
+    def aggregate(cg, ch, k):
+        rg, rh = step(cg, ch, k)
+        return stacked_ids(np.concatenate([rg, rh], axis=0))
+
+    return aggregate
+
+
+def interned_ids(keys: list) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
+    """Exact ids of a round's keys (tuples of ints) by a dict, in order of first appearance, and
+    ``row_of``: faster than hashing arrays on small pairs (a few dozen keys).
+
+    Examples
+    --------
+    >>> ids, row_of = interned_ids([(0, 2), (0, 1), (0, 2)])
+    >>> ids.tolist(), row_of(1).tolist()
+    ([0, 1, 0], [0, 1])
+    """
+    table: dict = {}
+    ids = [table.setdefault(key, len(table)) for key in keys]
+    return np.array(ids, dtype=np.int64), lambda i: np.array(keys[i], dtype=np.int64)
+
+
+def pair_blocks(size: int, b: int) -> Iterator[np.ndarray]:
+    """Global indices of the blocks of at most ``b`` elements of G (``0..size-1``) then H
+    (``size..2 size - 1``); a block never straddles the two graphs.
+
+    Examples
+    --------
+    >>> [idx.tolist() for idx in pair_blocks(3, 2)]
+    [[0, 1], [2], [3, 4], [5]]
+    """
+    for g in (0, 1):
+        for lo in range(0, size, b):
+            yield np.arange(g * size + lo, g * size + min(size, lo + b))
+
+
+def rows_by_graph(idx: np.ndarray, shape: tuple, width: int, fill: Callable) -> tuple[np.ndarray, np.ndarray]:
+    """``(prefixes, rows [len(idx), width])`` of the elements at global indices ``idx`` (G's
+    elements of ``shape`` first, then H's), filled graph by graph: ``fill(g, *coordinates)``
+    returns the prefixes and sorted rows of graph ``g``'s elements at those coordinates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fill = lambda g, u, v: (u * 10 + v + 100 * g, np.stack([u, v], axis=1))
+    >>> p, r = rows_by_graph(np.array([1, 5]), (2, 2), 2, fill)
+    >>> p.tolist(), r.tolist()
+    ([1, 101], [[0, 1], [0, 1]])
+    """
+    g, rest = np.divmod(idx, int(np.prod(shape)))
+    coords = np.unravel_index(rest, shape)
+    out = np.empty((idx.size, width), dtype=np.int64)
+    prefix = np.empty(idx.size, dtype=np.int64)
+    for gg in (0, 1):
+        sel = np.flatnonzero(g == gg)
+        if sel.size:
+            prefix[sel], out[sel] = fill(gg, *(c[sel] for c in coords))
+    return prefix, out
+
+
+def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]], max_bytes: int,
+                what: str) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
+    """Exact ids of the ``total`` rows of a round given block by block
+    (:class:`~wltools.refine.grouping.RowGrouper`), with the retry of :func:`with_retries`.
+
+    ``blocks()`` yields ``(global indices, prefixes, sorted rows)``; ``rows(indices)`` recomputes
+    ``(prefixes, rows)`` of any indices (representatives beyond the store, ``row_of``). A block
+    is dropped before the next is made, so one block is alive at a time.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X, P = np.array([[1, 2], [3, 4], [1, 2]]), np.zeros(3, dtype=np.int64)
+    >>> def blocks():
+    ...     yield np.arange(2), P[:2], X[:2]
+    ...     yield np.arange(2, 3), P[2:], X[2:]
+    >>> ids, row_of = grouped_ids(3, lambda idx: (P[idx], X[idx]), blocks, 2**20, "demo")
+    >>> ids.tolist(), row_of(2).tolist()
+    ([0, 1, 0], [0, 1, 2])
+    """
+
+    def attempt(salt):
+        grouper = RowGrouper(total, rows, max_bytes, salt)
+        for block in blocks():
+            grouper.add(*block)
+            del block
+        return grouper.ids
+
+    ids = with_retries(attempt, what)
+
+    def row_of(i):
+        prefix, r = rows(np.array([i]))
+        return np.concatenate([prefix, r[0]])
+
+    return ids, row_of
+
+
+@dataclass
+class Declaration:
+    """One test, declared (module docstring): its name, initial colouring, aggregation,
+    witness text and, optionally, readout, a bound on the rounds, and ``compare=False`` for a
+    refinement to stability whose histograms its caller compares otherwise."""
+
+    test: str
+    init: tuple  # (colours of G, colours of H) at round 0: any shape, one shared table
+    aggregate: Aggregate
+    describe: Describe
+    readout: Readout | None = None
+    max_rounds: int | None = None
+    compare: bool = True  # False: only refine to stability (the result then holds the rounds only)
+
+
+@dataclass
+class History:
+    """What :func:`refine` saw, round by round (pass one to record it).
+
+    Attributes
+    ----------
+    colours : list of (array, array)
+        Per round ``t = 0..rounds``, the colours of the elements of G and H in their shape, ids
+        from one table shared by the two graphs (renumbered ``0..k-1`` at round 0).
+    compared : list of (array, array)
+        Per round, the (flattened) colours whose histograms the test compares.
+    first_diff : int or None
+        First round at which the compared histograms differ.
+    """
+
+    colours: list = field(default_factory=list)
+    compared: list = field(default_factory=list)
+    first_diff: int | None = None
+    every_round: bool = True  # False: keep the last round only (``colours[-1]``; ``rounds`` unknown)
+
+    def _keep(self, colours: tuple, compared: tuple | None) -> None:
+        if not self.every_round:
+            self.colours.clear()
+            self.compared.clear()
+        self.colours.append(colours)
+        if compared is not None:
+            self.compared.append(compared)
+
+    @property
+    def rounds(self) -> int:
+        """Rounds until the colouring is stable."""
+        return len(self.colours) - 1
+
+
+def _compared(decl: Declaration, cg: np.ndarray, ch: np.ndarray, k: int):
+    """The compared colours of G and H, their number bound, and the namer of compared element i."""
+    if decl.readout is None:
+        return cg, ch, k, None
+    pg, ph, item_text = decl.readout(cg, ch)
+    kk = int(max(pg.max(), ph.max())) + 1 if pg.size else 0
+    return pg, ph, kk, item_text
+
+
+def _first_index(colours: np.ndarray) -> Callable[[int], int]:
+    """``first(c)``: the first position of colour ``c`` (a list search on small arrays, which beats
+    numpy's call overhead there; a numpy scan on large ones, without a Python list of them)."""
+    if colours.size <= 4096:
+        return colours.tolist().index
+    return lambda c: int(np.flatnonzero(colours == c)[0])
+
+
+def _dense(colours: np.ndarray) -> tuple[np.ndarray, int]:
+    """The colours renumbered ``0..k-1`` in sorted order (unchanged when they already are), and ``k``."""
+    if not colours.size:
+        return colours.astype(np.int64), 0
+    top = int(colours.max()) + 1
+    if colours.dtype.kind in "iu" and int(colours.min()) >= 0 and top <= 2 * colours.size:
+        if np.bincount(colours, minlength=top).all():
+            return colours.astype(np.int64, copy=False), top
+    joint = np.unique(colours, return_inverse=True)[1].reshape(-1)
+    return joint, int(joint.max()) + 1
+
+
+def refine(decl: Declaration, *, history: History | None = None,
+           progress: Callable[[int, int], None] | None = None) -> RefinementResult:
+    """Refine a declared test on a pair to stability (module docstring): the verdict, the first
+    round whose compared histograms differ, the rounds, the stable class sizes and a witness.
+
+    ``history`` (a :class:`History`) is filled with every round's colours when given;
+    ``progress(t, k)`` is called after each round ``t`` that reached ``k`` colours.
+    """
+    init_g, init_h = decl.init
+    shape_g, shape_h = init_g.shape, init_h.shape
+    ng = init_g.size
+    joint, k = _dense(np.concatenate([init_g.reshape(-1), init_h.reshape(-1)]))
+    cg, ch = joint[:ng], joint[ng:]
+    first_t, witness = None, ""
+
+    def check(t, row_of, k_before):
+        nonlocal first_t, witness
+        if (first_t is not None or not decl.compare) and (history is None or not history.every_round):
+            if history is not None:
+                history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), None)
+            return
+        pg, ph, kk, item_text = _compared(decl, cg, ch, k)
+        if history is not None:
+            history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), (pg, ph))
+        if first_t is not None:
+            return
+        hg, hh = np.bincount(pg, minlength=kk), np.bincount(ph, minlength=kk)
+        diff = np.flatnonzero(hg != hh)
+        if not diff.size:
+            return
+        first_t = t
+        first = _first_index(np.concatenate([pg, ph]))
+
+        def text(c):
+            i = first(c)
+            if item_text is not None:
+                return item_text(i)
+            return decl.describe(t, c, None if row_of is None else row_of(i), k_before)
+
+        witness = witness_text(t, diff.tolist(), hg, hh, text)
+
+    check(0, None, k)
+    t = 0
+    while decl.max_rounds is None or t < decl.max_rounds:
+        new, row_of = decl.aggregate(cg.reshape(shape_g), ch.reshape(shape_h), k)
+        if new.size == 0:
+            break
+        k_new = int(new.max()) + 1
+        if k_new == k:
+            break
+        t += 1
+        cg, ch, k_before, k = new[:ng], new[ng:], k, k_new
+        check(t, row_of, k_before)
+        if progress is not None:
+            progress(t, k)
+    if history is not None:
+        history.first_diff = first_t
+    if not decl.compare:  # the caller compares: no class sizes, no witness
+        return RefinementResult.from_histograms(decl.test, None, t, ((), ()), "")
+    if first_t is None:
+        witness = no_difference_text(t, len(set(cg.tolist())))
+    return RefinementResult.from_histograms(decl.test, first_t, t, (class_sizes(cg, k), class_sizes(ch, k)), witness)
