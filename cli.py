@@ -10,7 +10,7 @@ import click
 
 from wltools.check import ISO_TIMEOUT
 from wltools.errors import WLToolsError
-from wltools.wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, TESTS
+from wltools.refine.names import ALL_TESTS, DEFAULT_RRWP_STEPS, TESTS
 
 
 class ReportedError(click.ClickException):
@@ -52,12 +52,12 @@ def claims() -> None:
 
 
 class _MemorySize(click.ParamType):
-    """A memory size such as 4G, 512M or 1.5GiB (:func:`wltools.resources.parse_size`), in bytes."""
+    """A memory size such as 4G, 512M or 1.5GiB (:func:`wltools.runtime.memory.parse_size`), in bytes."""
 
     name = "SIZE"
 
     def convert(self, value, param, ctx):
-        from wltools.resources import parse_size
+        from wltools.runtime.memory import parse_size
 
         if isinstance(value, int):
             return value
@@ -71,7 +71,7 @@ class _TestName(click.Choice):
     """A test name of the choices, or ``nK`` (BREC's ego-network test of radius K, any K >= 1)."""
 
     def convert(self, value, param, ctx):
-        from wltools.wl_tests import is_test_name
+        from wltools.refine.names import is_test_name
 
         if isinstance(value, str) and is_test_name(value.strip().lower()):
             return value.strip().lower()

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from wltools.provenance import environment  # noqa: E402
+from wltools.runtime.provenance import environment  # noqa: E402
 
 
 def main() -> None:

@@ -49,7 +49,7 @@ from wltools.dataset.collection import from_networkx  # noqa: E402
 from wltools.dataset.iso_labelled import isomorphism_classes, labelled_certificate  # noqa: E402
 from wltools.dataset.refine import LocalShards, refine_collection  # noqa: E402
 from wltools.dataset.tu import read_tu  # noqa: E402
-from wltools.provenance import environment  # noqa: E402
+from wltools.runtime.provenance import environment  # noqa: E402
 
 
 def replicate(n_graphs: int, seed: int = 0) -> list[nx.Graph]:

@@ -2,13 +2,13 @@
 
 For each test, all 400 BREC pairs are refined with :func:`wltools.refine.refine_pair` (s3, s4,
 nK through :func:`wltools.refine.batch.refine_pairs`, as the theory runner does) by this checkout
-and by an older source tree (``--base``, e.g. ``git archive eda6849 | tar -x -C /tmp/base``),
+and by an older source tree (``--base``, e.g. ``git archive eda6849 | tar -x -C ../base``),
 each in its own subprocess, alternating, best of ``--repeat``. Every record (distinguished,
 reason, iteration, iterations, witness) is compared with the committed table
 ``reports/brec-theory/verdicts.csv``. Writes ``benchmarks/results/engine.json``: seconds per test
 for both trees and their ratio (new / old; below 1 is faster).
 
-Run: ``PYTHONPATH=$PWD python benchmarks/engine_bench.py --base /tmp/base [--tests 1wl,spd]``
+Run: ``PYTHONPATH=$PWD python benchmarks/engine_bench.py --base ../base [--tests 1wl,spd]``
 (``--check-only`` skips the old tree; ``--single`` refines s3, s4, nK pair by pair).
 """
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from brec_runner.dataset import load_pairs
 from wltools.refine import refine_pair
-from wltools.wl_tests import DEFAULT_RRWP_STEPS
+from wltools.refine.names import DEFAULT_RRWP_STEPS
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "exact_crosscheck.jsonl"
 

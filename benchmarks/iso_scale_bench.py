@@ -20,7 +20,7 @@ Usage::
     python benchmarks/iso_scale_bench.py                # 5 independent pairs + relabelled, 10 s budget
     python benchmarks/iso_scale_bench.py --pairs 10 --full
 
-Results: ``benchmarks/results/iso_scale.json`` with :func:`wltools.provenance.environment`.
+Results: ``benchmarks/results/iso_scale.json`` with :func:`wltools.runtime.provenance.environment`.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _check(a: str, b: str, *extra: str) -> dict:
 
 
 def main() -> None:
-    from wltools.provenance import environment
+    from wltools.runtime.provenance import environment
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nodes", type=int, default=100_000)

@@ -77,7 +77,7 @@ from brec_runner.dataset import load_pairs, relabelings, to_pyg
 from wltools.models import create_model, create_transform, list_models
 from wltools.models.layers import dense_attention
 from wltools.models.registry import list_presets
-from wltools.provenance import environment
+from wltools.runtime.provenance import environment
 
 BASIC_ID, CFI_ID = 0, 345
 SEED = 0
@@ -471,7 +471,7 @@ def bench_multipair(name: str, preset: str, category: str, pid: int, group: int,
 
 
 def _environment(devices) -> dict:
-    """Provenance from :mod:`wltools.provenance` (the one definition), plus this run's settings."""
+    """Provenance from :mod:`wltools.runtime.provenance` (the one definition), plus this run's settings."""
     env = {
         "timestamp_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         **environment(devices[-1] if devices else None),

@@ -189,7 +189,7 @@ def main(argv=None) -> int:
         return 2
 
     from brec_runner.dataset import load_pairs, parse_id_ranges
-    from wltools.provenance import package_versions
+    from wltools.runtime.provenance import package_versions
     from wltools.refine import refine_pair
     from wltools.refine.batch import refine_pairs
 

@@ -45,7 +45,7 @@ def main(argv=None) -> dict:
     from brec_runner.evaluate import run
     from brec_runner.execute_ray import RayExecutor
     from brec_runner.record import read_results
-    from wltools.provenance import environment
+    from wltools.runtime.provenance import environment
 
     model = f"{ROOT / 'examples' / 'gin.py'}:gin"
     seeds = [int(s) for s in args.seeds.split(",")]

@@ -56,7 +56,7 @@ import numpy as np
 
 def _table():
     """(result key, test, RRWP steps): every test, RRWP at the theory tables' K."""
-    from wltools.wl_tests import DEFAULT_RRWP_STEPS, TESTS
+    from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS
 
     return [(f"rrwp{DEFAULT_RRWP_STEPS}", t, DEFAULT_RRWP_STEPS) if t == "rrwp" else (t, t, None) for t in TESTS]
 

@@ -75,7 +75,7 @@ def main(argv=None) -> dict:
     from brec_runner.record import read_results, results_files
     from wltools.models import registry
     from portable_paths import portable
-    from wltools.provenance import package_versions
+    from wltools.runtime.provenance import package_versions
 
     torch.set_num_threads(args.threads)
     protocol = load_protocol(args.model, **({"epochs": args.epochs} if args.epochs is not None else {}))

@@ -20,7 +20,7 @@ Usage::
     python benchmarks/startup_bench.py --iso        # also the 2,000-node isomorphism timings
     python benchmarks/startup_bench.py --compare-rev ea7f603   # and `check` at an older revision
 
-Results go to ``benchmarks/results/startup.json`` with :func:`wltools.provenance.environment`.
+Results go to ``benchmarks/results/startup.json`` with :func:`wltools.runtime.provenance.environment`.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def startup(repeat: int, compare_rev: str | None = None) -> dict:
 
 def _old_iso(rev: str):
     """The wltools.iso module of git revision ``rev``, loaded under another name."""
-    text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:wltools/iso.py"], check=True,
+    text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:wltools/iso/__init__.py"], check=True,
                           capture_output=True, text=True).stdout
     path = Path(tempfile.mkdtemp(prefix="wltools-old-iso-")) / "old_iso.py"
     path.write_text(text)
@@ -151,13 +151,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=7, help="timed runs per command (median)")
     ap.add_argument("--iso", action="store_true", help="also time isomorphism at 2,000 nodes")
-    ap.add_argument("--old-rev", default="3dd6a62", help="git revision of the old wltools/iso.py")
+    ap.add_argument("--old-rev", default="3dd6a62", help="git revision of the old wltools/iso/__init__.py")
     ap.add_argument("--compare-rev", default=None,
                     help="also time `check petersen petersen` with the code of this git revision")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "startup.json"))
     args = ap.parse_args()
 
-    from wltools.provenance import environment
+    from wltools.runtime.provenance import environment
 
     result = {"environment": environment(), "startup": startup(args.repeat, args.compare_rev)}
     if args.iso:

@@ -38,10 +38,10 @@ def main(argv=None) -> dict:
     args = ap.parse_args(argv)
 
     from brec_runner.dataset import CATEGORIES, load_pairs
-    from wltools.provenance import environment
+    from wltools.runtime.provenance import environment
     from wltools.refine import refine_pair
     from wltools.refine.swl import HIERARCHY, SWL_CLASSES
-    from wltools.wl_tests import TEST_LABELS
+    from wltools.refine.names import TEST_LABELS
 
     tests = ("1wl", "spd", "3wl") + tuple(SWL_CLASSES)
     pairs = load_pairs()

@@ -55,7 +55,7 @@ def main(argv=None) -> dict:
     from brec_runner.evaluate import run
     from brec_runner.model_source import load_object
     from brec_runner.record import read_results
-    from wltools.provenance import environment
+    from wltools.runtime.provenance import environment
 
     external = f"{ROOT / 'examples' / 'gin.py'}:gin"
     gin_module = sys.modules[load_object(external).__module__]

@@ -118,7 +118,7 @@ def _sample_graphs(pair, protocol: Protocol, source: ModelSource) -> tuple[list,
 
 def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str, invariance: dict,
             suite: str | None = None) -> dict[str, Any]:
-    from wltools.provenance import environment
+    from wltools.runtime.provenance import environment
 
     from .configs import model_info
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wltools.errors import UnknownNameError, WLToolsError
-from wltools.wl_tests import ALL_TESTS, TEST_LABELS, is_test_name, label_of
+from wltools.refine.names import ALL_TESTS, TEST_LABELS, is_test_name, label_of
 
 from .model_errors import ModelContractError
 from .protocol import Protocol
@@ -207,7 +207,7 @@ def plugin_entry_points() -> dict[str, Any]:
 def parse_bound(value, rrwp_steps: int | None = None) -> dict[str, Any] | None:
     """A declared bound as the runner records it.
 
-    ``value`` is None (unknown), a test name of :data:`wltools.wl_tests.ALL_TESTS` (the upper bound; EPWL included),
+    ``value`` is None (unknown), a test name of :data:`wltools.refine.names.ALL_TESTS` (the upper bound; EPWL included),
     ``"rrwp:K"`` (RRWP-WL with K channels), a ``(lower, upper)`` pair of such names, or a dict as
     returned here. An RRWP bound needs K: from ``"rrwp:K"`` or from ``rrwp_steps`` (the
     ``walk_length`` of the model's transform).

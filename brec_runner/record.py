@@ -6,7 +6,7 @@ Layout of a run directory::
       config.json                     what was run: model, preset or factory options, transform,
                                       declared bound, protocol constants (with the T² threshold and
                                       its rule), dataset digest, seeds, pairs, device, provenance
-                                      (wltools.provenance), format, settings hash, code versions
+                                      (wltools.runtime.provenance), format, settings hash, code versions
       results.jsonl                   one JSON object per finished (pair, seed), appended + fsynced
       results-shard-K-of-N.jsonl      the same, written by shard K of N (``--shard K/N``)
       failures.jsonl                  units whose model raised, or whose Ray task failed after its

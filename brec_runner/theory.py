@@ -1,6 +1,6 @@
 """Theoretical verdicts of the WL-family tests on the BREC pairs, cached on disk.
 
-For each pair and each test of :data:`wltools.wl_tests.TESTS` (1-WL; GD-WL with shortest-path
+For each pair and each test of :data:`wltools.refine.names.TESTS` (1-WL; GD-WL with shortest-path
 distance "spd", resistance distance "rd" or RRWP "rrwp", Zhang et al. 2023 "Rethinking the
 expressive power of GNNs via graph biconnectivity" Sec. 4 and the GRIT/PPGT papers' RRWP-WL; 3-WL
 as the 2-FWL upper bound) the verdict comes from :func:`wltools.refine.refine_pair` on the pair as
@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Iterable
 
 from wltools.errors import UnknownNameError, WLToolsError
-from wltools.wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, TESTS
+from wltools.refine.names import ALL_TESTS, DEFAULT_RRWP_STEPS, TESTS
 
 from .dataset import CATEGORY_IDS, NUM_PAIRS, load_pairs, select_ids
 from .fileio import load_json, read_regular, write_atomic
@@ -98,7 +98,7 @@ def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
 
 #: The modules the verdicts are computed from: the refinement (``refine_pair`` and the batches)
 #: and the tests' registry. :func:`code_version` follows their imports from there.
-VERDICT_ENTRIES: tuple[str, ...] = ("wltools.refine", "wltools.refine.batch", "wltools.wl_tests")
+VERDICT_ENTRIES: tuple[str, ...] = ("wltools.refine", "wltools.refine.batch", "wltools.refine.names")
 
 #: Libraries whose versions key the cache even where no module imports them by name today (the
 #: imported ones are found by :func:`brec_runner.source_closure.imported_libraries`).
@@ -313,15 +313,15 @@ def _record(pid: int, result, seconds: float) -> dict:
 def _require_memory(todo, rrwp_steps: int, max_memory: int | None) -> None:
     """Refuse the (test, pair) refinements ``todo`` unless each one's estimated peak memory
     (:func:`wltools.refine.cost.peak_bytes`, as ``wltools check`` computes it) fits the budget
-    (:func:`wltools.resources.require`): one :class:`~wltools.errors.ResourceLimitError` line naming
+    (:func:`wltools.runtime.memory.require`): one :class:`~wltools.errors.ResourceLimitError` line naming
     the pair that needs most and how many of the selected pairs fit. Refusing the whole selection,
     not skipping pairs, keeps every table complete; ``--pairs`` selects the ones that fit."""
     import math
 
     from wltools.errors import ResourceLimitError
     from wltools.refine.cost import peak_bytes
-    from wltools.resources import require
-    from wltools.wl_tests import TEST_LABELS
+    from wltools.runtime.memory import require
+    from wltools.refine.names import TEST_LABELS
 
     needs = []
     for test, pair in todo:
@@ -474,9 +474,9 @@ def containment_violations(verdicts: dict[int, dict[str, dict]], upper: str = "3
     """Pairs a test distinguishes that ``upper`` (3-WL) does not: ``{test: [ids]}``.
 
     Only the tests 3-WL bounds are checked (empty if sound); ``beyond=True`` gives the same for
-    the tests it does not bound (:func:`wltools.wl_tests.may_exceed_3wl`: 4-WL, S4, ego networks,
+    the tests it does not bound (:func:`wltools.refine.names.may_exceed_3wl`: 4-WL, S4, ego networks,
     M2), where such pairs are expected."""
-    from wltools.wl_tests import may_exceed_3wl
+    from wltools.refine.names import may_exceed_3wl
 
     top = distinguished_ids(verdicts, upper)
     tests = {t for by in verdicts.values() for t in by if may_exceed_3wl(t) == beyond}

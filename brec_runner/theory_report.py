@@ -52,7 +52,7 @@ class TheoryReport:
     cached: int | None = None
 
     def settings(self) -> dict:
-        from wltools.provenance import package_versions
+        from wltools.runtime.provenance import package_versions
 
         versions = package_versions()
         return {

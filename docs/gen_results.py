@@ -48,7 +48,7 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def _test_label(test: str, settings: dict) -> str:
-    from wltools.wl_tests import label_of
+    from wltools.refine.names import label_of
 
     if test == "rrwp":
         return f"RRWP-WL (K = {settings['rrwp_steps']})"

@@ -3,7 +3,7 @@
     python docs/gen_tests_page.py            # rewrite docs/tests.md
     python docs/gen_tests_page.py --check    # exit 1 if docs/tests.md is not what the registries give
 
-Sources: the test names, families and labels of :mod:`wltools.wl_tests`; the subgraph WL
+Sources: the test names, families and labels of :mod:`wltools.refine.names`; the subgraph WL
 hierarchy and the literature models each class bounds (:data:`wltools.refine.swl.HIERARCHY`,
 :data:`~wltools.refine.swl.SWL_MODELS`); the declared bound of each built-in model
 (``brec_runner/configs/NAME.json``, key ``theory``) and of each example model (its class's
@@ -28,7 +28,7 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def _families() -> dict[str, str]:
-    from wltools import wl_tests as w
+    from wltools.refine import names as w
 
     groups = ((w.TESTS, "GD-WL family; default columns"), (w.EXTRA_TESTS, "EPWL; in suite tables"),
               (w.ON_REQUEST_TESTS, "4-WL; only when named"), (w.SUBGRAPH_WL_TESTS, "subgraph WL hierarchy"),
@@ -52,7 +52,7 @@ def declared_bounds(root: Path = ROOT) -> dict[str, list[str]]:
 
 def tests_table(root: Path = ROOT) -> str:
     """One row per test name: label, family, may it exceed 3-WL, and the models it bounds."""
-    from wltools import wl_tests as w
+    from wltools.refine import names as w
     from wltools.refine.swl import SWL_MODELS
 
     families, declared = _families(), declared_bounds(root)
@@ -67,7 +67,7 @@ def tests_table(root: Path = ROOT) -> str:
 def hierarchy_list() -> str:
     """The inclusions of the subgraph WL hierarchy, one line each."""
     from wltools.refine.swl import HIERARCHY
-    from wltools.wl_tests import label_of
+    from wltools.refine.names import label_of
 
     return "\n".join(f"- {label_of(a)} ⊏ {label_of(b)} (`{a}` ⊏ `{b}`)" for a, b in HIERARCHY)
 

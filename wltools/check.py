@@ -2,10 +2,10 @@
 
 This is the library side of ``wltools check`` and ``wltools iso`` (the CLI only parses options
 and prints). :func:`check_pair` plans the work, refuses it before it starts when its estimated
-memory is over the budget (:mod:`wltools.resources`), runs the tests (:func:`wltools.refine.refine_pair`)
+memory is over the budget (:mod:`wltools.runtime.memory`), runs the tests (:func:`wltools.refine.refine_pair`)
 and decides isomorphism in three steps, cheapest first:
 
-1. **exact invariants** (:func:`wltools.iso_invariants.first_difference`: order, size, degrees,
+1. **exact invariants** (:func:`wltools.iso.invariants.first_difference`: order, size, degrees,
    components, triangles, 4-cycles, closed walks per node): a difference proves the graphs
    non-isomorphic and is the witness; no canonical labelling is run;
 2. **a distinguishing test**: a refinement test that tells the graphs apart also proves them
@@ -117,7 +117,7 @@ class CheckResult:
 def require_iso(G: nx.Graph, which: str, max_memory: int | None) -> None:
     """Refuse a canonical labelling over the memory budget or above :data:`wltools.iso.MAX_NODES`."""
     from .iso import MAX_NODES, choose_method, peak_bytes
-    from .resources import require
+    from .runtime.memory import require
 
     n, m = G.number_of_nodes(), edge_count(G)
     if n > MAX_NODES:
@@ -136,8 +136,8 @@ def require_tests(tests, G: nx.Graph, H: nx.Graph, rrwp_steps: int | None, max_m
     from .errors import UnknownNameError
     from .graphs import load_bytes
     from .refine.cost import peak_bytes
-    from .resources import require
-    from .wl_tests import TEST_LABELS
+    from .runtime.memory import require
+    from .refine.names import TEST_LABELS
 
     n = max(G.number_of_nodes(), H.number_of_nodes())
     m = max(edge_count(G), edge_count(H))
@@ -259,7 +259,7 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     G, H : nx.Graph
         Validated simple undirected graphs (:func:`wltools.graphs.load_graph`).
     tests : sequence of str
-        Test names (:data:`wltools.wl_tests.ALL_TESTS` or ``nK``).
+        Test names (:data:`wltools.refine.names.ALL_TESTS` or ``nK``).
     rrwp_steps : int, optional
         RRWP's K; values above ``n + 1`` are lowered to ``n + 1`` with a note (higher powers of
         the random-walk matrix add nothing, by Cayley-Hamilton).
@@ -283,8 +283,8 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
         The labelling process failed or died.
     """
     from .iso import NAUTY_MAX_NODES
-    from .iso_invariants import first_difference
-    from .labels import pair_labels
+    from .iso.invariants import first_difference
+    from .graphs.labels import pair_labels
     from .refine import refine_pair
 
     notes = []
@@ -317,7 +317,7 @@ def _summary(spec: str, G: nx.Graph) -> dict:
 
 def _labels_of(G: nx.Graph) -> str:
     """``"nodes"``, ``"edges"``, ``"nodes, edges"`` or ``""``: which labels ``G`` carries."""
-    from .labels import EDGE_LABEL, NODE_LABEL, has_attribute
+    from .graphs.labels import EDGE_LABEL, NODE_LABEL, has_attribute
 
     kinds = [k for k, attr in (("node", NODE_LABEL), ("edge", EDGE_LABEL)) if has_attribute(G, attr, k)]
     return ", ".join(f"{k}s" for k in kinds)

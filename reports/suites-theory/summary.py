@@ -9,7 +9,7 @@
 import json
 from pathlib import Path
 
-from wltools.wl_tests import TEST_LABELS
+from wltools.refine.names import TEST_LABELS
 
 HERE = Path(__file__).resolve().parent
 SUITES = ["csl", "exp", "graph8c", "sr16", "sr25", "sr26", "sr28"]

@@ -142,7 +142,7 @@ def test_code_version_covers_every_source_the_verdicts_import():
     from brec_runner import source_closure as sc
 
     closure = sc.import_closure(th.VERDICT_ENTRIES, "wltools")
-    for module in ("wltools.iso", "wltools.labels", "wltools.graph_validation", "wltools.wl_tests",
+    for module in ("wltools.iso", "wltools.graphs.labels", "wltools.graphs.validation", "wltools.refine.names",
                    "wltools.refine.engine", "wltools.refine.batch", "wltools.distances.spd"):
         assert module in closure, module
     assert not any(name.startswith(("wltools.models", "wltools.draw")) for name in closure)  # no training, no drawing
@@ -150,7 +150,7 @@ def test_code_version_covers_every_source_the_verdicts_import():
 
 
 def test_an_edited_copy_of_an_imported_file_changes_the_code_version(tmp_path, monkeypatch):
-    """``wltools/iso.py`` (not under refine/ or distances/) served from an edited copy: a new key."""
+    """``wltools/iso/__init__.py`` (not under refine/ or distances/) served from an edited copy: a new key."""
     from brec_runner import source_closure as sc
 
     before = th.code_version()

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from wltools.wl_tests import TESTS
+from wltools.refine.names import TESTS
 
 
 def _run(*args: str):
@@ -312,7 +312,7 @@ def test_check_no_iso(monkeypatch, relabelled_petersen):
     assert obj["isomorphic"] is None and obj["iso_status"] == "not checked"
     # a test that distinguishes the graphs still proves them non-isomorphic (invariants silenced:
     # decalin and bicyclopentyl differ in closed walks)
-    from wltools import iso_invariants
+    from wltools.iso import invariants as iso_invariants
 
     monkeypatch.setattr(iso_invariants, "first_difference", lambda G, H: None)
     result = _run("check", "decalin", "bicyclopentyl", "--test", "spd", "--no-iso")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import cli
 import wltools.iso
 import wltools.refine.cost
-import wltools.resources
+import wltools.runtime.memory
 
 
 def _run(*args: str):
@@ -36,7 +36,7 @@ def _sparse6(n: int) -> str:
 @pytest.fixture
 def machine_with_23_gib(monkeypatch):
     """A machine that says it has 23 GiB free, whatever this one has."""
-    monkeypatch.setattr(wltools.resources, "available_bytes", lambda: 23 * 2**30)
+    monkeypatch.setattr(wltools.runtime.memory, "available_bytes", lambda: 23 * 2**30)
 
 
 @pytest.mark.parametrize("command", ["check", "iso"])

@@ -44,7 +44,7 @@ def test_results_follow_the_committed_theory_verdicts(tmp_path):
 
 
 def test_tests_page_lists_every_test_name():
-    from wltools.wl_tests import ALL_TESTS
+    from wltools.refine.names import ALL_TESTS
 
     page = (ROOT / "docs" / "tests.md").read_text()
     assert all(f"| `{t}` |" in page for t in ALL_TESTS)

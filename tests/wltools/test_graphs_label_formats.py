@@ -1,5 +1,5 @@
 """One labelled graph through every input path gives the same labels, ids and verdicts
-(wltools.labels, the one label encoder; issue 31 item 2), and NaN / None are refused on every path.
+(wltools.graphs.labels, the one label encoder; issue 31 item 2), and NaN / None are refused on every path.
 
 The graphs are written by hand in each format (PyG ``Data`` with float32 ``x``, GraphML text with a
 ``double`` key, node-link JSON text, a TU folder of text files) from one table of decimal texts, and
@@ -25,7 +25,7 @@ from wltools.dataset import analyse, from_networkx, from_pyg, read_tu
 from wltools.dataset.iso_labelled import isomorphism_classes
 from wltools.errors import GraphFormatError
 from wltools.graphs import load_graph
-from wltools.labels import pair_labels
+from wltools.graphs.labels import pair_labels
 from wltools.refine import refine_pair
 
 # Two graphs on the same 6-cycle with a chord; node labels are decimals that float32 cannot hold
@@ -249,7 +249,7 @@ def test_encode_rows_keeps_each_block_at_its_own_precision():
 def test_numbers_by_value_strings_as_strings_rows_as_tuples(tmp_path):
     """1, 1.0, True, np.int64(1) and torch's 1 are one label; the GraphML string "0.1" is not the
     number 0.1; a feature row is a tuple and a one-value row its value."""
-    from wltools.labels import canonical_label, encode_labels
+    from wltools.graphs.labels import canonical_label, encode_labels
 
     ids, table = encode_labels([1, 1.0, True, np.int64(1), torch.tensor(1), np.float16(1)], str)
     assert len(table) == 1 and set(ids.tolist()) == {0}
@@ -269,7 +269,7 @@ def test_smiles_labels_equal_the_same_molecule_as_node_link_json(tmp_path):
     """A molecule from SMILES (RDKit) and its atoms and bonds written as node-link JSON lists give
     one label table and an unseparated pair."""
     pytest.importorskip("rdkit")
-    from wltools.label_inputs import from_smiles
+    from wltools.graphs.inputs import from_smiles
 
     M = from_smiles("OC(=O)c1ccccc1")
     nodes = [{"id": v, "atom": list(a)} for v, a in M.nodes(data="label")]

@@ -1,4 +1,4 @@
-"""Inputs that carry labels (:mod:`wltools.labels`, :mod:`wltools.label_inputs`,
+"""Inputs that carry labels (:mod:`wltools.graphs.labels`, :mod:`wltools.graphs.inputs`,
 :func:`wltools.graphs.load_graph`): GraphML and node-link attributes chosen by name, PyG ``Data``,
 SMILES through RDKit; bad labels give one line; unrequested attributes leave graphs unlabelled."""
 
@@ -14,8 +14,8 @@ from torch_geometric.data import Data
 from wltools.errors import GraphFormatError, UnsupportedGraphError
 from wltools.graphs import load_graph, load_graphs, permute_graph, validate_graph
 from wltools.iso import is_isomorphic
-from wltools.label_inputs import from_pyg, from_smiles
-from wltools.labels import is_labelled, pair_labels
+from wltools.graphs.inputs import from_pyg, from_smiles
+from wltools.graphs.labels import is_labelled, pair_labels
 from wltools.refine import refine_pair
 
 
@@ -145,7 +145,7 @@ def test_pyg_data():
               edge_attr=torch.tensor([[1], [1], [2], [2]]))
     G = from_pyg(d)
     assert dict(G.nodes(data="label")) == {0: (1.0, 0.0), 1: (0.0, 1.0), 2: (1.0, 0.0)}
-    # a one-value row is that value (wltools.labels: [m, 1] edge_attr gives the labels of a 1-D one)
+    # a one-value row is that value (wltools.graphs.labels: [m, 1] edge_attr gives the labels of a 1-D one)
     assert sorted(G.edges(data="label")) == [(0, 1, 1), (1, 2, 2)]
     L = load_graph(d)  # the loader takes a Data too
     assert list(L.nodes(data="label")) == list(G.nodes(data="label")) and list(L.edges(data="label")) == list(

@@ -1,4 +1,4 @@
-"""Tests of wltools.iso_invariants: invariance under relabelling, exact counts against brute force,
+"""Tests of wltools.iso.invariants: invariance under relabelling, exact counts against brute force,
 witness texts, the cost guard."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import networkx as nx
 import pytest
 
 from wltools.errors import UnsupportedGraphError
-from wltools.iso_invariants import INVARIANTS, first_difference, invariants
+from wltools.iso.invariants import INVARIANTS, first_difference, invariants
 
 
 def _relabel(G: nx.Graph, rng: random.Random, labels=None) -> nx.Graph:
@@ -148,7 +148,7 @@ def test_closed_walks_against_dense_powers():
     """Per-node closed walks of lengths 5..8 equal the diagonals of integer matrix powers."""
     import numpy as np
 
-    from wltools.iso_invariants import WALK_LENGTHS
+    from wltools.iso.invariants import WALK_LENGTHS
 
     for G in _random_graphs(40, seed=4):
         A = nx.to_numpy_array(G, nodelist=sorted(G), dtype=np.int64)

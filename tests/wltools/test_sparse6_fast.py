@@ -8,9 +8,9 @@ import networkx as nx
 import pytest
 
 from wltools.errors import UnsupportedGraphError
-from wltools.graph_formats import FAST_SPARSE6_BYTES, parse_graph6
-from wltools.graph_validation import validate_graph
-from wltools.sparse6_fast import decode_sparse6
+from wltools.graphs.formats import FAST_SPARSE6_BYTES, parse_graph6
+from wltools.graphs.validation import validate_graph
+from wltools.graphs.sparse6 import decode_sparse6
 
 
 def _edges_nx(raw: bytes) -> list:

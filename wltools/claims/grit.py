@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 import networkx as nx
 
-from ..wl_tests import DEFAULT_RRWP_STEPS
+from ..refine.names import DEFAULT_RRWP_STEPS
 from ._common import (
     InclusionTally,
     as_bool,

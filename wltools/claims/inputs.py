@@ -14,7 +14,7 @@ Inputs
     silently smaller check.
 ``theory_verdicts``
     ``theory_verdicts(test, ids, rrwp_steps) -> {id: bool}``: whether the WL-family ``test``
-    (a name of :data:`wltools.wl_tests.TESTS`; RRWP-WL with ``rrwp_steps`` channels) distinguishes
+    (a name of :data:`wltools.refine.names.TESTS`; RRWP-WL with ``rrwp_steps`` channels) distinguishes
     each BREC pair of ``ids``, see :data:`TheoryVerdicts`. Optional: without it the claims refine
     the pairs themselves (:func:`wltools.refine.refine_pair`, slower, RRWP with K = n).
 ``to_data``
@@ -22,7 +22,7 @@ Inputs
     (:func:`brec_runner.dataset.to_pyg`: constant node feature, both edge directions).
 ``model_bounds``
     ``{model: upper}``: the models whose bounds a claim derives, each with the name of the WL test
-    (of :data:`wltools.wl_tests.ALL_TESTS`) it declares as its upper bound, or None (the built-in
+    (of :data:`wltools.refine.names.ALL_TESTS`) it declares as its upper bound, or None (the built-in
     models' configs and the examples' ``wl_bound``, :func:`brec_runner.claims.model_bounds`).
 """
 

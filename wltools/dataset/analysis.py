@@ -33,8 +33,8 @@ import networkx as nx
 import numpy as np
 
 from ..errors import GraphFormatError, ResourceLimitError, UnknownNameError
-from ..labels import encode_labels
-from ..resources import require
+from ..graphs.labels import encode_labels
+from ..runtime.memory import require
 from .bounds import class_stats, majority_bound
 from .collection import GraphCollection, from_graph6, from_networkx, from_pyg
 from .iso_labelled import isomorphism_classes
@@ -119,7 +119,7 @@ def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int 
         Split the graphs into shards, in this process or on Ray
         (:mod:`wltools.dataset.ray_refine`); the driver keeps the one colour table.
     max_memory : int, optional
-        Memory budget of one process (:func:`wltools.resources.require`).
+        Memory budget of one process (:func:`wltools.runtime.memory.require`).
     progress : bool
         A progress bar (tqdm, on stderr) per test and for the isomorphism classes.
     """
@@ -127,7 +127,7 @@ def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int 
     if node_targets and coll.node_targets is None:
         raise GraphFormatError(f"{coll.name} has no node targets (TU: DS_node_labels.txt)")
     _check(coll, tests, max_memory)
-    from ..provenance import environment
+    from ..runtime.provenance import environment
 
     report = {"dataset": _summary(coll), "settings": {"tests": tests, "rounds": rounds, "node_targets": node_targets,
               "executor": executor, "shards": shards}, "tests": [], "isomorphism": None,

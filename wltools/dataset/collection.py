@@ -6,13 +6,13 @@ are small integer ids into tables of the original values, built once for the who
 (one shared table, so equal labels get equal ids in every graph):
 
 * **node labels** (``node_labels``, ``[N]``): the initial colours of every test. Values are
-  read by the one label encoder of wltools (:func:`wltools.labels.encode_labels`,
-  :func:`wltools.labels.encode_rows`; its module docstring states the rule): numbers compare by
+  read by the one label encoder of wltools (:func:`wltools.graphs.labels.encode_labels`,
+  :func:`wltools.graphs.labels.encode_rows`; its module docstring states the rule): numbers compare by
   value, a float at its own precision (a PyG float32 ``0.1`` is the label ``0.1``), a feature
   vector (a row of ``x``, a TU node-attribute line) is a tuple (one column: its value), and NaN
   or None is refused with one line naming the graph and node. So two nodes share an initial
   colour iff their canonical labels are equal, and a graph gets the same ids here as in a pair
-  (:func:`wltools.labels.pair_labels`).
+  (:func:`wltools.graphs.labels.pair_labels`).
 * **edge labels** (``edge_labels``, one per CSR slot, equal in both directions): enter the
   aggregation of the tests (:mod:`wltools.dataset.refine`).
 * **graph targets** (``graph_targets``, ``[G]``) and **node targets** (``node_targets``, ``[N]``):
@@ -20,7 +20,7 @@ are small integer ids into tables of the original values, built once for the who
 
 Loaders: :func:`from_networkx` (a list of networkx graphs and attribute names),
 :func:`from_graph6` (a graph6 / sparse6 file, one graph per line, read by
-:func:`wltools.graph_formats.load_graphs`), :func:`from_pyg` (a PyG dataset or list of ``Data``),
+:func:`wltools.graphs.formats.load_graphs`), :func:`from_pyg` (a PyG dataset or list of ``Data``),
 :func:`wltools.dataset.tu.read_tu` (a TU folder, Morris et al. 2020), and
 :func:`wltools.dataset.analysis.load_collection` choosing among them. Bad input raises :class:`~wltools.errors.GraphFormatError` or
 :class:`~wltools.errors.UnsupportedGraphError` with one line naming the graph and node.
@@ -45,8 +45,8 @@ import networkx as nx
 import numpy as np
 
 from ..errors import GraphFormatError, UnsupportedGraphError
-from ..graph_formats import load_graphs
-from ..labels import encode_labels, encode_rows
+from ..graphs.formats import load_graphs
+from ..graphs.labels import encode_labels, encode_rows
 
 __all__ = ["GraphCollection", "from_networkx", "from_graph6", "from_pyg", "build_csr", "encode_blocks"]
 
@@ -174,7 +174,7 @@ def from_networkx(graphs: Sequence[nx.Graph], *, node_label: str | None = None, 
 
     Node order: the graph's own (``G.nodes``). ``targets`` (one per graph) overrides
     ``graph_target``. A missing attribute is an error unless a default is given (node labels
-    only). Values as :func:`wltools.labels.encode_labels` reads them (lists become tuples; NaN and
+    only). Values as :func:`wltools.graphs.labels.encode_labels` reads them (lists become tuples; NaN and
     None are refused).
 
     Examples
@@ -248,7 +248,7 @@ def _edge_where(sizes, src, dst, what: str = ""):
 
 def _assemble(sizes, src, dst, nl, el, gt, nt, name) -> GraphCollection:
     """A collection from per-node / per-edge / per-graph label value lists (``None``: absent),
-    each encoded by :func:`wltools.labels.encode_labels`."""
+    each encoded by :func:`wltools.graphs.labels.encode_labels`."""
     ptr = np.zeros(len(sizes) + 1, dtype=np.int64)
     np.cumsum(np.asarray(sizes, dtype=np.int64), out=ptr[1:])
     where = _node_where(sizes)
@@ -262,7 +262,7 @@ def _assemble(sizes, src, dst, nl, el, gt, nt, name) -> GraphCollection:
 
 
 def from_graph6(path: str | os.PathLike, *, targets: Sequence | None = None, max_memory: int | None = None) -> GraphCollection:
-    """A graph6 / sparse6 file, one graph per line (:func:`wltools.graph_formats.load_graphs`);
+    """A graph6 / sparse6 file, one graph per line (:func:`wltools.graphs.formats.load_graphs`);
     the graphs carry no labels, ``targets`` may give one class per graph."""
     graphs = load_graphs(path, "graph6", max_memory=max_memory)
     return from_networkx(graphs, targets=targets, name=Path(path).name)
@@ -280,7 +280,7 @@ def _by_rows(a: np.ndarray, k: int) -> np.ndarray:
 
 
 def encode_blocks(blocks: list, what) -> tuple[np.ndarray, list]:
-    """:func:`wltools.labels.encode_rows` of the rows of ``blocks`` (one array per graph) in one
+    """:func:`wltools.graphs.labels.encode_rows` of the rows of ``blocks`` (one array per graph) in one
     table; ``what(i)`` names row ``i`` of them all. Blocks of different dtypes are read apart, each
     at its own precision (concatenating would widen a float32 ``0.1`` to ``0.10000000149011612``)."""
     blocks = [b.reshape(b.shape[0], int(np.prod(b.shape[1:]))) for b in blocks]
@@ -330,7 +330,7 @@ def from_pyg(dataset, *, node_features: bool = True, edge_features: bool = True,
     """A PyG dataset (or a list of ``torch_geometric.data.Data``): ``edge_index`` (both
     directions), ``x`` rows as node labels, ``edge_attr`` rows as edge labels, ``y`` as the graph
     target (one value per graph) or, with ``node_targets``, as node targets (one per node).
-    Rows are labels as :func:`wltools.labels.encode_rows` reads them (float32 at its own
+    Rows are labels as :func:`wltools.graphs.labels.encode_rows` reads them (float32 at its own
     precision, NaN refused), one shared table over the dataset."""
     sizes, src, dst, xs, eas, ys = _pyg_arrays(dataset, node_features, edge_features)
     coll = _assemble(sizes, src, dst, None, None, None, None,

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .bounds import class_stats, majority_bound
-from ..labels import encode_labels
+from ..graphs.labels import encode_labels
 from .refine import DEFAULT_MAX_BYTES, ShardState, refine_collection
 
 __all__ = ["PartShard", "LocalParts", "align_labels", "analyse_parts"]
@@ -134,7 +134,7 @@ def analyse_parts(loaders: Sequence[Callable], tests: Sequence[str] = ("1wl",), 
                   name: str = "parts") -> dict:
     """:func:`wltools.dataset.analysis.analyse` over parts read by their shards (in this process
     or on Ray actors); the report has the same shape, without isomorphism classes."""
-    from ..provenance import environment
+    from ..runtime.provenance import environment
 
     report = {"dataset": None, "settings": {"tests": list(tests), "rounds": rounds, "node_targets": node_targets,
               "executor": executor, "shards": len(loaders), "parts": True}, "tests": [], "isomorphism": None,

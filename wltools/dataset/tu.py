@@ -15,7 +15,7 @@ A folder ``DS/`` holds comma-separated text files, ``n`` nodes, ``m`` edge lines
   labels only when asked (``node_features="attributes"`` or ``"both"``): a row becomes a tuple
   of floats (one column: its value), equal rows equal labels.
 
-Every table is read by the one label encoder (:func:`wltools.labels.encode_rows`): the text
+Every table is read by the one label encoder (:func:`wltools.graphs.labels.encode_rows`): the text
 ``0.1`` of an attribute file is the label ``0.1``, the same as a PyG float32 ``0.1`` or a GraphML
 ``double`` ``0.1``; with ``"both"`` the label is the row ``(label, attributes...)``.
 
@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import GraphFormatError, UnsupportedGraphError
-from ..labels import encode_rows
+from ..graphs.labels import encode_rows
 from .collection import GraphCollection, build_csr
 
 __all__ = ["read_tu", "NODE_FEATURES", "TU_DATA_DIR", "bundled"]

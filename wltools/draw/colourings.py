@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import UnknownNameError, WLToolsError
 from ..graphs import relabel_consecutive
-from ..wl_tests import TEST_LABELS, ego_radius, is_test_name
+from ..refine.names import TEST_LABELS, ego_radius, is_test_name
 
 __all__ = ["DRAWABLE_TESTS", "UnsupportedTestError", "ReplayMismatchError", "ColourRounds", "PairColouring", "colour_rounds",
            "pair_colouring", "is_drawable"]
@@ -52,7 +52,7 @@ class ReplayMismatchError(WLToolsError):
     picture would show another verdict than the test's)."""
 
 
-#: Node / edge attribute of labels (:mod:`wltools.labels`); labelled pairs draw with
+#: Node / edge attribute of labels (:mod:`wltools.graphs.labels`); labelled pairs draw with
 #: :data:`LABELLED_DRAWABLE`.
 _LABEL = "label"
 
@@ -129,7 +129,7 @@ def _joint_ids(a: np.ndarray, b: np.ndarray):
     return inv[: a.size].reshape(a.shape), inv[a.size :].reshape(b.shape)
 
 
-#: Tests whose drawings read node and edge labels (:mod:`wltools.labels`), each with the
+#: Tests whose drawings read node and edge labels (:mod:`wltools.graphs.labels`), each with the
 #: definition its refinement module states.
 LABELLED_DRAWABLE = ("1wl", "spd", "rd", "rrwp", "3wl")
 
@@ -184,7 +184,7 @@ def colour_rounds(G: nx.Graph, H: nx.Graph, test: str, *, rrwp_steps: int | None
 def _rounds(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None) -> tuple[ColourRounds, object]:
     """Refine ``test``'s kernel declaration with history (:mod:`wltools.refine.declarations`):
     every round's colourings, and the refinement's result."""
-    from ..labels import pair_labels
+    from ..graphs.labels import pair_labels
     from ..refine.declarations import declaration
     from ..refine.kernel import History, refine
 

@@ -20,7 +20,7 @@ import html
 from typing import Iterable, Sequence
 
 from ..errors import WLToolsError
-from ..wl_tests import TEST_LABELS, TESTS
+from ..refine.names import TEST_LABELS, TESTS
 
 __all__ = ["OptionalDependencyError", "require_pandas", "CheckTable", "check_table", "markdown_table", "html_table"]
 

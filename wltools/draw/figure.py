@@ -21,7 +21,7 @@ from pathlib import Path
 import networkx as nx
 
 from ..errors import WLToolsError
-from ..wl_tests import TEST_LABELS
+from ..refine.names import TEST_LABELS
 from .colourings import DRAWABLE_TESTS, PairColouring, UnsupportedTestError, is_drawable, pair_colouring
 
 __all__ = ["draw_pair", "draw_results", "draw_colouring", "layout", "save_figure", "check_target", "caption_lines",

@@ -82,10 +82,9 @@ def register_model(
 
 
 def _registered() -> dict[str, ModelSpec]:
-    """The registry after every built-in model file has registered itself (importing the package
-    imports them)."""
-    from wltools import models  # noqa: F401
-
+    """The registry, every built-in model file registered: this module is only ever imported
+    through its package, whose ``__init__`` imports the model files first, so no import is needed
+    here (one made here would be an import circle)."""
     return _MODELS
 
 

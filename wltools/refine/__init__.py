@@ -7,7 +7,7 @@ initial colouring, its aggregation; :mod:`wltools.refine.declarations`): the two
 are refined together with one colour table, so colours mean the same thing in both. 1-WL also has
 an incremental path (:mod:`wltools.refine.wl1`) that touches only the nodes that can change.
 
-Labels (:mod:`wltools.labels`: node and edge attribute ``"label"``) are part of the graph in every
+Labels (:mod:`wltools.graphs.labels`: node and edge attribute ``"label"``) are part of the graph in every
 test but BREC's non-GNN baselines; each test's module states how they enter (its docstring):
 1-WL, GD-WL and EPWL start from the node labels, 1-WL and GD-WL aggregate edge labels with the
 neighbour colours, 2-FWL / 3-FWL and the localised folklore tests start from labelled atomic
@@ -41,8 +41,8 @@ import networkx as nx
 
 from ..errors import UnknownNameError
 from ..graphs import edge_count, relabel_consecutive
-from ..labels import EDGE_LABEL, NODE_LABEL, pair_labels, refuse_labels
-from ..wl_tests import ALL_TESTS, TESTS, ego_radius, is_test_name
+from ..graphs.labels import EDGE_LABEL, NODE_LABEL, pair_labels, refuse_labels
+from .names import ALL_TESTS, TESTS, ego_radius, is_test_name
 from .engine import RefinementResult
 from .ego import refine_ego, refine_ego_reference
 from .epwl import refine_epwl, refine_epwl_reference
@@ -82,9 +82,9 @@ def refine_pair(
         GRIT Eq. 4); 3-WL as 2-FWL; EPWL over the adjacency matrix or the Laplacian
         (:mod:`wltools.refine.epwl`, exact through walk counts); 4-WL as 3-FWL
         (:mod:`wltools.refine.fwl3`, ``n^4`` work per round); or a test of the subgraph WL
-        hierarchy, :data:`~wltools.wl_tests.SUBGRAPH_WL_TESTS` ("swl-vs", "swl-sv", "pswl-vs",
+        hierarchy, :data:`~wltools.refine.names.SUBGRAPH_WL_TESTS` ("swl-vs", "swl-sv", "pswl-vs",
         "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2"; :mod:`wltools.refine.swl`); or one of BREC's
-        non-GNN baselines, :data:`~wltools.wl_tests.SUBGRAPH_BASELINE_TESTS`: "s3", "s4"
+        non-GNN baselines, :data:`~wltools.refine.names.SUBGRAPH_BASELINE_TESTS`: "s3", "s4"
         (:mod:`wltools.refine.substructure`), "n1", "n2" and "nK" for any K >= 1
         (:mod:`wltools.refine.ego`), "m1", "m2" (:mod:`wltools.refine.marking`).
     rrwp_steps : int, optional
@@ -94,7 +94,7 @@ def refine_pair(
         ``False``: the straightforward reference implementation over exact values (Fractions,
         dicts of sorted tuples); slow, for cross-checking.
     node_label, edge_label : str or None
-        Node / edge attribute holding the labels (default ``"label"``, :mod:`wltools.labels`);
+        Node / edge attribute holding the labels (default ``"label"``, :mod:`wltools.graphs.labels`);
         used when some node (edge) of either graph has it, and then every node (edge) of both
         must. ``None`` ignores that kind of label.
 
@@ -107,13 +107,13 @@ def refine_pair(
     Raises
     ------
     UnknownNameError
-        ``test`` is none of :data:`~wltools.wl_tests.ALL_TESTS`.
+        ``test`` is none of :data:`~wltools.refine.names.ALL_TESTS`.
     UnsupportedGraphError
         A directed graph, a multigraph or a self-loop; labels given to a test that refuses them
         (s3, s4, nK, m1, m2; edge labels to EPWL).
     GraphFormatError
         Labels on some nodes (edges) only, on one graph only, or values that are not labels
-        (:func:`wltools.labels.pair_labels`).
+        (:func:`wltools.graphs.labels.pair_labels`).
 
     Examples
     --------

@@ -47,7 +47,7 @@ from typing import Sequence
 import networkx as nx
 import numpy as np
 
-from ..wl_tests import ego_radius
+from .names import ego_radius
 from .batch_rounds import joint_rounds
 from .batch_union import Union, union_of
 from .engine import RefinementResult, no_difference_text, witness_text

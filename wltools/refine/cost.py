@@ -68,7 +68,7 @@ __all__ = ["peak_bytes", "DEFAULT_MAX_BYTES", "key_itemsize", "rrwp_prime_count"
            "block_rows"]
 
 _TESTS = ("1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "3fwl")
-_SWL_TESTS = ("swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2")  # wl_tests.SUBGRAPH_WL_TESTS
+_SWL_TESTS = ("swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2")  # names.SUBGRAPH_WL_TESTS
 
 #: Bytes per ordered triple of 3-FWL besides the blocks (:func:`peak_bytes`).
 _FWL3_PER_TRIPLE = 48
@@ -128,7 +128,7 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
     Parameters
     ----------
     test : {"1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "3fwl"} or a subgraph WL test
-        (:data:`~wltools.wl_tests.SUBGRAPH_WL_TESTS`)
+        (:data:`~wltools.refine.names.SUBGRAPH_WL_TESTS`)
     n, m : int
         Nodes and edges of *each* graph.
     rrwp_steps : int, optional
@@ -224,7 +224,7 @@ def peak_bytes(test: str, n: int, m: int, *, rrwp_steps: int | None = None,
 
 
 def _is_baseline(test: str) -> bool:
-    from ..wl_tests import SUBGRAPH_BASELINE_TESTS, ego_radius
+    from .names import SUBGRAPH_BASELINE_TESTS, ego_radius
 
     return test in SUBGRAPH_BASELINE_TESTS or ego_radius(test) is not None
 
@@ -240,7 +240,7 @@ def _baseline_bytes(test: str, n: int, m: int, max_degree: int | None) -> int:
     >>> _baseline_bytes("m2", 2000, 3000, 3) > 64 * 2**30
     True
     """
-    from ..wl_tests import ego_radius
+    from .names import ego_radius
 
     d = int(max_degree) if max_degree is not None else max(6, math.ceil(2 * m / max(n, 1)))
     base = 64 * 1024 + 400 * n  # keys, dicts of the shared table, the result

@@ -29,8 +29,8 @@ import networkx as nx
 
 from ..distances import adjacency_matrix
 from ..errors import UnknownNameError
-from ..labels import PairLabels
-from ..wl_tests import ego_radius
+from ..graphs.labels import PairLabels
+from .names import ego_radius
 from .ego import ego_declaration
 from .epwl import MATRICES, epwl_declaration
 from .fwl import fwl2_declaration
@@ -49,7 +49,7 @@ DECLARED = ("1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "s3", "s4", "
 def declaration(G: nx.Graph, H: nx.Graph, test: str, *, rrwp_steps: int | None = None,
                 labels: PairLabels | None = None) -> Declaration:
     """The declaration of ``test`` on ``(G, H)`` (nodes ``0..n-1``, equal orders; ``labels`` the
-    pair's joint label ids, :func:`wltools.labels.pair_labels`).
+    pair's joint label ids, :func:`wltools.graphs.labels.pair_labels`).
 
     Raises :class:`~wltools.errors.UnknownNameError` for a test without one (module docstring).
     """

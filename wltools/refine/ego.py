@@ -47,7 +47,7 @@ import networkx as nx
 import numpy as np
 
 from ..iso import NAUTY_MAX_NODES, certificate
-from ..wl_tests import ego_radius
+from .names import ego_radius
 from .engine import RefinementResult
 from .kernel import Declaration, refine
 from .seeded import check_pair, graph_csr, keys_declaration, refine_from_keys_reference

@@ -43,7 +43,7 @@ vectors then mean equal integers. The rows ``[chi(v), sorted(key(v, u) * k + chi
 the shared engine (:mod:`wltools.refine.engine`), as GD-WL's do. Reference path: the same
 refinement over Python-integer tuples (:func:`refine_epwl_reference`).
 
-Labels (:mod:`wltools.labels`): node labels are the initial colours (``chi^0(u)`` = label of
+Labels (:mod:`wltools.graphs.labels`): node labels are the initial colours (``chi^0(u)`` = label of
 ``u``; both bullets above still hold, as their arguments do not use the initial colours, except
 that a labelled pair may already differ at iteration 0). Edge labels are refused with one line
 (:class:`~wltools.errors.UnsupportedGraphError`, raised by :func:`wltools.refine.refine_pair`):
@@ -60,7 +60,7 @@ import numpy as np
 
 from ..distances.adjacency import SMALL_N, adjacency_matrix
 from ..distances.modular import primes_below, unique_rows
-from ..labels import PairLabels
+from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_rows, run_reference
 from .gdwl import keyed_describe
 from .kernel import Declaration, refine, stacked
@@ -209,7 +209,7 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
         Walk lengths ``0..steps-1``; default ``n + 1``, which makes the refinement equal to EPWL
         (module docstring). Fewer steps give a weaker test.
     labels : PairLabels, optional
-        Joint label ids (:func:`wltools.labels.pair_labels`): node labels are the initial colours;
+        Joint label ids (:func:`wltools.graphs.labels.pair_labels`): node labels are the initial colours;
         edge labels must be absent (module docstring).
 
     Examples

@@ -6,7 +6,7 @@ PPGT App. E): colours of ordered pairs,
 
 initial colour = isomorphism type of the ordered pair (``u == v``, adjacent, non-adjacent).
 
-Labels (:mod:`wltools.labels`): the initial colour is the atomic type of the ordered pair in the
+Labels (:mod:`wltools.graphs.labels`): the initial colour is the atomic type of the ordered pair in the
 labelled graph, ``(u == v, adjacent, edge label of uv, label of u, label of v)``
 (:func:`labelled_atomic_types`; the k-WL of vertex- and edge-coloured graphs, Grohe 2017,
 *Descriptive Complexity, Canonisation, and Definable Graph Structure Theory*, Sec. 3.5).
@@ -25,7 +25,7 @@ import networkx as nx
 import numpy as np
 
 from ..distances import adjacency_matrix
-from ..labels import PairLabels
+from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, run_reference
 from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine, rows_by_graph
 
@@ -58,7 +58,7 @@ def labelled_atomic_types(Ag: np.ndarray, Ah: np.ndarray, labels: PairLabels) ->
     Examples
     --------
     >>> import numpy as np
-    >>> from wltools.labels import PairLabels
+    >>> from wltools.graphs.labels import PairLabels
     >>> p = PairLabels((np.array([0, 1]), np.array([1, 1])), None, ("C", "O"))
     >>> A = np.array([[0, 1], [1, 0]])
     >>> cg, ch, codes = labelled_atomic_types(A, A, p)
@@ -86,7 +86,7 @@ def pair_type_text(code: int, labels: PairLabels) -> str:
     Examples
     --------
     >>> import numpy as np
-    >>> from wltools.labels import PairLabels
+    >>> from wltools.graphs.labels import PairLabels
     >>> p = PairLabels((np.zeros(2, dtype=np.int64),) * 2, (np.array([[0, 1, 1]]),) * 2, ("C",), ("single",))
     >>> pair_type_text(((1 * 2 + 1) * 1 + 0) * 1 + 0, p)
     "adjacent by 'single', labels ('C', 'C')"
@@ -145,7 +145,7 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
                 labels: PairLabels | None = None) -> RefinementResult:
     """2-FWL (= 3-WL) on a pair with one shared colour table (fast exact path, bounded memory).
 
-    ``labels``: the pair's joint label ids (:func:`wltools.labels.pair_labels`); the initial pair
+    ``labels``: the pair's joint label ids (:func:`wltools.graphs.labels.pair_labels`); the initial pair
     colours are then the labelled atomic types (module docstring).
 
     ``max_bytes`` bounds the work arrays of one block and, separately, the store of verified

@@ -34,7 +34,7 @@ refine`). Time ``O(n^4 log n)`` per round, memory ``O(n^3)``
 (:func:`wltools.refine.cost.peak_bytes`). The reference (:func:`refine_fwl3_reference`) is the
 definition above over dicts of sorted tuples.
 
-Labels (:mod:`wltools.labels`): the initial colour of ``(u, v, x)`` is the triple of *labelled*
+Labels (:mod:`wltools.graphs.labels`): the initial colour of ``(u, v, x)`` is the triple of *labelled*
 pair types (:func:`wltools.refine.fwl.labelled_atomic_types`: equality, adjacency, edge label,
 the labels of both ends) of ``(u, v)``, ``(u, x)``, ``(v, x)``, which is the isomorphism type of
 the ordered triple in the vertex- and edge-coloured graph (Grohe 2017, Sec. 3.5).
@@ -54,7 +54,7 @@ import numpy as np
 from ..distances import adjacency_matrix
 from .engine import RefinementResult, multiset_text, run_reference
 from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine, rows_by_graph
-from ..labels import PairLabels
+from ..graphs.labels import PairLabels
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
 
 __all__ = ["refine_fwl3", "refine_fwl3_reference", "triple_types", "triple_type_text", "fwl3_next_colours",
@@ -225,7 +225,7 @@ def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
                 pack_limit: int = PACK_LIMIT, labels: PairLabels | None = None) -> RefinementResult:
     """3-FWL (= 4-WL) on a pair with one shared colour table (fast exact path, bounded memory).
 
-    ``labels``: the pair's joint label ids (:func:`wltools.labels.pair_labels`); the initial triple
+    ``labels``: the pair's joint label ids (:func:`wltools.graphs.labels.pair_labels`); the initial triple
     colours are then the labelled atomic types (module docstring).
 
     ``max_bytes`` bounds the work arrays of one block and, separately, the store of verified

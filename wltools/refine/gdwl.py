@@ -14,7 +14,7 @@ grouped in row blocks (:mod:`wltools.refine.grouping`, exact), so peak memory st
 (:func:`wltools.refine.cost.peak_bytes`). The witness labels keys from the values already
 computed.
 
-Labels (:mod:`wltools.labels`): the initial colour is the node label, and the item of ``u`` in
+Labels (:mod:`wltools.graphs.labels`): the initial colour is the node label, and the item of ``u`` in
 ``v``'s multiset also carries the label of the edge ``vu`` (a marker "none" when ``u`` is not a
 neighbour of ``v``):
 
@@ -39,7 +39,7 @@ import numpy as np
 from ..distances import INF, distance_keys, resistance_exact, rrwp_exact, spd_matrix
 from ..distances.resistance import resistance_keys_and_values
 from ..distances.spd import spd_keys
-from ..labels import PairLabels
+from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, run_reference
 from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, pair_blocks, refine, rows_by_graph
 
@@ -188,7 +188,7 @@ def refine_gdwl(
         Budget of the row blocks of a round and, separately, of the store of verified rows
         (:func:`wltools.refine.cost.peak_bytes` states the whole peak).
     labels : PairLabels, optional
-        The pair's joint label ids (:func:`wltools.labels.pair_labels`; module docstring).
+        The pair's joint label ids (:func:`wltools.graphs.labels.pair_labels`; module docstring).
 
     Examples
     --------

@@ -81,7 +81,7 @@ no hash collision can merge two colours. A round costs ``O(n^2 d log d)`` (``d``
 degree) against ``O(n^3)`` for 2-FWL; the memory is stated by :func:`wltools.refine.cost.peak_bytes`.
 Reference: :func:`refine_swl_reference`, dicts of sorted tuples.
 
-Labels (:mod:`wltools.labels`; this project's extension, the paper treats unlabelled graphs): the
+Labels (:mod:`wltools.graphs.labels`; this project's extension, the paper treats unlabelled graphs): the
 node-marking classes start from ``chi^0(u, v) = ([u == v], label of v)``, the input of a subgraph
 GNN with node marking (node features of ``v`` in every subgraph, the root marked), and ``agg^L_u``
 / ``agg^L_v`` aggregate pairs (edge label, colour): ``{{(l(v, w), chi(u, w)) : w in N(v)}}`` and
@@ -106,7 +106,7 @@ import numpy as np
 from ..distances import adjacency_matrix
 from ..distances.modular import unique_rows
 from ..errors import UnknownNameError
-from ..labels import PairLabels
+from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
 from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, pair_blocks, refine, rows_by_graph, stacked_ids
@@ -157,7 +157,7 @@ class SWLClass:
 
 _PAPER = "Zhang, Feng, Du, He & Wang, ICML 2023"
 
-#: The eight tests, weakest first (the order of :data:`wltools.wl_tests.SUBGRAPH_WL_TESTS`).
+#: The eight tests, weakest first (the order of :data:`wltools.refine.names.SUBGRAPH_WL_TESTS`).
 SWL_CLASSES: dict[str, SWLClass] = {
     c.name: c
     for c in (
@@ -431,7 +431,7 @@ def refine_swl(G: nx.Graph, H: nx.Graph, test: str, *, max_bytes: int = DEFAULT_
     max_bytes : int
         Budget of the row blocks of a round and, separately, of the store of verified rows.
     labels : PairLabels, optional
-        Joint label ids (:func:`wltools.labels.pair_labels`; how they enter: module docstring).
+        Joint label ids (:func:`wltools.graphs.labels.pair_labels`; how they enter: module docstring).
 
     Examples
     --------

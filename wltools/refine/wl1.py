@@ -23,7 +23,7 @@ and upper bounds for the complexity of canonical colour refinement*, ESA 2013, f
 splitting view). Colour histograms are maintained incrementally, so the verdict and the round
 of first difference agree with :func:`refine_wl1_reference`.
 
-Labels (:mod:`wltools.labels`): the initial colour of ``v`` is its node label (constant on an
+Labels (:mod:`wltools.graphs.labels`): the initial colour of ``v`` is its node label (constant on an
 unlabelled graph), and with edge labels the multiset is of pairs (edge label, neighbour colour):
 
 .. math::  \\chi^0(v) = \\ell(v), \\qquad \\chi^{t+1}(v) = \\mathrm{hash}(\\chi^t(v),
@@ -42,7 +42,7 @@ from collections import Counter
 import networkx as nx
 import numpy as np
 from ..distances.adjacency import csr_parts
-from ..labels import PairLabels
+from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text, run_reference, witness_text
 from .grouping import GOLDEN, MIX
 from .kernel import Declaration, HashCollision, stacked_ids, with_retries
@@ -106,7 +106,7 @@ def _slot_labels(labels: PairLabels | None, n: int, parts) -> np.ndarray | None:
 def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:
     """1-WL on a pair of graphs of equal order with one shared colour table (sparse, exact).
 
-    ``labels``: the pair's joint label ids (:func:`wltools.labels.pair_labels`; module docstring).
+    ``labels``: the pair's joint label ids (:func:`wltools.graphs.labels.pair_labels`; module docstring).
 
     Examples
     --------

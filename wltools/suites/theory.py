@@ -3,7 +3,7 @@
 Every verdict comes from :func:`wltools.refine.refine_pair` on the pair as given (the graphs
 plain, without node types), one record per pair and test as in ``brec theory``: ``distinguished``,
 ``reason``, ``iteration``, ``iterations``, ``witness``, ``seconds``. The default tests are
-:data:`DEFAULT_SUITE_TESTS`: all of :data:`wltools.wl_tests.ALL_TESTS` (the BREC columns and EPWL
+:data:`DEFAULT_SUITE_TESTS`: all of :data:`wltools.refine.names.ALL_TESTS` (the BREC columns and EPWL
 over ``A`` and ``L``) but the ones run only when named (``3fwl``, 4-WL, and the subgraph WL tests
 ``swl-vs`` ... ``slfwl2``); RRWP uses
 ``K = DEFAULT_RRWP_STEPS`` channels, as the BREC tables do. Nothing is cached: the largest suites
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..errors import UnknownNameError
-from ..wl_tests import ALL_TESTS, DEFAULT_RRWP_STEPS, ON_REQUEST_TESTS, SUBGRAPH_WL_TESTS, TEST_LABELS
-from ..wl_tests import SUBGRAPH_BASELINE_TESTS, is_test_name, label_of
+from ..refine.names import ALL_TESTS, DEFAULT_RRWP_STEPS, ON_REQUEST_TESTS, SUBGRAPH_WL_TESTS, TEST_LABELS
+from ..refine.names import SUBGRAPH_BASELINE_TESTS, is_test_name, label_of
 from . import SuitePair, get_suite, suite_pairs
 
 __all__ = ["SuiteTheory", "DEFAULT_SUITE_TESTS", "parse_tests", "suite_theory", "counts", "render", "FORMATS"]
@@ -33,14 +33,14 @@ FORMATS = ("md", "json", "csv")
 
 _FIELDS = ("distinguished", "reason", "iteration", "iterations", "witness")
 
-#: Tests of :func:`parse_tests` ``(None)``: every test but :data:`~wltools.wl_tests.ON_REQUEST_TESTS`
-#: and the subgraph WL hierarchy (:data:`~wltools.wl_tests.SUBGRAPH_WL_TESTS`, run when named).
+#: Tests of :func:`parse_tests` ``(None)``: every test but :data:`~wltools.refine.names.ON_REQUEST_TESTS`
+#: and the subgraph WL hierarchy (:data:`~wltools.refine.names.SUBGRAPH_WL_TESTS`, run when named).
 DEFAULT_SUITE_TESTS = tuple(t for t in ALL_TESTS if t not in ON_REQUEST_TESTS + SUBGRAPH_WL_TESTS
                             + SUBGRAPH_BASELINE_TESTS)  # BREC's non-GNN baselines: when named
 
 
 def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
-    """``"1wl,epwl"`` or names -> a tuple of test names of :data:`~wltools.wl_tests.ALL_TESTS`.
+    """``"1wl,epwl"`` or names -> a tuple of test names of :data:`~wltools.refine.names.ALL_TESTS`.
 
     Examples
     --------
@@ -77,7 +77,7 @@ class SuiteTheory:
 
     def settings(self) -> dict:
         """Settings and provenance written with every table."""
-        from ..provenance import package_versions
+        from ..runtime.provenance import package_versions
 
         versions = package_versions()
         return {

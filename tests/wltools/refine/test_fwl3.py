@@ -15,7 +15,7 @@ from wltools.graphs import named_graph, permute_graph
 from wltools.refine import refine_pair
 from wltools.refine.cost import peak_bytes
 from wltools.refine.fwl3 import refine_fwl3, refine_fwl3_reference, triple_type_text, triple_types
-from wltools.wl_tests import ALL_TESTS, ON_REQUEST_TESTS, TEST_LABELS
+from wltools.refine.names import ALL_TESTS, ON_REQUEST_TESTS, TEST_LABELS
 
 
 def _key(r):

@@ -176,7 +176,7 @@ def test_every_declaration_refines_as_refine_pair(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_labelled_1wl_declaration_agrees_with_the_incremental_path(seed):
-    from wltools.labels import pair_labels
+    from wltools.graphs.labels import pair_labels
     from wltools.refine.declarations import declaration
 
     G, H = _random_pair(seed, 10)

@@ -1,4 +1,4 @@
-"""Labelled graphs in every refinement test (:mod:`wltools.labels`, :func:`wltools.refine.refine_pair`).
+"""Labelled graphs in every refinement test (:mod:`wltools.graphs.labels`, :func:`wltools.refine.refine_pair`).
 
 The oracle is a brute-force labelled refinement written here from the definitions in the modules'
 docstrings (plain dicts and sorted tuples over the raw label values, not the joint ids), run on

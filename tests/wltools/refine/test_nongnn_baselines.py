@@ -18,7 +18,7 @@ from wltools.refine import refine_pair
 from wltools.refine.cost import peak_bytes
 from wltools.refine.ego import ego_keys, ego_keys_reference
 from wltools.refine.marking import marked_classes, marked_classes_reference
-from wltools.wl_tests import SUBGRAPH_BASELINE_TESTS, ego_radius, is_test_name, label_of
+from wltools.refine.names import SUBGRAPH_BASELINE_TESTS, ego_radius, is_test_name, label_of
 
 TESTS = ("s3", "s4", "n1", "n2", "n3", "m1", "m2")
 

@@ -12,7 +12,7 @@ from wltools.graphs import named_graph, permute_graph
 from wltools.iso import is_isomorphic
 from wltools.refine import TESTS, RefinementResult, refine_pair
 from wltools.refine.engine import unique_rows
-from wltools.wl_tests import SUBGRAPH_WL_TESTS
+from wltools.refine.names import SUBGRAPH_WL_TESTS
 
 
 def _permuted(G, seed):

@@ -26,7 +26,7 @@ from wltools.refine.swl import (
     refine_swl_reference,
     row_width,
 )
-from wltools.wl_tests import ALL_TESTS, SUBGRAPH_WL_TESTS, TEST_LABELS
+from wltools.refine.names import ALL_TESTS, SUBGRAPH_WL_TESTS, TEST_LABELS
 
 SWL = tuple(SWL_CLASSES)
 

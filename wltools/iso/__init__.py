@@ -29,10 +29,10 @@ matrix with ``no_setwords * no_vertices * WORDSIZE`` computed in a C ``int`` (``
 100,000), makes nauty write past the allocation: the segmentation fault of ``wltools iso`` on
 100,000 nodes.
 
-Labelled graphs (:mod:`wltools.labels`: node / edge attribute ``"label"``) are isomorphic iff a
+Labelled graphs (:mod:`wltools.graphs.labels`: node / edge attribute ``"label"``) are isomorphic iff a
 bijection preserves adjacency, node labels and edge labels. Node labels are vertex colours, given
 to both labellers natively (nauty's ordered partition, bliss's vertex colours), the colour classes
-ordered by :func:`wltools.labels.label_key`. Edge labels enter by the standard subdivision
+ordered by :func:`wltools.graphs.labels.label_key`. Edge labels enter by the standard subdivision
 reduction: each edge ``uv`` becomes a new vertex adjacent to ``u`` and ``v``, coloured by the
 edge's label in colour classes after all node classes, so the colour-preserving isomorphisms of the
 subdivided graphs are exactly the label-preserving isomorphisms of the graphs (subdivision
@@ -41,7 +41,7 @@ and Traces User's Guide (Sec. 14) gives a layered construction with fewer vertic
 colours; it is not used here. The
 labeller is chosen by the order of the graph that is labelled (``n + m`` with edge labels). A
 labelled certificate starts with ``b"labelled"`` and holds the label of every colour class
-(:func:`wltools.labels.label_bytes`) and the colour at every canonical position, so it never
+(:func:`wltools.graphs.labels.label_bytes`) and the colour at every canonical position, so it never
 equals an unlabelled one; unlabelled graphs take exactly the unlabelled path.
 
 pynauty is GPL-3 (its package metadata), so wltools is GPL-3.0-or-later.
@@ -67,7 +67,7 @@ import networkx as nx
 
 from wltools.errors import ResourceLimitError, UnknownNameError
 from wltools.graphs import validate_graph
-from wltools.labels import (EDGE_LABEL, NODE_LABEL, edge_labels, has_attribute, label_bytes, label_key, node_labels,
+from wltools.graphs.labels import (EDGE_LABEL, NODE_LABEL, edge_labels, has_attribute, label_bytes, label_key, node_labels,
                             pair_labels)
 
 __all__ = [

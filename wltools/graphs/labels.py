@@ -37,7 +37,7 @@ it was read. The refinement tests (:mod:`wltools.refine`) start from these ids;
 
 Inputs that carry labels: GraphML / node-link attributes chosen by name
 (:func:`select_labels`, ``load_graph(spec, node_attr=..., edge_attr=...)``), PyG ``Data`` and
-SMILES (:mod:`wltools.label_inputs`).
+SMILES (:mod:`wltools.graphs.inputs`).
 
 Examples
 --------
@@ -63,7 +63,7 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-from .errors import GraphFormatError, UnsupportedGraphError
+from ..errors import GraphFormatError, UnsupportedGraphError
 
 __all__ = [
     "NODE_LABEL",

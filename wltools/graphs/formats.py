@@ -1,7 +1,7 @@
 """Graph file formats: graph6 / sparse6 (McKay's ``formats.txt``; large sparse6 bodies through
-:mod:`wltools.sparse6_fast`), edge lists, GraphML and node-link JSON, read by networkx's readers
+:mod:`wltools.graphs.sparse6`), edge lists, GraphML and node-link JSON, read by networkx's readers
 whose exceptions become one-line :class:`~wltools.errors.GraphFormatError` messages naming the
-input; every graph read is validated (:func:`wltools.graph_validation.validate_graph`).
+input; every graph read is validated (:func:`wltools.graphs.validation.validate_graph`).
 
 Split from :mod:`wltools.graphs`, which re-exports every public name.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 
 from wltools.errors import GraphFormatError, UnsupportedGraphError
-from wltools.graph_validation import count_text, one_line, require_load, show_spec, validate_graph
+from wltools.graphs.validation import count_text, one_line, require_load, show_spec, validate_graph
 
 __all__ = ["FORMATS", "parse_graph6", "load_graphs"]
 
@@ -108,7 +108,7 @@ def parse_graph6(
     name : str, optional
         How the input is named in error messages (default: the text itself).
     max_memory : int, optional
-        Memory budget in bytes (default: :func:`wltools.resources.require`'s).
+        Memory budget in bytes (default: :func:`wltools.runtime.memory.require`'s).
 
     Returns
     -------
@@ -171,7 +171,7 @@ def parse_graph6(
     return validate_graph(G, name=label)
 
 
-#: sparse6 bodies longer than this are decoded by :func:`wltools.sparse6_fast.decode_sparse6`
+#: sparse6 bodies longer than this are decoded by :func:`wltools.graphs.sparse6.decode_sparse6`
 #: (networkx's decoder takes seconds at 10^5 nodes); shorter ones, and every body that is not a
 #: clean simple graph, go through networkx and its messages.
 FAST_SPARSE6_BYTES = 4096
@@ -183,7 +183,7 @@ def _simple_from_sparse6(raw: bytes, label: str) -> nx.Graph | None:
     it); None for anything else (malformed, self-loops, repeated edges), left to networkx."""
     import numpy as np
 
-    from .sparse6_fast import decode_sparse6
+    from .sparse6 import decode_sparse6
 
     decoded = decode_sparse6(raw)
     if decoded is None or decoded[0] == 0:
@@ -382,7 +382,7 @@ def load_graphs(
         Memory budget in bytes for each graph (default: a share of the free memory).
     node_attr, edge_attr : str, optional
         GraphML / node-link JSON attribute that becomes the node (edge) label
-        (:mod:`wltools.labels`); other formats carry no attributes.
+        (:mod:`wltools.graphs.labels`); other formats carry no attributes.
 
     Returns
     -------

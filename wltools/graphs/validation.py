@@ -15,8 +15,8 @@ from typing import Mapping, Sequence
 import networkx as nx
 
 from wltools.errors import DataIntegrityError, GraphFormatError, UnsupportedGraphError, WLToolsError
-from wltools.labels import EDGE_LABEL, NODE_LABEL, is_labelled, select_labels
-from wltools.resources import require
+from wltools.graphs.labels import EDGE_LABEL, NODE_LABEL, is_labelled, select_labels
+from wltools.runtime.memory import require
 
 __all__ = ["load_bytes", "permute_graph", "relabel_consecutive", "edge_count", "check_simple", "validate_graph"]
 
@@ -89,7 +89,7 @@ def permute_graph(G: nx.Graph, perm: Sequence[int] | Mapping) -> nx.Graph:
     """The graph with node ``v`` renamed ``perm[v]``.
 
     The result is a plain ``nx.Graph`` whose only attributes are the labels of a labelled graph
-    (node and edge attribute ``"label"``, :mod:`wltools.labels`), carried along; its nodes are
+    (node and edge attribute ``"label"``, :mod:`wltools.graphs.labels`), carried along; its nodes are
     inserted ``0..n-1`` and its edges ``(a, b)``, ``a < b``, in sorted order, so its node and edge
     order (and everything built from them, such as a PyG ``edge_index``) depend only on the
     relabelled graph.
@@ -227,14 +227,14 @@ def validate_graph(G: nx.Graph, name: str | None = None, *, node_attr: str | Non
     name : str, optional
         How the input is named in error messages (a file, a graph6 string, a graph name).
     node_attr, edge_attr : str, optional
-        Node / edge attribute of ``G`` that becomes the label (:func:`wltools.labels.select_labels`;
+        Node / edge attribute of ``G`` that becomes the label (:func:`wltools.graphs.labels.select_labels`;
         pass ``"label"`` to keep the labels of a graph already labelled); ``None``: no labels.
 
     Returns
     -------
     nx.Graph
         A new graph on nodes ``0..n-1`` (deterministic order, see the module docstring) whose only
-        attributes are the selected labels (:mod:`wltools.labels`); ``graph["name"]`` is ``name``
+        attributes are the selected labels (:mod:`wltools.graphs.labels`); ``graph["name"]`` is ``name``
         when given.
 
     Raises
@@ -243,7 +243,7 @@ def validate_graph(G: nx.Graph, name: str | None = None, *, node_attr: str | Non
         Directed graph, self-loop, parallel edges, or no nodes.
     GraphFormatError
         ``G`` is not a networkx graph; a selected attribute missing on some nodes (edges), or
-        not a label (:func:`wltools.labels.canonical_label`).
+        not a label (:func:`wltools.graphs.labels.canonical_label`).
 
     Examples
     --------

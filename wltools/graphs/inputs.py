@@ -1,9 +1,9 @@
 """Labelled graphs from PyG ``Data`` and from SMILES (RDKit, optional), in the representation of
-:mod:`wltools.labels` (node / edge attribute ``"label"``, canonical values).
+:mod:`wltools.graphs.labels` (node / edge attribute ``"label"``, canonical values).
 
 * :func:`from_pyg`: ``x`` rows are the node labels, ``edge_attr`` rows the edge labels (as
   tuples; a row of one value, e.g. ``x`` of shape ``[n, 1]``, or a 1-D ``x`` gives that value),
-  read by the one rule of :mod:`wltools.labels` (a float32 ``0.1`` is the label ``0.1``; NaN refused). An undirected graph is stored by
+  read by the one rule of :mod:`wltools.graphs.labels` (a float32 ``0.1`` is the label ``0.1``; NaN refused). An undirected graph is stored by
   PyG with both directions of each edge; both must be present and carry the same ``edge_attr``.
 * :func:`from_smiles`: a molecule read by RDKit (``Chem.MolFromSmiles``), hydrogens as RDKit keeps
   them (implicit: nodes are the atoms of the SMILES, an explicit ``[H]`` atom is a node). Atom label
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import networkx as nx
 
-from .errors import GraphFormatError, UnsupportedGraphError
-from .graph_validation import validate_graph
+from ..errors import GraphFormatError, UnsupportedGraphError
+from .validation import validate_graph
 from .labels import EDGE_LABEL, NODE_LABEL, canonical_label
 
 __all__ = ["from_pyg", "from_smiles", "CHEM_HINT"]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 import re
 
-from .errors import ResourceLimitError
+from ..errors import ResourceLimitError
 
 __all__ = [
     "DEFAULT_SHARE",

@@ -13,7 +13,7 @@ from typing import Callable
 import networkx as nx
 
 from wltools.errors import GraphFormatError, UnknownNameError
-from wltools.graph_validation import require_load, show_spec, validate_graph
+from wltools.graphs.validation import require_load, show_spec, validate_graph
 
 __all__ = ["NamedGraph", "NAMED_GRAPHS", "named_graph"]
 

@@ -1,4 +1,4 @@
-"""Tests of wltools.wl_tests: the one definition of the tests' names, labels and RRWP default."""
+"""Tests of wltools.refine.names: the one definition of the tests' names, labels and RRWP default."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 import inspect
 
 import wltools.refine
-import wltools.wl_tests as wl_tests
+import wltools.refine.names as wl_tests
 
 
 def test_names_order_and_labels():

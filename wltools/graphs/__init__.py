@@ -1,12 +1,12 @@
 """Graph specifications: ``load_graph(spec)`` turns a file, a name, a union or a graph6 string into
 a validated graph. This is the front of the graph layer; its parts live in
 
-* :mod:`wltools.graph_validation` -- the invariant (:func:`check_simple`), validation
+* :mod:`wltools.graphs.validation` -- the invariant (:func:`check_simple`), validation
   (:func:`validate_graph`), relabelling (:func:`permute_graph`, :func:`relabel_consecutive`) and
   sizes (:func:`load_bytes`);
-* :mod:`wltools.graph_formats` -- graph6 / sparse6, edge lists, GraphML, node-link JSON
+* :mod:`wltools.graphs.formats` -- graph6 / sparse6, edge lists, GraphML, node-link JSON
   (:func:`parse_graph6`, :func:`load_graphs`);
-* :mod:`wltools.named_graphs` -- the named graphs (:data:`NAMED_GRAPHS`, :func:`named_graph`);
+* :mod:`wltools.graphs.named` -- the named graphs (:data:`NAMED_GRAPHS`, :func:`named_graph`);
 
 and every public name of those is importable from here as before.
 
@@ -40,7 +40,7 @@ otherwise (a missing file, malformed graph6). Readable graphs outside the suppor
 Sizes are checked before anything is built: a graph6 header must agree with the length of its
 body, and the memory a graph needs (:func:`load_bytes`, from the node count of a graph6 / sparse6
 header, a name's size, or the counts of a JSON or edge-list file) is checked against the budget
-``max_memory`` (:func:`wltools.resources.require`; default a share of the free memory), raising
+``max_memory`` (:func:`wltools.runtime.memory.require`; default a share of the free memory), raising
 :class:`~wltools.errors.ResourceLimitError` instead of allocating.
 
 Nodes are relabelled ``0..n-1`` deterministically (:func:`relabel_consecutive`): integers in
@@ -67,10 +67,10 @@ from pathlib import Path
 import networkx as nx
 
 from wltools.errors import GraphFormatError, UnknownNameError, WLToolsError
-from wltools.label_inputs import from_pyg, from_smiles
-from wltools.labels import EDGE_LABEL, NODE_LABEL, has_attribute
-from wltools.resources import require
-from wltools.graph_validation import (  # noqa: F401 - the public names re-exported
+from wltools.graphs.inputs import from_pyg, from_smiles
+from wltools.graphs.labels import EDGE_LABEL, NODE_LABEL, has_attribute
+from wltools.runtime.memory import require
+from wltools.graphs.validation import (  # noqa: F401 - the public names re-exported
     count_text,
     show_spec,
     check_simple,
@@ -80,8 +80,8 @@ from wltools.graph_validation import (  # noqa: F401 - the public names re-expor
     relabel_consecutive,
     validate_graph,
 )
-from wltools.named_graphs import NAMED_GRAPHS, NamedGraph, known_names, named_size, named_graph  # noqa: F401
-from wltools.graph_formats import (  # noqa: F401 - FORMATS, load_graphs, parse_graph6 re-exported
+from wltools.graphs.named import NAMED_GRAPHS, NamedGraph, known_names, named_size, named_graph  # noqa: F401
+from wltools.graphs.formats import (  # noqa: F401 - FORMATS, load_graphs, parse_graph6 re-exported
     GRAPH6_HEADERS,
     FORMATS,
     graph6_order,
@@ -145,9 +145,9 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
 
     The resolution order is given in the module docstring (an existing file wins, then a union,
     then a known name, then ``FILE:INDEX``, then graph6 / sparse6). Before all of them,
-    ``smiles:SMILES`` is a molecule read by RDKit (:func:`wltools.label_inputs.from_smiles`;
+    ``smiles:SMILES`` is a molecule read by RDKit (:func:`wltools.graphs.inputs.from_smiles`;
     the whole rest of the text is the SMILES, ``+`` included), labelled by atoms and bonds; a PyG
-    ``Data`` object is converted by :func:`wltools.label_inputs.from_pyg` (``x`` and
+    ``Data`` object is converted by :func:`wltools.graphs.inputs.from_pyg` (``x`` and
     ``edge_attr`` rows as labels).
 
     Parameters
@@ -156,10 +156,10 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
         The specification.
     max_memory : int, optional
         Memory budget in bytes (default: a share of the free memory,
-        :func:`wltools.resources.require`).
+        :func:`wltools.runtime.memory.require`).
     node_attr, edge_attr : str, optional
         GraphML / node-link JSON attribute that becomes the node (edge) label
-        (:mod:`wltools.labels`); in a union, of every part. Ignored by ``smiles:``, which
+        (:mod:`wltools.graphs.labels`); in a union, of every part. Ignored by ``smiles:``, which
         always carries its atom and bond labels.
 
     Returns
