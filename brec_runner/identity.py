@@ -219,7 +219,7 @@ def code_version(source=None) -> dict[str, str]:
             "version": hashlib.sha256(f"{runner}:{model}".encode()).hexdigest()[:12]}
 
 
-def _protocol_of(config: dict[str, Any]) -> Protocol | None:
+def protocol_of(config: dict[str, Any]) -> Protocol | None:
     raw = config.get("protocol")
     if not isinstance(raw, dict):
         return None
@@ -262,7 +262,7 @@ def record_problem(record: Any, config: dict[str, Any], *, protocol: Protocol | 
                 f"{config.get('settings_hash')})")
     if record["code"] not in (config.get("code_versions") or []):
         return f"code version {record['code']} is not one of this run's ({', '.join(config.get('code_versions') or [])})"
-    protocol = protocol or _protocol_of(config)
+    protocol = protocol or protocol_of(config)
     if protocol is None:
         return "the run's protocol in config.json is unreadable"
     if record["threshold_rule"] != protocol.threshold_rule or record["threshold"] != protocol.threshold:

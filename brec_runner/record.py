@@ -144,9 +144,9 @@ def read_results(path, repair: bool = False, *, config: dict[str, Any] | None = 
         return []
     protocol = None
     if config is not None:
-        from .identity import _protocol_of
+        from .identity import protocol_of
 
-        protocol = _protocol_of(config)
+        protocol = protocol_of(config)
     lines = data.split(b"\n")
     tail = lines.pop()  # b"" when the file ends in a newline, else a last line without it
     whole = bool(tail) and _whole_record(tail)

@@ -96,7 +96,7 @@ def bounded_by(upper: str | None, target: str, proved: Sequence[tuple[str, str]]
     return paths.get(target)
 
 
-def _suite_tally(names: Sequence[str], tests: Sequence[str], suite_ids: dict | None,
+def suite_tally(names: Sequence[str], tests: Sequence[str], suite_ids: dict | None,
                  suite_theory: Callable | None) -> dict[str, dict[int, dict[str, bool]]]:
     if suite_theory is None:
         from wltools.suites.theory import suite_theory
@@ -159,7 +159,7 @@ def check_epwl_placement(*, pairs=None, brec_ids=None, theory_verdicts: Callable
     pairs = select_pairs(pairs, brec_ids)
     tests = sorted({t for c in list(chains) + list(observed) for t in c})
     table = brec_table(tests, pairs, theory_verdicts, verdict)
-    suite_tables = _suite_tally(suites, tests, suite_ids, suite_theory)
+    suite_tables = suite_tally(suites, tests, suite_ids, suite_theory)
 
     def data_tallies(lower, upper):
         out = {}

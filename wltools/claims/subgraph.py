@@ -99,7 +99,7 @@ from ._common import (
     memoised,
     refine_verdict,
 )
-from .epwl import _suite_tally, bounded_by
+from .epwl import suite_tally, bounded_by
 from .grit import brec_table
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
@@ -280,7 +280,7 @@ def check_subgraph_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Call
     pairs = select_pairs(pairs, brec_ids)
     tests = sorted({t for c in list(chains) + list(incomparable) + list(observed) for t in c})
     table = brec_table(tests, pairs, theory_verdicts, verdict)
-    suite_tables = _suite_tally(suites, tests, suite_ids, suite_theory)
+    suite_tables = suite_tally(suites, tests, suite_ids, suite_theory)
     groups = _atlas_groups(max_nodes)
 
     def tallies(lower, upper, atlas=True):

@@ -105,8 +105,8 @@ def _plain_pair(G: nx.Graph, H: nx.Graph) -> bool:
     for X in (G, H):
         if type(X) is not nx.Graph and (X.is_directed() or X.is_multigraph()):
             return False
-    n = len(G._adj)
-    return n > 0 and len(H._adj) == n
+    n = G.number_of_nodes()
+    return n > 0 and H.number_of_nodes() == n
 
 
 def _without_attributes(pairs: Sequence, which: list[int]) -> list[int]:
@@ -114,8 +114,8 @@ def _without_attributes(pairs: Sequence, which: list[int]) -> list[int]:
     scan over all of them, pair by pair only if something has data."""
 
     def data(graphs):
-        nodes = chain.from_iterable(map(dict.values, (X._node for X in graphs)))
-        edges = chain.from_iterable(map(dict.values, chain.from_iterable(map(dict.values, (X._adj for X in graphs)))))
+        nodes = (d for X in graphs for _, d in X.nodes(data=True))
+        edges = (d for X in graphs for _, nbrs in X.adjacency() for d in nbrs.values())
         return any(nodes) or any(edges)
 
     if not data([X for i in which for X in pairs[i]]):
@@ -144,11 +144,11 @@ def _initial(u: Union, test: str, graphs: list) -> tuple[np.ndarray, list, objec
     radius = ego_radius(test)
     if radius is not None:
         from .batch_ego import union_ego_ids
-        from .ego import _describe
+        from .ego import describe_ego as _describe
 
         ids, table = union_ego_ids(u, radius, graphs)
         return ids, table, _describe(radius)
-    from .substructure import _counts3, _counts4, _describe
+    from .substructure import counts3 as _counts3, counts4 as _counts4, describe_counts as _describe
 
     if test == "s3":
         counts = _counts3(None, (u.indptr, u.indices, u.deg), tri=union_triangles(u))
@@ -183,7 +183,7 @@ def union_triangles(u: Union) -> np.ndarray:
     >>> tri[:8].tolist(), tri[8:12].tolist(), int(tri[12:].sum())
     ([3, 3, 3, 3, 3, 3, 3, 3], [3, 3, 3, 3], 12)
     """
-    from .substructure import _triangles
+    from .substructure import triangles_per_node as _triangles
 
     sizes = np.diff(u.gstart)
     graph = u.graph_of()

@@ -6,10 +6,10 @@ pynauty, prefixed by the order). Here all ego networks of all graphs are extract
 
 * the balls: the centre and its neighbours (in adjacency order) straight from the union's CSR for
   ``K = 1``; for ``K >= 2`` the boolean powers of each graph's dense adjacency
-  (:func:`wltools.refine.ego._reach`), nodes in increasing order. The order of a ball only decides
+  (:func:`wltools.refine.ego.reach_within`), nodes in increasing order. The order of a ball only decides
   which labelled copies of an ego network coincide, never its key (the certificate is canonical);
 * in a graph whose ego networks are large against the graph (:data:`ORBIT_RATIO`), only one node
-  per automorphism orbit (nauty's orbits of the whole graph, :func:`wltools.refine.marking._orbits`):
+  per automorphism orbit (nauty's orbits of the whole graph, :func:`wltools.refine.marking.orbits`):
   nodes of one orbit have isomorphic ego networks, so equal keys;
 * the induced adjacency matrices of all balls of one size ``b``, gathered at once from one flat
   buffer holding every graph's dense adjacency matrix;
@@ -42,7 +42,7 @@ import numpy as np
 
 from ..iso import NAUTY_MAX_NODES
 from .batch_union import Union
-from .ego import _bare_graph, _graph_cert, _reach, ego_keys
+from .ego import ego_keys, nauty_certificate_of, reach_within
 
 __all__ = ["union_ego_ids", "GATHER_ITEMS", "ORBIT_RATIO"]
 
@@ -93,7 +93,7 @@ def _balls(u: Union, radius: int, buf, base, graph, small) -> tuple[np.ndarray, 
     parts = []
     for gi in np.flatnonzero(small).tolist():
         n, s = int(sizes[gi]), int(u.gstart[gi])
-        reach = _reach(buf[base[gi]:base[gi] + n * n].reshape(n, n), radius)
+        reach = reach_within(buf[base[gi]:base[gi] + n * n].reshape(n, n), radius)
         counts[s:s + n] = reach.sum(axis=1)
         parts.append(np.nonzero(reach)[1] + s)
     ptr = np.concatenate([[0], np.cumsum(counts)])
@@ -102,8 +102,7 @@ def _balls(u: Union, radius: int, buf, base, graph, small) -> tuple[np.ndarray, 
 
 def _certify(rows: np.ndarray, b: int) -> list[tuple[int, int, bytes]]:
     """Keys of the labelled graphs ``rows`` (``[r, b * b]`` boolean adjacency matrices): nauty's
-    certificate of each, as :func:`wltools.refine.ego._nauty_certificate`."""
-    cert = _graph_cert()
+    certificate of each, as :func:`wltools.refine.ego.nauty_certificate_of`."""
     # each edge once (i < j): pynauty adds the reverse arc of an undirected graph itself
     k, i, j = np.nonzero(rows.reshape(-1, b, b) & np.triu(np.ones((b, b), dtype=bool), 1))
     cl = j.tolist()
@@ -115,7 +114,7 @@ def _certify(rows: np.ndarray, b: int) -> list[tuple[int, int, bytes]]:
     for r in range(rows.shape[0]):
         o = r * b
         adjacency = dict(zip(vertices, map(cl.__getitem__, map(slice, bounds[o:o + b], bounds[o + 1:o + b + 1]))))
-        out.append((b, int(edges[r]), prefix + cert(_bare_graph(b, adjacency))))
+        out.append((b, int(edges[r]), prefix + nauty_certificate_of(b, adjacency)))
     return out
 
 
@@ -170,14 +169,14 @@ def _orbit_representatives(u: Union, graphs: list, small, b_all, graph) -> np.nd
     """For every node, the smallest union id of its automorphism orbit in the graphs whose ego
     networks are large (:data:`ORBIT_RATIO`), itself elsewhere (nodes of one orbit have
     isomorphic ego networks, so equal keys)."""
-    from .marking import _orbits
+    from .marking import automorphism_orbits
 
     rep = np.arange(u.nodes, dtype=np.int64)
     sizes = np.diff(u.gstart)
     squares = np.bincount(graph, weights=b_all.astype(np.float64) ** 2, minlength=sizes.size)
     for gi in np.flatnonzero(small & (squares >= ORBIT_RATIO * sizes.astype(np.float64) ** 2)).tolist():
         s = int(u.gstart[gi])
-        rep[s:s + int(sizes[gi])] = _orbits(graphs[gi]) + s
+        rep[s:s + int(sizes[gi])] = automorphism_orbits(graphs[gi]) + s
     return rep
 
 

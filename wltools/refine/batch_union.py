@@ -60,8 +60,7 @@ class Union:
 
 def _in_order(G: nx.Graph) -> bool:
     """Whether the adjacency dict of ``G`` is keyed ``0..n-1`` in this order."""
-    adj = G._adj
-    return list(adj) == list(range(len(adj)))
+    return list(G) == list(range(G.number_of_nodes()))
 
 
 def union_of(pairs: list) -> tuple[Union, set]:
@@ -85,7 +84,7 @@ def _build(pairs: list) -> Union:
     gstart = np.zeros(sizes.size + 1, dtype=np.int64)
     np.cumsum(sizes, out=gstart[1:])
     N = int(gstart[-1])
-    adjs = [X._adj for X in graphs]
+    adjs = [dict(X.adjacency()) for X in graphs]  # networkx's public view of its adjacency dicts
     deg = np.fromiter(map(len, chain.from_iterable(map(dict.values, adjs))), dtype=np.int64, count=N)
     indptr = np.zeros(N + 1, dtype=np.int64)
     np.cumsum(deg, out=indptr[1:])

@@ -66,7 +66,6 @@ import networkx as nx
 import numpy as np
 
 from ..distances.modular import unique_rows
-from .ego import _bare_graph
 from .engine import RefinementResult, no_difference_text, witness_text
 from .kernel import Declaration, History, refine
 from .seeded import check_pair, neighbour_aggregate, neighbour_table
@@ -80,7 +79,7 @@ def _marks(test: str) -> int:
     return int(test[1])
 
 
-def _orbits(G: nx.Graph, fixed: int | None = None) -> np.ndarray:
+def automorphism_orbits(G: nx.Graph, fixed: int | None = None) -> np.ndarray:
     """Orbit id (its smallest node) of each node under the automorphisms of ``G`` (fixing node
     ``fixed`` if given), from nauty through pynauty."""
     import pynauty
@@ -88,12 +87,9 @@ def _orbits(G: nx.Graph, fixed: int | None = None) -> np.ndarray:
     n = G.number_of_nodes()
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    adjacency = {v: list(G._adj[v]) for v in range(n)}
-    if fixed is None:  # no colouring: skip the constructor's per-vertex checks (valid by construction)
-        g = _bare_graph(n, adjacency)
-    else:
-        colouring = [{fixed}, set(range(n)) - {fixed}]
-        g = pynauty.Graph(n, directed=False, adjacency_dict=adjacency, vertex_coloring=[c for c in colouring if c])
+    adjacency = {v: list(G.neighbors(v)) for v in range(n)}
+    colouring = [] if fixed is None else [c for c in ({fixed}, set(range(n)) - {fixed}) if c]
+    g = pynauty.Graph(n, directed=False, adjacency_dict=adjacency, vertex_coloring=colouring)
     return np.asarray(pynauty.autgrp(g)[3], dtype=np.int64)
 
 
@@ -126,7 +122,7 @@ def _marking_jobs(graphs, orbits, marks: int) -> list[tuple[int, tuple[int, ...]
             if marks == 1:
                 jobs.append((gi, (v,), size_v))
                 continue
-            sub = _orbits(X, fixed=v)
+            sub = automorphism_orbits(X, fixed=v)
             for w in np.unique(sub).tolist():
                 if w != v:
                     jobs.append((gi, (v, w), int((sub == w).sum())))
@@ -164,7 +160,7 @@ def marked_classes(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list, list, dic
     union = np.concatenate([np.where(nb_g >= 0, nb_g, 2 * n), np.where(nb_h >= 0, nb_h + n, 2 * n)])
     plain = _plain_stable(G, H, union)  # joint, so one table for both graphs
     k_plain = int(plain.max()) + 1
-    orbits = [_orbits(G), _orbits(H)]
+    orbits = [automorphism_orbits(G), automorphism_orbits(H)]
     jobs = _marking_jobs((G, H), orbits, marks)
     if not jobs:  # M2 on one node: no pairs, every node has the empty multiset
         return [0] * n, [0] * n, {"rounds": 0, "copies": 0, "plain_classes": k_plain, "describe": {}}

@@ -97,7 +97,7 @@ def graph_csr(G: nx.Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     [[0, 1, 3, 4], [1, 0, 2, 1], [1, 2, 1]]
     """
     n = G.number_of_nodes()
-    adj = G._adj
+    adj = dict(G.adjacency())  # networkx's public view of its adjacency dicts
     if list(adj) == list(range(n)):
         deg = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
         flat = chain.from_iterable(adj.values())

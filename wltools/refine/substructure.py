@@ -112,7 +112,7 @@ class _Edges:
         return self.codes[pos] == q if self.codes.size else np.zeros(q.shape, dtype=bool)
 
 
-def _triangles(n: int, indptr, indices, deg, edges: _Edges | None) -> np.ndarray:
+def triangles_per_node(n: int, indptr, indices, deg, edges: _Edges | None) -> np.ndarray:
     """Triangles through each node: half the common neighbours summed over its edges (row ANDs
     of the dense adjacency when ``2 m n`` is small, a matrix product up to :data:`DENSE_MAX`
     nodes, scipy's sparse product above; ``edges`` None: sparse)."""
@@ -133,18 +133,18 @@ def _triangles(n: int, indptr, indices, deg, edges: _Edges | None) -> np.ndarray
     return np.asarray(((A @ A) * A).sum(axis=1, dtype=np.int64)).reshape(-1) // 2
 
 
-#: Largest ``2 m n`` for which :func:`_triangles` ANDs adjacency rows (bytes of the boolean block).
+#: Largest ``2 m n`` for which :func:`triangles_per_node` ANDs adjacency rows (bytes of the boolean block).
 _ROW_AND_MAX = 2**24
 
 
-def _counts3(G: nx.Graph | None, csr=None, tri: np.ndarray | None = None) -> np.ndarray:
+def counts3(G: nx.Graph | None, csr=None, tri: np.ndarray | None = None) -> np.ndarray:
     """S3 counts ``[n, 2]`` of ``G``, or of the graph whose :func:`graph_csr` is ``csr`` (``G``
     None: e.g. a disjoint union of many graphs, :mod:`wltools.refine.batch`); ``tri``: the
     triangles through each node, if the caller has them."""
     indptr, indices, deg = csr if csr is not None else _csr(G)
     n = deg.size
     if tri is None:
-        tri = _triangles(n, indptr, indices, deg, _Edges(n, indptr, indices) if n <= DENSE_MAX else None)
+        tri = triangles_per_node(n, indptr, indices, deg, _Edges(n, indptr, indices) if n <= DENSE_MAX else None)
     cum = np.concatenate([[0], np.cumsum(deg[indices])])
     nbr_deg = cum[indptr[1:]] - cum[indptr[:-1]]  # summed degrees of the neighbours
     # induced 3-paths through v: as the centre C(d, 2) - tri; as an end sum_u (d_u - 1) - 2 tri
@@ -159,13 +159,13 @@ def _segments(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return owner, np.arange(int(sizes.sum())) - starts[owner]
 
 
-#: :func:`_counts4` switches to :func:`_counts4_algebraic` when the ordered 3-edge paths number
+#: :func:`counts4` switches to :func:`_counts4_algebraic` when the ordered 3-edge paths number
 #: more than this many per ``n^2`` (dense graphs: the ``O(n^3)`` products cost less).
 _ALGEBRAIC_PATHS_PER_N2 = 8
 
 
 def _counts4_algebraic(n: int, indptr, indices, deg) -> np.ndarray:
-    """The S4 counts of :func:`_counts4` from matrix products (dense graphs): per node ``v`` the
+    """The S4 counts of :func:`counts4` from matrix products (dense graphs): per node ``v`` the
     number of (not necessarily induced) copies of each pattern through ``v``, then the induced
     counts by inverting ``N_P(v) = sum_T c(P, T) I_T(v)``, ``c(P, T)`` the spanning copies of
     ``P`` in ``T`` (P4 in C4 4, paw 2, diamond 6, K4 12; claw in paw 1, diamond 2, K4 4; C4 in
@@ -203,7 +203,7 @@ def _counts4_algebraic(n: int, indptr, indices, deg) -> np.ndarray:
     return np.stack([i_p4, i_claw, i_diamond, i_k4, i_c4, i_paw], axis=1)
 
 
-#: Work arrays of the enumeration above which :func:`_counts4` takes the matrix products.
+#: Work arrays of the enumeration above which :func:`counts4` takes the matrix products.
 ENUMERATION_BYTES = 256 * 2**20
 
 
@@ -216,7 +216,7 @@ def _prefer_algebraic(n: int, indices, deg) -> bool:
     return paths > _ALGEBRAIC_PATHS_PER_N2 * n * n or enum_bytes > ENUMERATION_BYTES
 
 
-def _counts4(G: nx.Graph | None, csr=None) -> np.ndarray:
+def counts4(G: nx.Graph | None, csr=None) -> np.ndarray:
     """S4 counts ``[n, 6]`` of ``G`` or of the graph whose :func:`graph_csr` is ``csr``."""
     indptr, indices, deg = csr if csr is not None else _csr(G)
     n = deg.size
@@ -281,7 +281,7 @@ def substructure_counts(G: nx.Graph, k: int) -> list[tuple[int, ...]]:
         raise ValueError(f"k must be 3 or 4, got {k}")
     if G.number_of_nodes() == 0:
         return []
-    counts = _counts3(G) if k == 3 else _counts4(G)
+    counts = counts3(G) if k == 3 else counts4(G)
     return list(map(tuple, counts.tolist()))
 
 
@@ -335,7 +335,7 @@ def substructure_counts_reference(G: nx.Graph, k: int) -> list[tuple[int, ...]]:
     return [tuple(counts[v]) for v in nodes]
 
 
-def _describe(k: int):
+def describe_counts(k: int):
     names = TYPES[k]
 
     def text(key) -> str:
@@ -362,11 +362,11 @@ def substructure_declaration(G: nx.Graph, H: nx.Graph, test: str) -> Declaration
     """S3 / S4 as a :class:`~wltools.refine.kernel.Declaration`: 1-WL from the induced-subgraph
     counts of every node (:func:`~wltools.refine.seeded.keys_declaration`)."""
     k = _k_of(test)
-    count = _counts3 if k == 3 else _counts4
+    count = counts3 if k == 3 else counts4
     csr_g, csr_h = graph_csr(G), graph_csr(H)
     keys_g = count(G, csr_g) if G.number_of_nodes() else np.zeros((0, len(TYPES[k])), dtype=np.int64)
     keys_h = count(H, csr_h) if H.number_of_nodes() else np.zeros((0, len(TYPES[k])), dtype=np.int64)
-    return keys_declaration(test, G, H, keys_g, keys_h, _describe(k), csr_g, csr_h)
+    return keys_declaration(test, G, H, keys_g, keys_h, describe_counts(k), csr_g, csr_h)
 
 
 def refine_substructure_reference(G: nx.Graph, H: nx.Graph, test: str) -> RefinementResult:
