@@ -212,11 +212,13 @@ def test_driver_killed_with_sigkill_resumes(models, local_records, ray_address, 
               f"address={ray_address!r}, **{_KW!r})\n")
     driver = subprocess.Popen([sys.executable, "-c", script], env=os.environ.copy(),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    results, deadline = out / "results.jsonl", time.monotonic() + 120
+    # a hang guard only (the verdict never depends on it): far above the seconds it takes, since a
+    # loaded 2-core machine once needed over 120 s for Ray's start-up and the first two units
+    results, deadline = out / "results.jsonl", time.monotonic() + 600
     try:
         while not (results.exists() and len(read_results(results)) >= 2):
             assert driver.poll() is None, driver.stderr.read().decode()[-2000:]
-            assert time.monotonic() < deadline, "the Ray driver recorded nothing in 120 s"
+            assert time.monotonic() < deadline, "the Ray driver recorded nothing in 600 s"
             time.sleep(0.05)
         driver.send_signal(signal.SIGKILL)
     finally:

@@ -68,7 +68,6 @@ def test_passes_on_the_witness_pairs(brec, refine_theory):
     assert set(mb) == {"graphormer", "gin", "ngnn"}  # 3-WL and no bound: nothing to derive
 
 
-@pytest.mark.xdist_group("suite-verdicts")  # one process with the suite tables: suites refined once
 def test_passes_on_all_of_brec_suites_and_atlas(brec, brec_verdicts):
     """All 400 BREC pairs (verdicts from the session's theory cache), four suites and the atlas."""
     r = check_subgraph_hierarchy(pairs=brec, theory_verdicts=lambda t, ids, rrwp_steps=None: brec_verdicts(t, ids),
