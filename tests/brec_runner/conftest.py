@@ -205,3 +205,23 @@ def user_model_file(tmp_path, monkeypatch):
     path = tmp_path / "user_models.py"
     path.write_text(USER_MODEL_SOURCE)
     return path
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A finished run of examples/gin.py on pairs 0-3 (one epoch, bound 1-WL), copied by tests that
+    damage it (test_file_faults, test_trust)."""
+    from pathlib import Path
+
+    from brec_runner.evaluate import run
+
+    gin = f"{Path(__file__).resolve().parents[2] / 'examples' / 'gin.py'}:gin"
+    out = tmp_path_factory.mktemp("finished") / "run"
+    run(gin, pairs=[0, 1, 2, 3], categories=None, protocol={"epochs": 1}, out=out, progress=False)
+    return out
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    """The test's own encoding cache (``WLTOOLS_CACHE`` in tmp_path)."""
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
