@@ -31,27 +31,16 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+from bench_proc import reset_peak_rss, status_kib, watch  # noqa: E402 (the script's own folder)
 
 THREAD_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 OUT = ROOT / "benchmarks" / "results" / "fwl3.json"
-
-
-def _kib(pid, field: str) -> int | None:
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
-    return None
 
 
 def _worker(pid: int) -> None:
@@ -63,18 +52,13 @@ def _worker(pid: int) -> None:
 
     pair = load_pairs(ids=[pid])[0]
     gc.collect()
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")  # reset VmHWM (Linux >= 4.0)
-        reset = True
-    except OSError:
-        reset = False
-    base = _kib("self", "VmRSS") or 0
+    reset = reset_peak_rss()
+    base = status_kib("self", "VmRSS") or 0
     print("READY", flush=True)
     w0, c0 = time.perf_counter(), time.process_time()
     r = refine_pair(pair.g, pair.h, "3fwl")
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-    hwm = _kib("self", "VmHWM") if reset else None
+    hwm = status_kib("self", "VmHWM") if reset else None
     print(json.dumps({"seconds_wall": round(wall, 3), "seconds_cpu": round(cpu, 3),
                       "rss_growth_bytes": None if hwm is None else max(0, hwm - base) * 1024,
                       "distinguished": bool(r.distinguished), "iteration": r.iteration,
@@ -87,30 +71,7 @@ def run_pair(pid: int, limit: float, max_rss: int) -> dict:
     env = dict(os.environ, **THREAD_ENV)
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", str(pid)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    out: list[str] = []
-    err: list[str] = []
-    threads = [threading.Thread(target=lambda: out.extend(proc.stdout), daemon=True),
-               threading.Thread(target=lambda: err.extend(proc.stderr), daemon=True)]
-    for t in threads:
-        t.start()
-    ready, status, rss_max = None, None, 0
-    while proc.poll() is None:
-        time.sleep(0.1)
-        now = time.monotonic()
-        if ready is None and any(x.startswith("READY") for x in out):
-            ready = now
-        rss = (_kib(proc.pid, "VmRSS") or 0) * 1024
-        rss_max = max(rss_max, rss)
-        if rss > max_rss:
-            status = "memory"
-        elif ready is not None and now - ready > limit:
-            status = "timeout"
-        if status:
-            proc.kill()
-            break
-    proc.wait()
-    for t in threads:
-        t.join(timeout=5)
+    out, err, ready, status, rss_max = watch(proc, limit=limit, max_rss=max_rss, poll=0.1)
     lines = [x for x in out if x.startswith("{")]
     if status is None and proc.returncode == 0 and lines:
         return {**json.loads(lines[-1]), "status": "ok"}

@@ -42,13 +42,13 @@ import platform
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from pathlib import Path
 
 import networkx as nx
 import numpy as np
+from bench_proc import reset_peak_rss, status_kib, watch
 
 # wltools, brec_runner, scipy and torch are imported where used: a sweep point runs in a
 # subprocess that imports only ``wltools.refine``, possibly the old code (``--old-path``).
@@ -240,17 +240,6 @@ def family_pair(family: str, n: int) -> tuple[nx.Graph, nx.Graph]:
     raise ValueError(f"unknown family {family!r}")
 
 
-def _status_kib(pid: str | int, field: str) -> int | None:
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
-    return None
-
-
 def _point(spec: dict) -> None:
     """Subprocess side of one sweep point: build the graphs, print READY, refine, print JSON."""
     import gc
@@ -262,13 +251,8 @@ def _point(spec: dict) -> None:
 
     G, H = family_pair(spec["family"], spec["n"])
     gc.collect()
-    try:  # reset the peak resident set (Linux >= 4.0), so VmHWM is the refinement's own peak
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        hwm_reset = True
-    except OSError:
-        hwm_reset = False
-    base_kib = _status_kib("self", "VmRSS") or 0
+    hwm_reset = reset_peak_rss()  # so VmHWM is the refinement's own peak
+    base_kib = status_kib("self", "VmRSS") or 0
     print("READY", flush=True)
     if spec.get("tracemalloc"):
         tracemalloc.start()
@@ -276,7 +260,7 @@ def _point(spec: dict) -> None:
     r = refine_pair(G, H, spec["test"], rrwp_steps=spec.get("steps"))
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
     traced = tracemalloc.get_traced_memory()[1] if spec.get("tracemalloc") else None
-    hwm_kib = _status_kib("self", "VmHWM") if hwm_reset else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    hwm_kib = status_kib("self", "VmHWM") if hwm_reset else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({"seconds_wall": round(wall, 4), "seconds_cpu": round(cpu, 4),
                       "rss_growth_bytes": max(0, (hwm_kib or 0) - base_kib) * 1024,
                       "tracemalloc_peak_bytes": traced, "edges": G.number_of_edges(),
@@ -292,32 +276,8 @@ def run_point(spec: dict, *, limit: float, max_rss: int, old_path: str | None = 
         env["PYTHONPATH"] = old_path + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--point", json.dumps(spec)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    lines: list[str] = []
-    err: list[str] = []
-    readers = [threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True),
-               threading.Thread(target=lambda: err.extend(proc.stderr), daemon=True)]
-    for t in readers:
-        t.start()
-    start, ready, status, rss_max = time.monotonic(), None, None, 0
-    while proc.poll() is None:
-        time.sleep(0.05)
-        now = time.monotonic()
-        if ready is None and any(x.startswith("READY") for x in lines):
-            ready = now
-        rss = (_status_kib(proc.pid, "VmRSS") or 0) * 1024
-        rss_max = max(rss_max, rss)
-        if rss > max_rss:
-            status = "memory"
-        elif ready is not None and now - ready > limit:
-            status = "timeout"
-        elif ready is None and now - start > build_limit:
-            status = "build-timeout"
-        if status:
-            proc.kill()
-            break
-    proc.wait()
-    for t in readers:
-        t.join(timeout=5)
+    lines, err, ready, status, rss_max = watch(proc, limit=limit, max_rss=max_rss, poll=0.05,
+                                               build_limit=build_limit)
     rec = dict(spec)
     out = [x for x in lines if x.startswith("{")]
     if status is None and proc.returncode == 0 and out:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -46,6 +46,7 @@ import numpy as np
 
 from wltools.errors import DataIntegrityError, UnknownNameError
 from wltools.graphs import check_simple, permute_graph
+from wltools.graphs.pair import GraphPair, degree_summary
 
 from .protocol import Protocol
 
@@ -122,8 +123,8 @@ CATEGORY_IDS: dict[str, tuple[int, ...]] = _category_ids()
 SELECTION_NAMES: tuple[str, ...] = CATEGORIES + SUBCATEGORIES + tuple(GROUPS)
 
 
-@dataclass(frozen=True, eq=False)
-class BrecPair:
+@dataclass(frozen=True, eq=False, repr=False)
+class BrecPair(GraphPair):
     """One BREC pair.
 
     Attributes
@@ -139,19 +140,6 @@ class BrecPair:
         per graph), ``regularity`` (e.g. ``"4-regular"``), ``source`` (file and index) and the
         ``graph6`` strings.
     """
-
-    id: int
-    category: str
-    subcategory: str
-    g: nx.Graph
-    h: nx.Graph
-    meta: dict = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        return (
-            f"BrecPair(id={self.id}, category={self.category!r}, subcategory={self.subcategory!r}, "
-            f"n={self.meta.get('n')}, m={self.meta.get('m')}, regularity={self.meta.get('regularity')!r})"
-        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,15 +229,6 @@ def _parse(text: bytes, name: str) -> nx.Graph:
     return parse_graph6(text, name=name)
 
 
-def _degree_summary(G: nx.Graph) -> str:
-    degs = sorted(d for _, d in G.degree())
-    if not degs:
-        return "empty"
-    if degs[0] == degs[-1]:
-        return f"{degs[0]}-regular"
-    return f"irregular (degrees {degs[0]}-{degs[-1]}, mean {sum(degs) / len(degs):.2f})"
-
-
 @functools.lru_cache(maxsize=1)
 def _raw_pairs() -> tuple[tuple[int, str, str, bytes, bytes, str], ...]:
     """(id, category, subcategory, graph6 of G, graph6 of H, source) for all 400 pairs."""
@@ -287,7 +266,7 @@ def _pair(pid: int) -> BrecPair:
         "source": src,
         "n": [g.number_of_nodes(), h.number_of_nodes()],
         "m": [g.number_of_edges(), h.number_of_edges()],
-        "degrees": [_degree_summary(g), _degree_summary(h)],
+        "degrees": [degree_summary(g), degree_summary(h)],
         "graph6": [a.decode("ascii"), b.decode("ascii")],
     }
     dg, dh = meta["degrees"]

@@ -17,6 +17,7 @@ import torch
 from torch import nn
 from torch_geometric.transforms import BaseTransform
 
+from tiny_gnn import tiny_gnn_source
 from wltools.models import registry
 
 
@@ -107,28 +108,7 @@ USER_MODEL_SOURCE = '''
 import torch
 from torch import nn
 
-
-class TinyGNN(nn.Module):
-    """Constant inputs, one sum aggregation, sum pooling: bounded by 1-WL."""
-
-    wl_bound = "1wl"
-
-    def __init__(self, hidden=8, out_dim=16):
-        super().__init__()
-        self.lin1 = nn.Linear(1, hidden)
-        self.out = nn.Linear(hidden, out_dim)
-
-    def reset_parameters(self):
-        self.lin1.reset_parameters()
-        self.out.reset_parameters()
-
-    def forward(self, batch):
-        ei = batch.edge_index
-        h = torch.relu(self.lin1(torch.ones(batch.num_nodes, 1)))
-        h = torch.tanh(h + torch.zeros_like(h).index_add(0, ei[1], h[ei[0]]))
-        g = torch.zeros(batch.num_graphs, h.shape[-1]).index_add(0, batch.batch, h)
-        return self.out(g)
-
+''' + tiny_gnn_source() + '''
 
 def tiny(hidden=8, out_dim=16):
     return TinyGNN(hidden, out_dim)
@@ -225,3 +205,23 @@ def user_model_file(tmp_path, monkeypatch):
     path = tmp_path / "user_models.py"
     path.write_text(USER_MODEL_SOURCE)
     return path
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A finished run of examples/gin.py on pairs 0-3 (one epoch, bound 1-WL), copied by tests that
+    damage it (test_file_faults, test_trust)."""
+    from pathlib import Path
+
+    from brec_runner.evaluate import run
+
+    gin = f"{Path(__file__).resolve().parents[2] / 'examples' / 'gin.py'}:gin"
+    out = tmp_path_factory.mktemp("finished") / "run"
+    run(gin, pairs=[0, 1, 2, 3], categories=None, protocol={"epochs": 1}, out=out, progress=False)
+    return out
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    """The test's own encoding cache (``WLTOOLS_CACHE`` in tmp_path)."""
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))

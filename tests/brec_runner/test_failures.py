@@ -17,6 +17,7 @@ import cli
 from brec_runner.evaluate import TooManyFailures, evaluate, run
 from brec_runner.record import finished_units, read_config, read_failures
 from brec_runner.rpc import is_model_failure
+from tiny_gnn import tiny_gnn_source
 
 # Basic pairs 0 and 1 have 10 nodes, strongly regular pairs 110 and 111 have 16 and 25
 MODELS = '''
@@ -26,23 +27,7 @@ from torch import nn
 
 MARK = {mark!r}
 
-
-class TinyGNN(nn.Module):
-    def __init__(self, hidden=8, out_dim=4):
-        super().__init__()
-        self.lin1 = nn.Linear(1, hidden)
-        self.out = nn.Linear(hidden, out_dim)
-
-    def reset_parameters(self):
-        self.lin1.reset_parameters()
-        self.out.reset_parameters()
-
-    def forward(self, batch):
-        ei = batch.edge_index
-        h = torch.relu(self.lin1(torch.ones(batch.num_nodes, 1)))
-        h = torch.tanh(h + torch.zeros_like(h).index_add(0, ei[1], h[ei[0]]))
-        return self.out(torch.zeros(batch.num_graphs, h.shape[-1]).index_add(0, batch.batch, h))
-
+''' + tiny_gnn_source(out_dim=4, wl_bound=False) + '''
 
 def largest(batch):
     return int((batch.ptr[1:] - batch.ptr[:-1]).max())

@@ -33,18 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GIN = f"{ROOT / 'examples' / 'gin.py'}:gin"
 FAST = ["--epochs", "1", "--quiet"]
 
-
-@pytest.fixture(autouse=True)
-def _cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
-
-
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory):
-    """A finished GIN run on pairs 0-3 (one epoch, bound 1-WL), copied by tests that damage it."""
-    out = tmp_path_factory.mktemp("finished") / "run"
-    run(GIN, pairs=[0, 1, 2, 3], categories=None, protocol={"epochs": 1}, out=out, progress=False)
-    return out
+pytestmark = pytest.mark.usefixtures("own_cache")  # every test with its own encoding cache
 
 
 def _copy(src: Path, dst: Path) -> Path:

@@ -27,6 +27,7 @@ import brec_runner
 from brec_runner.evaluate import run
 from brec_runner.record import read_results, results_files
 from brec_runner.rpc import pair_seed
+from tiny_gnn import tiny_gnn_source
 
 PAIRS, SEEDS = [0, 1, 2, 3, 4, 5], [0, 1]  # Basic pairs
 _KW = dict(categories=None, seeds=SEEDS, protocol={"epochs": 3}, progress=False,
@@ -44,26 +45,7 @@ DRIVER = {driver}
 MARKS = {marks!r}
 UNITS = {units!r}  # pair_seed(seed, pair id) -> (pair id, seed)
 
-
-class TinyGNN(nn.Module):
-    wl_bound = "1wl"
-
-    def __init__(self, hidden=8, out_dim=16):
-        super().__init__()
-        self.lin1 = nn.Linear(1, hidden)
-        self.out = nn.Linear(hidden, out_dim)
-
-    def reset_parameters(self):
-        self.lin1.reset_parameters()
-        self.out.reset_parameters()
-
-    def forward(self, batch):
-        ei = batch.edge_index
-        h = torch.relu(self.lin1(torch.ones(batch.num_nodes, 1)))
-        h = torch.tanh(h + torch.zeros_like(h).index_add(0, ei[1], h[ei[0]]))
-        g = torch.zeros(batch.num_graphs, h.shape[-1]).index_add(0, batch.batch, h)
-        return self.out(g)
-
+''' + tiny_gnn_source() + '''
 
 def _unit():
     """(pair id, seed) in a Ray worker (the factory runs under the unit's seed), else None."""

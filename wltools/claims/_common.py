@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 from collections import defaultdict
 from typing import Callable, Iterable, Sequence
 
@@ -155,3 +156,55 @@ def first(items: Iterable):
     for x in items:
         return x
     return None
+
+
+def data_tallies(lower: str, upper: str, pairs, table: dict, suite_tables: dict) -> dict:
+    """``{where: InclusionTally}`` for ``lower ⊑ upper`` on the BREC ``pairs`` (verdicts in
+    ``table[pair id][test]``) and on each suite of ``suite_tables`` (``{suite: {pair id: row}}``)."""
+    out = {}
+    tb = InclusionTally(lower, upper)
+    for p in pairs:
+        tb.add(f"BREC {p.id} ({p.category})", table[p.id][lower], table[p.id][upper])
+    out["BREC"] = tb
+    for name, rows in suite_tables.items():
+        ts = InclusionTally(lower, upper)
+        for pid, row in rows.items():
+            ts.add(f"{name} pair {pid}", row[lower], row[upper])
+        out[name] = ts
+    return out
+
+
+def observed_summary(lower: str, upper: str, tallies: dict) -> dict:
+    """The information-only summary of ``lower`` vs ``upper`` over ``{where: InclusionTally}``."""
+    return {
+        "pairs": sum(t.pairs for t in tallies.values()),
+        f"{lower} separates, {upper} does not": sum(t.violations for t in tallies.values()),
+        "first such pair": next((t.counterexample for t in tallies.values() if t.counterexample), None),
+    }
+
+
+def grouped_atlas_tally(lower: str, upper: str, groups, verdict, *, group_label: str, sample: int,
+                        seed: int = 0):
+    """Inclusion tally on the atlas ``pairs`` within groups, and the grouping's soundness check:
+    ``upper`` must separate ``sample`` seeded cross-group pairs. ``groups`` is ``(graphs, keys,
+    pairs, considered, ngroups)``; ``group_label`` names the grouping invariant in the info."""
+    graphs, keys, pairs, considered, ngroups = groups
+    t = InclusionTally(lower, upper)
+    for la, G, lb, H in pairs:
+        low = as_bool(verdict(G, H, lower))
+        up = as_bool(verdict(G, H, upper))
+        t.add(f"{la} vs {lb} ({describe(G)} vs {describe(H)})", low, up)
+    rng = random.Random(seed)
+    unsound, tried = [], 0
+    while tried < sample and ngroups > 1:
+        i, j = rng.randrange(len(graphs)), rng.randrange(len(graphs))
+        if keys[i] == keys[j]:
+            continue
+        tried += 1
+        if not as_bool(verdict(graphs[i][1], graphs[j][1], upper)):
+            unsound.append(f"{graphs[i][0]} vs {graphs[j][0]}")
+    info = {"pairs in all": considered, f"groups ({group_label})": ngroups,
+            "pairs within groups (refined)": len(pairs),
+            f"cross-group pairs sampled, {upper} must distinguish": tried,
+            "grouping soundness failures": unsound[:5]}
+    return t, info

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ._common import InclusionTally, as_bool, memoised, refine_verdict
+from ._common import as_bool, data_tallies, memoised, observed_summary, refine_verdict
 from .grit import brec_table, tally_chains
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
@@ -161,31 +161,14 @@ def check_epwl_placement(*, pairs=None, brec_ids=None, theory_verdicts: Callable
     table = brec_table(tests, pairs, theory_verdicts, verdict)
     suite_tables = suite_tally(suites, tests, suite_ids, suite_theory)
 
-    def data_tallies(lower, upper):
-        out = {}
-        tb = InclusionTally(lower, upper)
-        for p in pairs:
-            tb.add(f"BREC {p.id} ({p.category})", table[p.id][lower], table[p.id][upper])
-        out["BREC"] = tb
-        for name, rows in suite_tables.items():
-            ts = InclusionTally(lower, upper)
-            for pid, row in rows.items():
-                ts.add(f"{name} pair {pid}", row[lower], row[upper])
-            out[name] = ts
-        return out
+    def tallies(lower, upper):
+        return data_tallies(lower, upper, pairs, table, suite_tables)
 
-    ev, problems, witnesses, strict = tally_chains(chains, data_tallies, verdict, max_nodes=max_nodes,
+    ev, problems, witnesses, strict = tally_chains(chains, tallies, verdict, max_nodes=max_nodes,
                                                    max_nodes_3wl=max_nodes_3wl)
     ev["strictness"] = strict
-    obs = {}
-    for lower, upper in observed:
-        tallies = data_tallies(lower, upper)
-        obs[f"{lower} vs {upper}"] = {
-            "pairs": sum(t.pairs for t in tallies.values()),
-            f"{lower} separates, {upper} does not": sum(t.violations for t in tallies.values()),
-            "first such pair": next((t.counterexample for t in tallies.values() if t.counterexample), None),
-        }
-    ev["observed (no claim)"] = obs
+    ev["observed (no claim)"] = {f"{lower} vs {upper}": observed_summary(lower, upper, tallies(lower, upper))
+                                 for lower, upper in observed}
     rows, bounded = _model_bounds(model_bounds)
     ev["model bounds"] = rows
     where = f"{len(pairs)} BREC pairs, {sum(len(r) for r in suite_tables.values())} suite pairs " \

@@ -29,6 +29,7 @@ from ._common import (
     as_bool,
     atlas_graphs,
     describe,
+    grouped_atlas_tally,
     grouped_pairs,
     judge_inclusion,
     refine_verdict,
@@ -283,8 +284,6 @@ def _atlas_inclusion(lower: str, upper: str, max_nodes: int, verdict, *, sample:
     ``upper``'s first-iteration invariant (:func:`gdwl_first_histogram`), plus a soundness check
     of the grouping: on ``sample`` seeded random pairs from *different* groups, ``upper`` must
     distinguish (else the grouping is unsound and the result says so)."""
-    import random
-
     graphs = atlas_graphs(max_nodes, min_nodes=1)
     key = (upper, max_nodes)
     if groups_cache is not None and key in groups_cache:
@@ -295,25 +294,8 @@ def _atlas_inclusion(lower: str, upper: str, max_nodes: int, verdict, *, sample:
             (id(G), k) for (_, G), k in zip(graphs, keys)).__getitem__, key_of=id)
         if groups_cache is not None:
             groups_cache[key] = (keys, pairs, considered, ngroups)
-    t = InclusionTally(lower, upper)
-    for la, G, lb, H in pairs:
-        low = as_bool(verdict(G, H, lower))
-        up = as_bool(verdict(G, H, upper))
-        t.add(f"{la} vs {lb} ({describe(G)} vs {describe(H)})", low, up)
-    rng = random.Random(seed)
-    unsound, tried = [], 0
-    while tried < sample and ngroups > 1:
-        i, j = rng.randrange(len(graphs)), rng.randrange(len(graphs))
-        if keys[i] == keys[j]:
-            continue
-        tried += 1
-        if not as_bool(verdict(graphs[i][1], graphs[j][1], upper)):
-            unsound.append(f"{graphs[i][0]} vs {graphs[j][0]}")
-    info = {"pairs in all": considered, f"groups ({upper} first-iteration invariant)": ngroups,
-            "pairs within groups (refined)": len(pairs),
-            f"cross-group pairs sampled, {upper} must distinguish": tried,
-            "grouping soundness failures": unsound[:5]}
-    return t, info
+    return grouped_atlas_tally(lower, upper, (graphs, keys, pairs, considered, ngroups), verdict,
+                               group_label=f"{upper} first-iteration invariant", sample=sample, seed=seed)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -83,20 +83,19 @@ models each subgraph class bounds (as recalled from the paper, unchecked against
 
 from __future__ import annotations
 
-import random
 import warnings
 from typing import Callable, Sequence
 
 import networkx as nx
 
 from ._common import (
-    InclusionTally,
-    as_bool,
     atlas_graphs,
-    describe,
+    data_tallies,
+    grouped_atlas_tally,
     grouped_pairs,
     judge_inclusion,
     memoised,
+    observed_summary,
     refine_verdict,
 )
 from .epwl import suite_tally, bounded_by
@@ -162,25 +161,8 @@ def _atlas_groups(max_nodes: int):
 def _atlas_tally(lower: str, upper: str, groups, verdict, *, sample: int, seed: int = 0):
     """Inclusion tally on the atlas pairs within 1-WL groups, and the grouping's soundness check:
     ``upper`` must separate ``sample`` seeded cross-group pairs."""
-    graphs, keys, pairs, considered, ngroups = groups
-    t = InclusionTally(lower, upper)
-    for la, G, lb, H in pairs:
-        t.add(f"{la} vs {lb} ({describe(G)} vs {describe(H)})", as_bool(verdict(G, H, lower)),
-              as_bool(verdict(G, H, upper)))
-    rng = random.Random(seed)
-    unsound, tried = [], 0
-    while tried < sample and ngroups > 1:
-        i, j = rng.randrange(len(graphs)), rng.randrange(len(graphs))
-        if keys[i] == keys[j]:
-            continue
-        tried += 1
-        if not as_bool(verdict(graphs[i][1], graphs[j][1], upper)):
-            unsound.append(f"{graphs[i][0]} vs {graphs[j][0]}")
-    info = {"pairs in all": considered, "groups (1-WL invariant)": ngroups,
-            "pairs within groups (refined)": len(pairs),
-            f"cross-group pairs sampled, {upper} must distinguish": tried,
-            "grouping soundness failures": unsound[:5]}
-    return t, info
+    return grouped_atlas_tally(lower, upper, groups, verdict, group_label="1-WL invariant",
+                               sample=sample, seed=seed)
 
 
 def _model_bounds(model_bounds: dict | None) -> tuple[dict, list[str]]:
@@ -235,15 +217,8 @@ def _incomparable_evidence(incomparable, tallies: Callable, problems: list, witn
 
 def _observed_evidence(observed, tallies: Callable) -> dict:
     """Relations tallied for information only (they never decide the status)."""
-    obs = {}
-    for lower, upper in observed:
-        ts, _ = tallies(lower, upper)
-        obs[f"{lower} vs {upper}"] = {
-            "pairs": sum(t.pairs for t in ts.values()),
-            f"{lower} separates, {upper} does not": sum(t.violations for t in ts.values()),
-            "first such pair": next((t.counterexample for t in ts.values() if t.counterexample), None),
-        }
-    return obs
+    return {f"{lower} vs {upper}": observed_summary(lower, upper, tallies(lower, upper)[0])
+            for lower, upper in observed}
 
 
 @register_claim(
@@ -284,16 +259,7 @@ def check_subgraph_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Call
     groups = _atlas_groups(max_nodes)
 
     def tallies(lower, upper, atlas=True):
-        out = {}
-        tb = InclusionTally(lower, upper)
-        for p in pairs:
-            tb.add(f"BREC {p.id} ({p.category})", table[p.id][lower], table[p.id][upper])
-        out["BREC"] = tb
-        for name, rows in suite_tables.items():
-            ts = InclusionTally(lower, upper)
-            for pid, row in rows.items():
-                ts.add(f"{name} pair {pid}", row[lower], row[upper])
-            out[name] = ts
+        out = data_tallies(lower, upper, pairs, table, suite_tables)
         info = None
         if atlas:
             ta, info = _atlas_tally(lower, upper, groups, verdict, sample=atlas_sample)

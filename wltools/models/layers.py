@@ -105,7 +105,24 @@ def _rms(x: Tensor, eps: float) -> Tensor:
     return torch.sqrt(x.pow(2).mean(-1, keepdim=True) + eps)
 
 
-class RMSNorm(nn.Module):
+class _GainNorm(nn.Module):
+    """A norm over the last dim with per-feature parameters ``_params`` (each ``[dim]``), set by
+    ``reset_parameters``; ``eps`` is added to mean squares before square roots."""
+
+    _params: tuple[str, ...] = ()
+
+    def __init__(self, dim: int, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.dim, self.eps = dim, eps
+        for name in self._params:
+            setattr(self, name, nn.Parameter(torch.empty(dim)))
+        self.reset_parameters()
+
+    def extra_repr(self) -> str:
+        return f"{self.dim}, eps={self.eps}"
+
+
+class RMSNorm(_GainNorm):
     r"""Root-mean-square normalisation (Zhang & Sennrich 2019) with a learnable gain.
 
     .. math:: \mathrm{RMSN}(\mathbf{x}) = \frac{\mathbf{x}}{\frac{1}{\sqrt{D}}\|\mathbf{x}\|}
@@ -118,11 +135,7 @@ class RMSNorm(nn.Module):
         Added to the mean square before the square root.
     """
 
-    def __init__(self, dim: int, eps: float = 1e-6) -> None:
-        super().__init__()
-        self.dim, self.eps = dim, eps
-        self.weight = nn.Parameter(torch.empty(dim))
-        self.reset_parameters()
+    _params = ("weight",)
 
     def reset_parameters(self) -> None:
         nn.init.ones_(self.weight)
@@ -130,11 +143,8 @@ class RMSNorm(nn.Module):
     def forward(self, x: Tensor) -> Tensor:
         return x / _rms(x, self.eps) * self.weight  # [..., D]
 
-    def extra_repr(self) -> str:
-        return f"{self.dim}, eps={self.eps}"
 
-
-class AdaRMSNorm(nn.Module):
+class AdaRMSNorm(_GainNorm):
     r"""Adaptive RMS normalisation, AdaRMSN (PPGT Sec. 3.1, Eq. 3).
 
     .. math::
@@ -154,12 +164,7 @@ class AdaRMSNorm(nn.Module):
         Added to both mean squares before the square roots.
     """
 
-    def __init__(self, dim: int, eps: float = 1e-6) -> None:
-        super().__init__()
-        self.dim, self.eps = dim, eps
-        self.alpha = nn.Parameter(torch.empty(dim))
-        self.beta = nn.Parameter(torch.empty(dim))
-        self.reset_parameters()
+    _params = ("alpha", "beta")
 
     def reset_parameters(self) -> None:
         nn.init.zeros_(self.alpha)
@@ -168,9 +173,6 @@ class AdaRMSNorm(nn.Module):
     def forward(self, x: Tensor) -> Tensor:
         y = self.alpha * x + self.beta  # [..., D]
         return x / _rms(x, self.eps) * _rms(y, self.eps)  # [..., D]
-
-    def extra_repr(self) -> str:
-        return f"{self.dim}, eps={self.eps}"
 
 
 class TokenBatchNorm(nn.BatchNorm1d):

@@ -124,6 +124,21 @@ def _srg_suite(name: str, n_graphs: int, core: bool = False) -> Suite:
     )
 
 
+def _graphsat_suite(name: str, folder: str, title: str, one_wl: tuple, build, extra_checks) -> Suite:
+    """A suite of the 600 pairs of ``<folder>/GRAPHSAT.txt`` (Abboud et al. 2021's text format)."""
+    return Suite(
+        name=name,
+        title=title,
+        pairs_rule=f"the 600 pairs (2i, 2i+1) of {folder}/GRAPHSAT.txt",
+        source=f"Abboud et al., IJCAI 2021 (ralphabb/GNN-RNI Data/{folder.upper()}/GRAPHSAT.txt)",
+        licence=_GNN_RNI,
+        files=(f"{folder}/GRAPHSAT.txt", f"{folder}/LICENSE-GNN-RNI"),
+        expected={"1wl": one_wl, "3wl": (600, "data/suites/README.md (exact 2-FWL)")},
+        build=build,
+        extra_checks=extra_checks,
+    )
+
+
 #: Every registered suite by name, the issue's four first.
 SUITES: dict[str, Suite] = {
     s.name: s
@@ -175,34 +190,12 @@ SUITES: dict[str, Suite] = {
             extra_checks=graph8c.check_complete,
             core=True,
         ),
-        Suite(
-            name="exp-ppgn",
-            title="EXP, the PPGN text instance (1,200 graphs; shares 2 isomorphism classes with exp)",
-            pairs_rule="the 600 pairs (2i, 2i+1) of exp/GRAPHSAT.txt",
-            source="Abboud et al., IJCAI 2021 (ralphabb/GNN-RNI Data/EXP/GRAPHSAT.txt)",
-            licence=_GNN_RNI,
-            files=("exp/GRAPHSAT.txt", "exp/LICENSE-GNN-RNI"),
-            expected={
-                "1wl": (0, "built 1-WL-equivalent (Abboud et al. 2021)"),
-                "3wl": (600, "data/suites/README.md (exact 2-FWL)"),
-            },
-            build=exp.build_exp_ppgn,
-            extra_checks=_exp_checks,
-        ),
-        Suite(
-            name="cexp",
-            title="CEXP (1,200 graphs): EXP-style pairs, half of them with edges added to the SAT graph",
-            pairs_rule="the 600 pairs (2i, 2i+1) of cexp/GRAPHSAT.txt",
-            source="Abboud et al., IJCAI 2021 (ralphabb/GNN-RNI Data/CEXP/GRAPHSAT.txt)",
-            licence=_GNN_RNI,
-            files=("cexp/GRAPHSAT.txt", "cexp/LICENSE-GNN-RNI"),
-            expected={
-                "1wl": (300, "the 300 added-edge pairs differ in edge count; data/suites/README.md"),
-                "3wl": (600, "data/suites/README.md (exact 2-FWL)"),
-            },
-            build=exp.build_cexp,
-            extra_checks=_cexp_checks,
-        ),
+        _graphsat_suite("exp-ppgn", "exp", "EXP, the PPGN text instance (1,200 graphs; shares 2 isomorphism classes with exp)",
+                        (0, "built 1-WL-equivalent (Abboud et al. 2021)"), exp.build_exp_ppgn, _exp_checks),
+        _graphsat_suite("cexp", "cexp",
+                        "CEXP (1,200 graphs): EXP-style pairs, half of them with edges added to the SAT graph",
+                        (300, "the 300 added-edge pairs differ in edge count; data/suites/README.md"),
+                        exp.build_cexp, _cexp_checks),
         _srg_suite("sr16", 2),
         _srg_suite("sr26", 10),
         _srg_suite("sr28", 4),

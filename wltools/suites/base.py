@@ -18,6 +18,7 @@ from typing import Callable
 import networkx as nx
 
 from ..errors import DataIntegrityError
+from ..graphs.pair import GraphPair, degree_summary
 
 __all__ = [
     "DATA_DIR",
@@ -55,8 +56,8 @@ CHECKSUMS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, eq=False)
-class SuitePair:
+@dataclass(frozen=True, eq=False, repr=False)
+class SuitePair(GraphPair):
     """One pair of a suite; the same fields as :class:`brec_runner.dataset.BrecPair`.
 
     Attributes
@@ -75,19 +76,6 @@ class SuitePair:
         indices in the suite's graph list), ``n``, ``m``, ``degrees`` (per graph), ``regularity``,
         ``graph6`` and suite-specific facts (CSL skips, EXP node types, ...).
     """
-
-    id: int
-    category: str
-    subcategory: str
-    g: nx.Graph
-    h: nx.Graph
-    meta: dict = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        return (
-            f"SuitePair(id={self.id}, category={self.category!r}, subcategory={self.subcategory!r}, "
-            f"n={self.meta.get('n')}, m={self.meta.get('m')}, regularity={self.meta.get('regularity')!r})"
-        )
 
 
 @dataclass
@@ -195,23 +183,6 @@ def read_graph6_file(rel: str) -> list[nx.Graph]:
     path = check_file(rel)
     lines = [ln for ln in path.read_bytes().split(b"\n") if ln.strip()]
     return [parse_graph6(ln, name=f"{rel} line {i}") for i, ln in enumerate(lines)]
-
-
-def degree_summary(G: nx.Graph) -> str:
-    """``"4-regular"`` or ``"irregular (degrees 1-5, mean 2.40)"``.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> degree_summary(nx.cycle_graph(5)), degree_summary(nx.path_graph(3))
-    ('2-regular', 'irregular (degrees 1-2, mean 1.33)')
-    """
-    degs = sorted(d for _, d in G.degree())
-    if not degs:
-        return "empty"
-    if degs[0] == degs[-1]:
-        return f"{degs[0]}-regular"
-    return f"irregular (degrees {degs[0]}-{degs[-1]}, mean {sum(degs) / len(degs):.2f})"
 
 
 def all_pairs(k: int, sub: str) -> list[tuple[int, int, str, dict]]:
