@@ -778,6 +778,18 @@ def _brec_ids_option(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
 
 
+def _suites_option(ctx, param, value):
+    if value is None:
+        return None
+    from wltools.suites import get_suite
+
+    names = tuple(v.strip() for v in value.split(",") if v.strip())
+    try:
+        return tuple(get_suite(n).name for n in names)
+    except Exception as exc:  # noqa: BLE001 - an unknown suite is a bad option value
+        raise click.BadParameter(str(exc)) from None
+
+
 @claims.command("verify")
 @click.argument("ids", nargs=-1)
 @click.option("--all", "all_", is_flag=True, help="Verify every registered claim.")
@@ -787,10 +799,12 @@ def _brec_ids_option(ctx, param, value):
               help="BREC run directory for the brec-run claim (SKIPped without one).")
 @click.option("--brec-ids", callback=_brec_ids_option, default=None,
               help="Restrict BREC-based checks to these pair ids, e.g. 0-59,260-269.")
+@click.option("--suites", callback=_suites_option, default=None,
+              help="The classic suites the claims that read suites check, e.g. csl,sr25 (default: each claim's own list).")
 @click.option("--seed", type=int, default=None, help="Seed for the numeric checks that take one.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Also write the output to this file.")
-def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
+def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, out) -> None:
     """Verify claims (IDs, or --all) and print each verdict with its evidence, then the count of
     each status (e.g. "9 claims: 8 PASS, 0 FAIL, 0 ERROR, 1 SKIP"; on stderr too with --format md
     or json).
@@ -822,7 +836,7 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
         raise click.UsageError("give claim ids (see `wltools claims list`) or --all")
     chosen = reg.list_claims() if all_ else [reg.get_claim(i) for i in ids]
     # BREC pairs and verdicts, built once for the claims that take them
-    params = {"run_dir": run_dir, "brec_ids": brec_ids, "seed": seed,
+    params = {"run_dir": run_dir, "brec_ids": brec_ids, "suites": suites, "seed": seed,
               **claim_inputs({name for c in chosen for name in c.inputs} | {"theory_verdicts"})}
     results = []
     t0 = _time.time()
@@ -836,7 +850,8 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, seed, out) -> None:
     meta = {"command": "wltools claims verify " + (" ".join(ids) if ids else "--all")
             + (f" --run-dir {run_dir}" if run_dir else "")
             + (f" --seed {seed}" if seed is not None else "")
-            + (" --brec-ids ..." if brec_ids else ""),
+            + (" --brec-ids ..." if brec_ids else "")
+            + (f" --suites {','.join(suites)}" if suites is not None else ""),
             "date (UTC)": _time.strftime("%Y-%m-%d %H:%M", _time.gmtime(t0)),
             "total seconds": round(_time.time() - t0, 1),
             "python": platform.python_version(), "torch": torch.__version__,
