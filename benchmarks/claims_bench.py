@@ -34,7 +34,7 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "WLTOOLS_CACHE": cache}
-        cmd = [sys.executable, "cli.py", "claims", "verify", "--all", "--run-dir", args.run_dir, "--format", "json"]
+        cmd = [sys.executable, "-m", "cli", "claims", "verify", "--all", "--run-dir", args.run_dir, "--format", "json"]
         t0 = time.perf_counter()
         res = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - t0

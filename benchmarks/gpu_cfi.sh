@@ -31,7 +31,7 @@ if [ "$DEVICE" = cuda ]; then  # the CUDA-marked tests: every built-in model on 
   timeout 120 python3 -m pytest -q -p no:cacheprovider -o addopts="--import-mode=importlib" \
     tests/wltools/models/test_all_models.py -k cuda 2>&1 | tail -3
 fi
-RUN="python3 cli.py brec run --device $DEVICE --seed 0 --quiet $EXTRA"
+RUN="python3 -m cli brec run --device $DEVICE --seed 0 --quiet $EXTRA"
 start=$(date +%s)
 timeout "$BUDGET" $RUN --model ppgt --preset brec --pairs "$PAIRS_RR" --workers 4 --out "$RUNS/ppgt-brec-cfi-gpu" >"$LOGS/ppgt.log" 2>&1 &
 timeout "$BUDGET" $RUN --model grit --preset brec --pairs "$PAIRS_RR" --workers 4 --out "$RUNS/grit-brec-cfi-gpu" >"$LOGS/grit.log" 2>&1 &

@@ -119,7 +119,7 @@ def _committed_statuses() -> dict[str, str]:
 
 def _claim_ids() -> list[str]:
     """Every registered claim, brec-run (registered by brec_runner) included, as the CLI sees them."""
-    return [c.id for c in cli._claims_registry().list_claims()]
+    return [c.id for c in cli.claims.claims_registry().list_claims()]
 
 
 def test_an_unknown_suite_is_one_line_and_exit_2(runner):

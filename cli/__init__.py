@@ -1,0 +1,72 @@
+"""wltools command line: a thin click layer over library calls.
+
+Every command's docstring is its help text. Errors of our own types (``wltools.errors``) are
+caught by the group class (:class:`cli.common.Group`) and printed as one line ``error: ...`` with
+exit code 2. One module per command or group: ``pairs`` (check, iso), ``brec``, ``suite``,
+``dataset``, ``claims``, ``models``.
+"""
+
+from __future__ import annotations
+
+import click
+
+from cli import brec, claims, dataset, models, pairs, suite
+from cli.common import Group, ReportedError
+
+__all__ = ["ReportedError", "cli", "main"]
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="wltools")
+def cli() -> None:
+    """Expressivity and isomorphism testing for graph learning."""
+
+
+
+for _command in (pairs.check, pairs.iso, brec.brec, suite.suite, dataset.dataset_cmd, claims.claims, models.models):
+    cli.add_command(_command)
+
+
+def _stdout_gone() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush of a full or closed stdout adds
+    no second message on the way out."""
+    import os
+    import sys
+
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError):
+        pass
+
+
+def main() -> None:
+    """Console-script entry point.
+
+    Output that cannot be written is no traceback: stdout on a full device (``> /dev/full``, a full
+    disk or quota) is one ``error:`` line on stderr and exit 2; a reader that stops early
+    (``| head``, a broken pipe) ends the command quietly (exit 1 from click, or 2). stdout is
+    flushed inside the guard, since a full device shows only when the buffer is written. Any other
+    OS error that reaches this boundary is one line too.
+    """
+    import errno
+    import sys
+
+    try:
+        try:
+            cli.main(prog_name="wltools")
+        finally:
+            sys.stdout.flush()
+    except OSError as exc:
+        if exc.filename:  # a file's error: stdout was flushed in the finally above
+            print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        else:  # stdout's: nothing more can go there, not even the interpreter's last flush
+            _stdout_gone()
+            if exc.errno != errno.EPIPE:
+                print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+"""``python -m cli ARGS``: the wltools command from a checkout."""
+
+from cli import main
+
+main()

@@ -1,0 +1,118 @@
+"""`wltools suite ...`: the classic suites (CSL, SR, EXP, graph8c, ...)."""
+
+from __future__ import annotations
+
+import click
+
+from wltools.refine.names import DEFAULT_RRWP_STEPS
+from cli.common import Group, MultiPair, check_output_target, parse_seeds, parse_set, write_text
+
+
+@click.group(cls=Group)
+def suite() -> None:
+    """Classic expressivity suites (CSL, EXP, SR25, graph8c, ...) as pair sets: list, verify, theory."""
+
+
+@suite.command("list")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def suite_list(fmt: str) -> None:
+    """List the suites: name, number of pairs and how the pairs are formed."""
+    import json
+
+    from wltools.suites import list_suites
+
+    rows = [{"name": s.name, "core": s.core, "title": s.title, "pairs_rule": s.pairs_rule, "source": s.source,
+             "licence": s.licence, "files": list(s.files)} for s in list_suites()]
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['name']:<9} {r['title']}")
+        click.echo(f"{'':<9} pairs: {r['pairs_rule']}")
+
+
+@suite.command("run")
+@click.argument("name")
+@click.option("--model", "model_name", required=True, metavar="NAME|MODULE:ATTR|PATH.py:ATTR",
+              help="A registered model, or your own factory (as for brec run).")
+@click.option("--preset", default=None, help="Preset of a built-in model.")
+@click.option("--bound", default=None, metavar="TEST|LOWER,UPPER", help="The WL test bounding your model from above.")
+@click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR", help="A PyG transform applied once per graph.")
+@click.option("--pairs", "pair_spec", default=None, help="Pair ids of the suite, e.g. 0-9,20 (default: all).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="One training seed (default 0).")
+@click.option("--seeds", default=None, help="Several training seeds, e.g. 0,1,2.")
+@click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Run directory (default runs/NAME-MODEL-PRESET); re-running into it resumes.")
+@click.option("--epochs", type=click.IntRange(min=0), default=None, help="Override the protocol's epochs.")
+@click.option("--threshold", "threshold_rule", type=click.Choice(["reference", "exact"]), default=None,
+              help="T² threshold rule (as for brec run).")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Keyword argument of the model's factory.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local processes.")
+@click.option("--multi-pair", "multi_pair", type=MultiPair(), default="auto", show_default=True,
+              help="As for brec run: G units at once, 'auto' (a timed probe with several seeds, recorded "
+                   "in the run directory), or 1 for the loop.")
+@click.option("--allow-code-change", is_flag=True, help="Resume a run directory started by another code version.")
+@click.option("--max-failures", "max_failures", type=click.IntRange(min=0), default=10, show_default=True,
+              help="Units whose model raises are recorded in RUN_DIR/failures.jsonl (one line on stderr each) "
+                   "and the run goes on; one more than this many stops it (exit 2). A resume retries them.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds, device, out_dir, epochs,
+              threshold_rule, sets, workers, multi_pair, allow_code_change, max_failures, quiet):
+    """Train and test MODEL on the pairs of suite NAME with BREC's RPC protocol (same runner, run
+    directories, resume and checks as brec run); then `wltools brec report RUN_DIR`, which compares
+    with the suite's theoretical verdicts."""
+    from brec_runner.evaluate import run
+    from wltools.suites import get_suite, parse_pair_ids
+
+    suite_name = get_suite(name).name
+    ids = parse_pair_ids(suite_name, pair_spec) if pair_spec else None
+    overrides = {k: v for k, v in {"epochs": epochs, "threshold_rule": threshold_rule}.items() if v is not None}
+    out = run(model_name, preset=preset, bound=bound, transform=transform, options=parse_set(sets),
+              protocol=overrides, categories=None, pairs=ids, seeds=parse_seeds(seed, seeds), device=device,
+              out=out_dir, progress=not quiet, workers=workers, multi_pair=multi_pair,
+              allow_code_change=allow_code_change, suite=suite_name, max_failures=max_failures)
+    click.echo(f"run directory: {out}")
+
+
+@suite.command("verify-data")
+@click.argument("names", nargs=-1)
+@click.option("--all", "all_", is_flag=True, help="Verify every suite.")
+def suite_verify_data(names: tuple[str, ...], all_: bool) -> None:
+    """Prove suite data sound with pynauty: checksums, pairs non-isomorphic, copies isomorphic,
+    and each suite's own checks (graph8c: complete, against graphs generated here)."""
+    from wltools.suites import SUITES, get_suite, verify_suite_data
+
+    if all_ == bool(names):
+        raise click.UsageError("give suite names (see `wltools suite list`) or --all, not both or neither")
+    for name in list(SUITES) if all_ else [get_suite(n).name for n in names]:
+        summary = verify_suite_data(name, progress=True)
+        click.echo(f"OK {summary['suite']}: " + "; ".join(summary["checks"]) + ".")
+
+
+@suite.command("theory")
+@click.argument("name")
+@click.option("--tests", default=None, help="Comma-separated tests (default: all, EPWL included, but 3fwl, "
+              "4-WL, and the subgraph WL tests swl-vs ... slfwl2, which run only when named).")
+@click.option("--rrwp-steps", type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS, show_default=True,
+              help="RRWP steps K for the rrwp test.")
+@click.option("--pairs", "pair_ids", default=None, help="Pair id ranges within the suite, e.g. 0-9,20.")
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True,
+              help="md: tables; json: per-pair verdicts per test; csv: one row per pair and test.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, help="Write here, not to stdout.")
+@click.option("--exact", is_flag=True, help="Use the exact refinement path instead of the fast one.")
+def suite_theory_cmd(name, tests, rrwp_steps, pair_ids, fmt, out_path, exact) -> None:
+    """Verdict of each refinement test on each pair of suite NAME, with counts and expected counts."""
+    from wltools.suites import parse_pair_ids
+    from wltools.suites.theory import parse_tests, render, suite_theory
+
+    check_output_target("--out", out_path)
+    test_names = parse_tests(tests)
+    ids = parse_pair_ids(name, pair_ids) if pair_ids else None
+    text = render(suite_theory(name, test_names, rrwp_steps=rrwp_steps, ids=ids, fast=not exact, progress=True), fmt)
+    if out_path:
+        write_text(out_path, text)
+        click.echo(f"wrote {out_path}", err=True)
+    else:
+        click.echo(text, nl=False)
+
