@@ -1,7 +1,7 @@
 """Verification of the papers' theoretical claims (``wltools claims``).
 
 One module per source paper registers its claims in :mod:`wltools.claims.registry` when imported
-below: :mod:`~wltools.claims.grit` (GRIT Prop. 3.1 (a), 3.2, 3.3),
+below: :mod:`~wltools.claims.grit` and :mod:`~wltools.claims.grit_numeric` (GRIT Prop. 3.2; 3.1 (a), 3.3),
 :mod:`~wltools.claims.zhang_gdwl` (the GD-WL hierarchy), :mod:`~wltools.claims.ppgt` (PPGT
 Prop. E.1, E.3), :mod:`~wltools.claims.sgformer` and :mod:`~wltools.claims.epwl` (EPWL between
 GD-WL and 3-WL, PPGT Table 1) and :mod:`~wltools.claims.subgraph` (the subgraph WL hierarchy of
@@ -13,6 +13,7 @@ directory lives with the runs, in :mod:`brec_runner.claims`.
 
 # Importing a claim module registers its claims; this order is the order of `wltools claims list`.
 from . import grit  # noqa: F401, I001
+from . import grit_numeric  # noqa: F401
 from . import zhang_gdwl  # noqa: F401
 from . import ppgt  # noqa: F401
 from . import sgformer  # noqa: F401

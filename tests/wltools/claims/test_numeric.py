@@ -5,7 +5,7 @@ import networkx as nx
 import torch
 from torch import nn
 
-from wltools.claims.grit import check_layernorm_degree
+from wltools.claims.grit_numeric import check_layernorm_degree
 from wltools.claims.ppgt import check_norm_magnitude
 from wltools.claims.registry import Claim, run_claim
 from wltools.models.layers import RMSNorm

@@ -7,13 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from wltools.claims.grit import (
-    check_rrwp_refines_spd,
-    check_truncated_spd,
-    first_nonzero_spd,
-    gdwl_first_histogram,
-    proof_mlp,
-)
+from wltools.claims.grit import check_rrwp_refines_spd, first_nonzero_spd, gdwl_first_histogram
+from wltools.claims.grit_numeric import check_truncated_spd, proof_mlp
 from wltools.claims.ppgt import DEFAULT_BREC_IDS, check_attention_gdwl, gdwl_attention_colours
 from wltools.claims.zhang_gdwl import check_hierarchy
 from wltools.distances import rrwp_float, spd_matrix
@@ -137,7 +132,7 @@ def test_grit_31a_trained_mlp_is_reported_seeded_and_its_bar_enforced(brec):
 def test_proof_mlp_is_exact_on_a_graph_with_unreachable_pairs():
     import torch
 
-    from wltools.claims.grit import _rrwp_rows_graph
+    from wltools.claims.grit_numeric import _rrwp_rows_graph
     G = nx.disjoint_union(nx.cycle_graph(7), nx.star_graph(4))
     X, y = _rrwp_rows_graph(G, 4, spd_matrix, None, torch.float64)
     L = float(X[X > 0].min())
