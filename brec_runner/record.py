@@ -42,7 +42,8 @@ never a read that blocks.
 A run is resumed only under the same settings (:data:`~brec_runner.identity.SETTINGS_KEYS`; the
 refusal names the differing setting), and under another code version only when asked (``allow_code_change``; each line keeps its own).
 Records without a ``config.json`` are refused. Directories of the format before record identity
-(format 1) are read only after ``wltools brec upgrade`` stamps them (:func:`upgrade_legacy`).
+(format 1) are read only after ``wltools brec upgrade`` stamps them
+(:func:`brec_runner.record_upgrade.upgrade_legacy`).
 
 **One writer.** :class:`RunDirectory` holds an advisory lock on the results file it appends to (and
 briefly on ``config.json`` while checking and writing it), so a second run into the same file fails
@@ -79,7 +80,6 @@ __all__ = [
     "RunRecords",
     "read_run",
     "RunDirectory",
-    "upgrade_legacy",
     "FAILURES",
     "read_failures",
 ]
@@ -323,7 +323,7 @@ def read_failures(run_dir, config: dict[str, Any], *, bad: list | None = None) -
     return out
 
 
-def _write_json_atomic(path: Path, obj: Any) -> None:
+def write_json_atomic(path: Path, obj: Any) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix + ".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -455,7 +455,7 @@ class RunDirectory:
         """Write config.json atomically (temporary file, then rename), sealed with its
         ``config_check`` (:func:`brec_runner.identity.seal_config`)."""
         try:
-            _write_json_atomic(self.path / CONFIG, seal_config(config))
+            write_json_atomic(self.path / CONFIG, seal_config(config))
         except OSError as exc:
             raise RunDirectoryError(f"cannot write {self.path / CONFIG}: {exc.strerror}") from None
 
@@ -541,7 +541,7 @@ class RunDirectory:
             doc = {"group": group, "probe": probe, "settings": self.config["settings_hash"]}
             doc["check"] = record_checksum(doc)
             try:
-                _write_json_atomic(self.path / MULTI_PAIR, doc)
+                write_json_atomic(self.path / MULTI_PAIR, doc)
             except OSError as exc:
                 raise RunDirectoryError(f"cannot write {self.path / MULTI_PAIR}: {exc.strerror}") from None
             return doc
@@ -569,48 +569,3 @@ def _show(cfg: dict[str, Any], key: str) -> str:
         value = cfg.get(key)
     text = json.dumps(value, sort_keys=True)
     return text if len(text) <= 80 else text[:40] + "..." + text[-37:]  # both ends: a key's digest is last
-
-
-def upgrade_legacy(run_dir) -> dict[str, Any]:
-    """Stamp a format-1 run directory (written before record identity) with format 2, in place.
-
-    The records keep every value they had; they get the identity of the settings they were made
-    under: the protocol's ``threshold_rule`` ``"exact"`` (the computed critical value, which format-1
-    runs used), the dataset digest of the relabelling rule ``plain-v1`` (copies not re-drawn when
-    repeated) and the code version ``legacy-<git revision in the config>``. Such a run cannot be
-    resumed by this code (its relabelling rule is gone); it can be reported and verified. The
-    originals are kept as ``*.v1`` files. Lines that are not complete JSON records are an error;
-    nothing is written then.
-    """
-    from .dataset import dataset_digest
-
-    run_dir = Path(run_dir)
-    cfg = read_config(run_dir)
-    if cfg.get("format", 1) != 1:
-        raise RunDirectoryError(f"{run_dir} is already format {cfg.get('format')}; nothing to upgrade")
-    with FileLock(run_dir / ".lock", f"run directory {run_dir}"):
-        files = {f: read_results(f) for f in results_files(run_dir)}
-        thr = (cfg.get("protocol") or {}).get("threshold")
-        for f, recs in files.items():
-            for i, r in enumerate(recs, start=1):
-                if r.get("threshold") != thr:
-                    raise RecordError(f"{f}:{i}: threshold {r.get('threshold')} is not the config's {thr}")
-        rev = (cfg.get("environment") or {}).get("git_revision") or "unknown"
-        new = {**cfg, "format": FORMAT, "dataset": dataset_digest("plain-v1"), "relabel_rule": "plain-v1",
-               "protocol": {**cfg["protocol"], "threshold_rule": "exact"},
-               "upgraded": "format 1 -> 2: identity stamped on the records as they were (threshold rule exact, "
-                           "relabel rule plain-v1)"}
-        new.setdefault("model_config", None)
-        new.setdefault("model_overrides", {})
-        new.setdefault("transform", None)
-        new["settings_hash"] = settings_hash(new)
-        code = f"legacy-{str(rev)[:12]}"
-        new["code_versions"] = [code]
-        for f, recs in files.items():
-            lines = "".join(json.dumps(stamp({**r, "threshold_rule": "exact"}, new, code), sort_keys=True) + "\n"
-                            for r in recs)
-            os.replace(f, f.with_name(f.name + ".v1"))
-            f.write_text(lines, encoding="utf-8")
-        os.replace(run_dir / CONFIG, run_dir / (CONFIG + ".v1"))
-        _write_json_atomic(run_dir / CONFIG, seal_config(new))
-    return {"records": sum(len(r) for r in files.values()), "files": len(files), "code": code}

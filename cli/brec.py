@@ -251,7 +251,7 @@ def brec_upgrade(run_dirs):
     threshold, relabelled copies not checked distinct) and a checksum each. The originals are kept
     as *.v1 files. Such a run can be reported and verified, not resumed.
     """
-    from brec_runner.record import upgrade_legacy
+    from brec_runner.record_upgrade import upgrade_legacy
 
     for d in run_dirs:
         info = upgrade_legacy(d)

@@ -25,7 +25,8 @@ from brec_runner import dataset
 from brec_runner.encoding_cache import encoded_graphs, setting_dir
 from brec_runner.evaluate import run
 from brec_runner.protocol import Protocol, t2_threshold
-from brec_runner.record import RunDirectory, read_results, read_run, upgrade_legacy
+from brec_runner.record import RunDirectory, read_results, read_run
+from brec_runner.record_upgrade import upgrade_legacy
 from wltools.errors import RunDirectoryError
 
 ROOT = Path(__file__).resolve().parents[2]
