@@ -248,7 +248,9 @@ def _configs(rep: dict[str, Any]) -> dict[str, Any]:
 
 
 def _new_row(rep: dict[str, Any], key: str, config: dict[str, Any]) -> dict[str, Any]:
-    th = rep["theory"]
+    from .configs import theory_bound
+
+    th = {**(theory_bound(config) or {}), **{k: v for k, v in rep["theory"].items() if v is not None}}
     return {"model": rep["model"], "preset": rep.get("preset"), "label": "", "key": key, "config": config,
             "bound": {k: th.get(k) for k in ("lower", "upper", "rrwp_steps", "class")},
             "theory_computed": bool(th.get("computed")), "seeds": [], "device": rep.get("device"),
