@@ -77,7 +77,8 @@ def cell_text(cell: dict[str, Any] | None, size: int | None, pm: str = "±") -> 
         return ""
     three = "—" if cell.get("3wl") is None else str(cell["3wl"])
     text = f"{realised_text(cell, pm)} / {_theory(cell)} / {three}"
-    return text + (f" ({cell['pairs']} pairs)" if size is None or cell["pairs"] != size else "")
+    n = cell["pairs"]
+    return text + (f" ({n} pair{'' if n == 1 else 's'})" if size is None or n != size else "")
 
 
 def _seeds(seeds: list[int]) -> str:
@@ -205,7 +206,9 @@ def plot_comparison(cmp: dict[str, Any], path) -> Path:
     cols = [c for c in cmp["columns"] if c != "total"] or list(cmp["columns"])
     rows = cmp["rows"]
     width = 0.8 / max(1, len(rows))
-    fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(cols) * max(1, len(rows)) ** 0.5 + 4), 4.5))
+    fig_width = min(20.0, max(7.0, 3 + 0.22 * len(cols) * len(rows)))
+    bar_points = 0.75 * fig_width * 72 / len(cols) * width  # a bar's width in points: the markers' length
+    fig, ax = plt.subplots(figsize=(fig_width, 4.5))
     for j, r in enumerate(rows):
         xs, ys, errs, th, three = [], [], [], [], []
         for i, c in enumerate(cols):
@@ -220,7 +223,7 @@ def plot_comparison(cmp: dict[str, Any], path) -> Path:
             three.append(cell.get("3wl"))
         ax.bar(xs, ys, width, yerr=errs, capsize=2, label=_model(r))
         pts = [(x, t) for x, t in zip(xs, th) if t is not None]
-        ax.plot([x for x, _ in pts], [t for _, t in pts], "_", color="black", markersize=max(4, 300 * width / len(cols)),
+        ax.plot([x for x, _ in pts], [t for _, t in pts], "_", color="black", markersize=max(3.0, bar_points),
                 markeredgewidth=2, label="declared bound" if j == 0 else None)
         pts = [(x, t) for x, t in zip(xs, three) if t is not None]
         ax.plot([x for x, _ in pts], [t for _, t in pts], ".", color="grey", label="3-WL" if j == 0 else None)
