@@ -259,7 +259,7 @@ def _new_row(rep: dict[str, Any], key: str, config: dict[str, Any]) -> dict[str,
 
 
 def _add(row: dict[str, Any], rep: dict[str, Any], base: Path | None) -> None:
-    row["seeds"] = sorted(set(row["seeds"]) | set(rep["seeds"]))
+    row["seeds"] = sorted(set(row["seeds"]) | set(rep["seeds"] or rep["selection"]["seeds"]))  # none run: the selected
     row["settings_hashes"].append(rep.get("settings_hash"))
     row["run_dirs"] += [_display(d, base) for d in rep["run_dirs"]]
     row["unfinished"] |= bool(rep.get("unfinished"))

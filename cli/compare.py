@@ -34,6 +34,10 @@ def _compare(paths, fmt, out_path, plot_path, no_theory, skip_bad, suite: bool) 
     check_report_targets([str(d) for d in runs], out_path, plot_path)
     cmp = compare_runs(paths, suite=suite, theory=not no_theory, skip_bad=skip_bad)
     text = format_comparison(cmp, fmt)
+    if plot_path:  # first: a figure that cannot be written stops the command before any table is out
+        with atomic_path(plot_path, error=ReportedError) as tmp:
+            plot_comparison(cmp, tmp)
+        click.echo(f"plot: {plot_path}", err=True)
     if out_path:
         write_text(out_path, text)
         click.echo(f"table: {out_path}", err=True)
@@ -47,10 +51,6 @@ def _compare(paths, fmt, out_path, plot_path, no_theory, skip_bad, suite: bool) 
     unfinished = [r for r in cmp["rows"] if r["unfinished"]]
     if unfinished:
         click.echo(f"warning: {len(unfinished)} row(s) of unfinished runs (marked in the table)", err=True)
-    if plot_path:
-        with atomic_path(plot_path, error=ReportedError) as tmp:
-            plot_comparison(cmp, tmp)
-        click.echo(f"plot: {plot_path}", err=True)
 
 
 @click.command("compare")

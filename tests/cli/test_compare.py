@@ -71,7 +71,7 @@ def test_formats_out_and_plot(tmp_path):
 
 
 @pytest.mark.parametrize("case", ["missing", "empty", "file", "suite-run", "brec-run", "out-run-file",
-                                  "plot-format", "damaged"])
+                                  "plot-format", "plot-folder", "damaged"])
 def test_bad_input_is_one_line(tmp_path, case):
     run = tmp_path / "run"
     shutil.copytree(REDRAW / "sgformer-brec-cpu", run, ignore=shutil.ignore_patterns("*.md", "*.png"))
@@ -85,6 +85,7 @@ def test_bad_input_is_one_line(tmp_path, case):
         "brec-run": ("suite", "compare", run),
         "out-run-file": ("brec", "compare", run, "--out", run / "results.jsonl"),
         "plot-format": ("brec", "compare", run, "--plot", tmp_path / "figure.xyz"),
+        "plot-folder": ("brec", "compare", run, "--plot", tmp_path / "no-such-folder" / "f.png", "--no-theory"),
         "damaged": ("brec", "compare", run),
     }[case]
     if case == "damaged":
