@@ -9,6 +9,7 @@ light; the training loop and the T² test are in :mod:`brec_runner.rpc`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,8 +135,10 @@ class Protocol:
         return [f.name for f in dataclasses.fields(cls)]
 
 
+@functools.lru_cache(maxsize=64)
 def t2_threshold(q: int, d: int, alpha: float = 0.95) -> float:
-    """Critical value of Hotelling's T² for ``q`` paired observations in dimension ``d``.
+    """Critical value of Hotelling's T² for ``q`` paired observations in dimension ``d`` (cached:
+    every results line's verdict is re-checked against it).
 
     .. math:: T^2_{\\mathrm{crit}} = \\frac{(q-1)\\,d}{q-d}\\, F^{-1}_{d,\\,q-d}(\\alpha)
 

@@ -165,12 +165,16 @@ def _spread(values: list[int]) -> dict[str, float]:
 
 
 def build_reports(run_dirs: Sequence, *, theory: bool = True, skip_bad: bool = False,
-                  allow_mixed: bool = False) -> list[dict[str, Any]]:
-    """One report per settings among ``run_dirs`` (several only with ``allow_mixed``)."""
+                  allow_mixed: bool = False, verdicts=None) -> list[dict[str, Any]]:
+    """One report per settings among ``run_dirs`` (several only with ``allow_mixed``).
+
+    ``verdicts``: where the theoretical verdicts come from instead of computing them, a callable
+    ``(suite or None, tests, rrwp_steps, ids) -> {pair id: {test: {"distinguished": bool}}}``
+    (e.g. the committed tables, :class:`brec_runner.compare.CommittedTheory`)."""
     groups = run_groups(run_dirs, skip_bad=skip_bad)
     if len(groups) > 1 and not allow_mixed:
         load_runs(run_dirs, skip_bad=skip_bad)  # raises the refusal naming each setting
-    return [_report_of(g, theory=theory) for g in groups]
+    return [_report_of(g, theory=theory, verdicts=verdicts) for g in groups]
 
 
 def build_report(run_dirs: Sequence, *, theory: bool = True, skip_bad: bool = False) -> dict[str, Any]:
@@ -182,9 +186,10 @@ def build_report(run_dirs: Sequence, *, theory: bool = True, skip_bad: bool = Fa
     return _report_of(groups[0], theory=theory)
 
 
-def _report_of(group: RunGroup, *, theory: bool) -> dict[str, Any]:
+def _report_of(group: RunGroup, *, theory: bool, verdicts=None) -> dict[str, Any]:
     return _report(group.config, group.records, group.dirs, theory=theory, skipped=group.bad,
-                   selected=group.selected, failures=group.failures, failure_log_bad=group.failure_log_bad)
+                   selected=group.selected, failures=group.failures, failure_log_bad=group.failure_log_bad,
+                   verdicts=verdicts)
 
 
 def _category_of(pid: int, config: dict[str, Any], known: dict[int, Any]) -> str | None:
@@ -213,13 +218,16 @@ def _failed_and_missing(selected: set, recorded: set, failures: list[dict] | Non
     return failed, sorted(selected - recorded - failed_units)
 
 
-def _theory_of(config: dict[str, Any], th: dict[str, Any], ids: list[int]) -> tuple[dict, int | None]:
+def _theory_of(config: dict[str, Any], th: dict[str, Any], ids: list[int], source=None) -> tuple[dict, int | None]:
     """``(verdicts, K)``: the theoretical verdicts of the bound's tests and 3-WL on ``ids`` (BREC's
-    cached table, or the run's suite), and the RRWP steps they use."""
+    cached table, or the run's suite; or ``source``, see :func:`build_reports`), and the RRWP
+    steps they use."""
     tests = [t for t in dict.fromkeys([th.get("lower"), th.get("upper"), "3wl"]) if t]
     if not (ids and tests):
         return {}, None
     k = th["rrwp_steps"]
+    if source is not None:
+        return source(config.get("suite"), tests, k, ids), k
     if config.get("suite"):
         from wltools.suites.theory import suite_theory
 
@@ -315,7 +323,7 @@ def _category_rows(categories, ids, common, selected, recorded, failed_units, mi
 
 def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, theory: bool,
             skipped: list[str], selected: set | None = None, failures: list[dict] | None = None,
-            failure_log_bad: list[str] | None = None) -> dict[str, Any]:
+            failure_log_bad: list[str] | None = None, verdicts=None) -> dict[str, Any]:
     from .configs import theory_bound
 
     published = None if config.get("suite") else (config.get("theory") or {}).get("published")
@@ -333,7 +341,7 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
     failed_units = {(f["id"], f["seed"]) for f in failed}
 
     lower, upper = th.get("lower"), th.get("upper")
-    verdicts, k = _theory_of(config, th, ids) if theory else ({}, None)
+    verdicts, k = _theory_of(config, th, ids, verdicts) if theory else ({}, None)
 
     def sep(pid: int, test: str | None) -> bool | None:
         if not test or pid not in verdicts or test not in verdicts[pid]:
