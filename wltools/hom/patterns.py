@@ -26,7 +26,7 @@ from itertools import combinations
 import networkx as nx
 import pynauty
 
-from ..errors import ResourceLimitError
+from ..errors import ResourceLimitError, UnknownNameError
 
 __all__ = ["MAX_NODES", "LEVELS", "connected_graphs", "rooted_patterns", "graph6", "sort_key",
            "canonical_form"]
@@ -130,7 +130,7 @@ def rooted_patterns(max_nodes: int, level: str, min_nodes: int = 1) -> list[nx.G
     (graph), graphs with vertex 0 marked (node), graphs with vertices 0, 1 marked (edge; at
     least 2 vertices), one per isomorphism class fixing the marks, sorted by :func:`sort_key`."""
     if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
+        raise UnknownNameError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
     if level == "graph":
         return connected_graphs(max_nodes, min_nodes)
     if max_nodes > MAX_NODES:
