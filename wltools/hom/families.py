@@ -115,6 +115,20 @@ class Family:
         return _MEMO[key]
 
 
+_TW: dict = {}
+
+
+def _treewidth(F: nx.Graph) -> int:
+    """:func:`~wltools.hom.decompose.treewidth`, remembered per labelled graph (the spasm and the
+    tables ask for the same canonical patterns under several families)."""
+    key = (frozenset(F.nodes), frozenset(map(frozenset, F.edges)))
+    if key not in _TW:
+        if len(_TW) > _MEMO_MAX:
+            _TW.clear()
+        _TW[key] = treewidth(F)
+    return _TW[key]
+
+
 def _is_forest(F: nx.Graph) -> bool:
     """No cycle: ``m = n - c`` (the empty graph included)."""
     return F.number_of_edges() == F.number_of_nodes() - nx.number_connected_components(F)
@@ -167,7 +181,7 @@ def _by_component(F: nx.Graph, test: Callable[[nx.Graph], bool]) -> bool:
 
 def _ned_member(kind: str) -> Callable[[nx.Graph, tuple], bool]:
     def member(F: nx.Graph, roots: tuple) -> bool:
-        if F.number_of_nodes() > 1 and treewidth(F) > 2:
+        if F.number_of_nodes() > 1 and _treewidth(F) > 2:
             return False  # a NED of any kind forces treewidth <= 2 (Theorems 3.4 and 3.10)
         if roots:
             return has_ned(F, kind, first_ends=roots)
@@ -182,7 +196,7 @@ def _tw2_rooted(F: nx.Graph, roots: tuple) -> bool:
     H = F.copy()
     if len(roots) == 2:
         H.add_edge(*roots)
-    return H.number_of_nodes() == 1 or treewidth(H) <= 2
+    return H.number_of_nodes() == 1 or _treewidth(H) <= 2
 
 
 def _sub_rooted(F: nx.Graph, roots: tuple) -> bool:
@@ -201,9 +215,9 @@ _GRAPH = {
                _ned_member("almost-strong"), False),
     "3wl": ("NED (treewidth at most 2)",
             f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (2-FGNN) and Sec. 3.4, Theorem 3.10 (k = 2)",
-            lambda F, r: F.number_of_nodes() == 1 or treewidth(F) <= 2, False),
+            lambda F, r: F.number_of_nodes() == 1 or _treewidth(F) <= 2, False),
     "3fwl": ("treewidth at most 3", f"{_ZHANG}, Sec. 3.4, Theorem 3.10 (k = 3); Dell, Grohe & "
-             "Rattan, ICALP 2018", lambda F, r: F.number_of_nodes() == 1 or treewidth(F) <= 3, False),
+             "Rattan, ICALP 2018", lambda F, r: F.number_of_nodes() == 1 or _treewidth(F) <= 3, False),
     "epwl": ("parallel trees", f"{_GAI}, Sec. 3.1, Definitions 3.1-3.2, Theorem 3.3 (every depth)",
              lambda F, r: is_parallel_tree(F), True),
 }

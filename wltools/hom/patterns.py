@@ -88,11 +88,20 @@ def _augment(graphs: list[nx.Graph]) -> list[nx.Graph]:
     return list(seen.values())
 
 
+@lru_cache(maxsize=1)
+def _atlas_by_size() -> dict[int, list[nx.Graph]]:
+    """The atlas (every graph up to 7 vertices), read once, grouped by vertex count."""
+    out: dict[int, list[nx.Graph]] = {}
+    for G in nx.graph_atlas_g():
+        out.setdefault(G.number_of_nodes(), []).append(G)
+    return out
+
+
 @lru_cache(maxsize=None)
 def _connected(n: int) -> tuple:
     if n <= _ATLAS_MAX:
-        found = [canonical_form(G)[1] for G in nx.graph_atlas_g()
-                 if G.number_of_nodes() == n and n > 0 and nx.is_connected(G)]
+        found = [canonical_form(G)[1] for G in _atlas_by_size().get(n, [])
+                 if n > 0 and nx.is_connected(G)]
     else:
         found = _augment(list(_connected(n - 1)))
     return tuple(sorted(found, key=sort_key))

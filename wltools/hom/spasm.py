@@ -18,6 +18,7 @@ vertices, then edges, then graph6), from which the paper builds the counterexamp
 from __future__ import annotations
 
 import networkx as nx
+import pynauty
 
 from ..errors import ResourceLimitError, UnsupportedGraphError
 from .families import family_of, no_family_reason
@@ -61,7 +62,7 @@ def spasm(F: nx.Graph, roots: tuple = ()) -> list[tuple[nx.Graph, tuple]]:
     key = (F.number_of_nodes(), len(roots), canonical_form(F, roots)[0])
     if key not in _CACHE:
         _CACHE[key] = _images(F, roots)
-    return [(G.copy(), marks) for G, marks in _CACHE[key]]
+    return list(_CACHE[key])
 
 
 #: Spasms already enumerated, by the pattern's canonical certificate (marks included).
@@ -71,16 +72,26 @@ _CACHE: dict = {}
 def _images(F: nx.Graph, roots: tuple) -> list[tuple[nx.Graph, tuple]]:
     nodes = list(F.nodes)
     adj = {v: set(F[v]) for v in nodes}
-    seen: dict[bytes, nx.Graph] = {}
+    seen: dict[bytes, tuple] = {}
     for blocks in _partitions(nodes, adj, set(roots)):
         where = {v: k for k, b in enumerate(blocks) for v in b}
+        qadj: dict[int, set] = {k: set() for k in range(len(blocks))}
+        for u, v in F.edges:
+            qadj[min(where[u], where[v])].add(max(where[u], where[v]))
+        cells = [{where[r]} for r in roots]
+        coloring = cells + [set(qadj) - {where[r] for r in roots}] if roots else []
+        g = pynauty.Graph(len(blocks), adjacency_dict={k: list(a) for k, a in qadj.items()},
+                          vertex_coloring=coloring)
+        cert = (len(blocks), pynauty.certificate(g))
+        if cert not in seen:
+            seen[cert] = (blocks, where)
+    images = []
+    for blocks, where in seen.values():
         Q = nx.Graph()
         Q.add_nodes_from(range(len(blocks)))
         Q.add_edges_from((where[u], where[v]) for u, v in F.edges)
-        qroots = tuple(where[r] for r in roots)
-        cert, canon = canonical_form(Q, qroots)
-        seen.setdefault(cert, canon)
-    images = sorted(seen.values(), key=sort_key)
+        images.append(nx.freeze(canonical_form(Q, tuple(where[r] for r in roots))[1]))
+    images.sort(key=sort_key)
     marks = tuple(range(len(roots)))
     return [(G, marks) for G in images]
 
