@@ -3,14 +3,14 @@
 Every command's docstring is its help text. Errors of our own types (``wltools.errors``) are
 caught by the group class (:class:`cli.common.Group`) and printed as one line ``error: ...`` with
 exit code 2. One module per command or group: ``pairs`` (check, iso), ``brec``, ``suite``,
-``dataset``, ``claims``, ``models``.
+``dataset``, ``claims``, ``models``, ``patterns`` (patterns, can-count).
 """
 
 from __future__ import annotations
 
 import click
 
-from cli import brec, claims, compare, dataset, models, pairs, suite
+from cli import brec, claims, compare, dataset, models, pairs, patterns, suite
 from cli.common import Group, ReportedError
 
 __all__ = ["ReportedError", "cli", "main"]
@@ -22,8 +22,8 @@ def cli() -> None:
     """Expressivity and isomorphism testing for graph learning."""
 
 
-
-for _command in (pairs.check, pairs.iso, brec.brec, suite.suite, dataset.dataset_cmd, claims.claims, models.models):
+for _command in (pairs.check, pairs.iso, brec.brec, suite.suite, dataset.dataset_cmd, claims.claims, models.models,
+                 patterns.patterns_cmd, patterns.can_count_cmd):
     cli.add_command(_command)
 brec.brec.add_command(compare.brec_compare, "compare")
 suite.suite.add_command(compare.suite_compare, "compare")

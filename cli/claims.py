@@ -78,9 +78,12 @@ def _suites_option(ctx, param, value):
 @click.option("--suites", callback=_suites_option, default=None,
               help="The classic suites the claims that read suites check, e.g. csl,sr25 (default: each claim's own list).")
 @click.option("--seed", type=int, default=None, help="Seed for the numeric checks that take one.")
+@click.option("--max-nodes", type=click.IntRange(2, 7), default=None,
+              help="Largest pattern (vertices) of the pattern-counting claims (hom-expressivity: "
+                   "default 7; subgraph-counting: default 6).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Also write the output to this file.")
-def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, out) -> None:
+def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, max_nodes, out) -> None:
     """Verify claims (IDs, or --all) and print each verdict with its evidence, then the count of
     each status (e.g. "9 claims: 8 PASS, 0 FAIL, 0 ERROR, 1 SKIP"; on stderr too with --format md
     or json).
@@ -112,7 +115,7 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, out) -> None:
         raise click.UsageError("give claim ids (see `wltools claims list`) or --all")
     chosen = reg.list_claims() if all_ else [reg.get_claim(i) for i in ids]
     # BREC pairs and verdicts, built once for the claims that take them
-    params = {"run_dir": run_dir, "brec_ids": brec_ids, "suites": suites, "seed": seed,
+    params = {"run_dir": run_dir, "brec_ids": brec_ids, "suites": suites, "seed": seed, "max_nodes": max_nodes,
               **claim_inputs({name for c in chosen for name in c.inputs} | {"theory_verdicts"})}
     results = []
     t0 = _time.time()
@@ -126,6 +129,7 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, out) -> None:
     meta = {"command": "wltools claims verify " + (" ".join(ids) if ids else "--all")
             + (f" --run-dir {run_dir}" if run_dir else "")
             + (f" --seed {seed}" if seed is not None else "")
+            + (f" --max-nodes {max_nodes}" if max_nodes is not None else "")
             + (" --brec-ids ..." if brec_ids else "")
             + (f" --suites {','.join(suites)}" if suites is not None else ""),
             "date (UTC)": _time.strftime("%Y-%m-%d %H:%M", _time.gmtime(t0)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -16,3 +17,12 @@ def write_or_check(output: Path, text: str, script: str, argv: list[str]) -> int
         return 0
     output.write_text(text)
     return 0
+
+
+def fill_template(template: str, placeholders: dict, root: Path, what: str) -> str:
+    """``template`` with every ``{{ name }}`` replaced by ``placeholders[name](root)``; an unknown
+    placeholder is a :class:`KeyError` naming ``what`` (the page)."""
+    unknown = set(re.findall(r"\{\{ (\w+) \}\}", template)) - set(placeholders)
+    if unknown:
+        raise KeyError(f"unknown placeholders in the {what} template: {sorted(unknown)}")
+    return re.sub(r"\{\{ (\w+) \}\}", lambda m: placeholders[m.group(1)](root), template)

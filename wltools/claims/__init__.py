@@ -5,7 +5,8 @@ below: :mod:`~wltools.claims.grit` and :mod:`~wltools.claims.grit_numeric` (GRIT
 :mod:`~wltools.claims.zhang_gdwl` (the GD-WL hierarchy), :mod:`~wltools.claims.ppgt` (PPGT
 Prop. E.1, E.3), :mod:`~wltools.claims.sgformer` and :mod:`~wltools.claims.epwl` (EPWL between
 GD-WL and 3-WL, PPGT Table 1) and :mod:`~wltools.claims.subgraph` (the subgraph WL hierarchy of
-Zhang et al., ICML 2023, and BREC's non-GNN baselines). The modules import the project's heavier
+Zhang et al., ICML 2023, and BREC's non-GNN baselines) and :mod:`~wltools.claims.hom_expressivity` (homomorphism
+expressivity and subgraph counting, Zhang et al., ICLR 2024). The modules import the project's heavier
 parts (refinement, distances, models) inside the checks, so listing claims stays fast. BREC pairs
 and verdicts come in as arguments (:mod:`wltools.claims.inputs`); the claim about a BREC run
 directory lives with the runs, in :mod:`brec_runner.claims`.
@@ -19,6 +20,7 @@ from . import ppgt  # noqa: F401
 from . import sgformer  # noqa: F401
 from . import epwl  # noqa: F401
 from . import subgraph  # noqa: F401
+from . import hom_expressivity  # noqa: F401
 from .registry import (
     STATUSES,
     Claim,
