@@ -64,3 +64,45 @@ def test_rooted_counts_send_pattern_vertices_0_and_1_to_the_given_vertices(tmp_p
 def test_bad_input_is_one_line_exit_2(args, message):
     r = _run("hom", *args)
     assert r.exit_code == 2 and message in r.output and len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_check_explain_json_gives_checkable_witnesses():
+    r = _run("check", "shrikhande", "rook4x4", "--test", "3fwl", "--explain", "--format", "json", "--no-iso")
+    assert r.exit_code == 0, r.output
+    (res,) = json.loads(r.output)["results"]
+    assert res["distinguished"] and res["hom_searched_up_to"] == 5
+    w = res["hom_witness"]
+    F = nx.from_graph6_bytes(w["pattern"].encode())
+    assert (w["hom_g"], w["hom_h"]) == (hom_count_brute(F, load_graph("shrikhande")),
+                                        hom_count_brute(F, load_graph("rook4x4"))) and w["hom_g"] != w["hom_h"]
+
+
+def test_check_explain_text_covers_every_test():
+    r = _run("check", "cycle:6", "cycle:3+cycle:3", "--explain", "--explain-max-nodes", "4", "--no-iso")
+    assert r.exit_code == 0, r.output
+    lines = r.output.split("homomorphism witnesses")[1].splitlines()
+    assert "  1wl: every family pattern up to 4 vertices has equal counts, as the theorem says" in lines
+    assert "  spd: no known family" in lines
+    assert "  3wl: pattern Bw (3 vertices, 3 edges): hom = 0 into G, 12 into H" in lines  # the triangle
+    plain = _run("check", "cycle:6", "cycle:3+cycle:3", "--format", "json", "--no-iso")
+    assert "hom_witness" not in plain.output
+
+
+def test_check_explain_raises_a_found_difference_as_a_bug(monkeypatch):
+    import wltools.hom.witness as witness
+
+    monkeypatch.setattr(witness, "_family_patterns", lambda test, k: (nx.cycle_graph(3),) if test == "1wl" else None)
+    r = _run("check", "cycle:6", "cycle:3+cycle:3", "--test", "1wl", "--explain", "--no-iso")
+    assert r.exit_code == 2 and r.output.startswith("error: internal error: 1wl does not distinguish")
+    assert "hom =" in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_check_explain_refuses_labelled_graphs_and_large_k(tmp_path):
+    G = nx.path_graph(3)
+    nx.set_node_attributes(G, {0: "C", 1: "O", 2: "C"}, "element")
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(nx.node_link_data(G, edges="links")))
+    r = _run("check", str(path), str(path), "--node-attr", "element", "--explain")
+    assert r.exit_code == 2 and "unlabelled graphs only" in r.output and len(r.output.strip().splitlines()) == 1
+    r = _run("check", "cycle:6", "cycle:3+cycle:3", "--explain", "--explain-max-nodes", "8")
+    assert r.exit_code == 2 and "--explain-max-nodes" in r.output

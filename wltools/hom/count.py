@@ -39,7 +39,7 @@ from wltools.errors import ResourceLimitError, UnsupportedGraphError, WLToolsErr
 
 from .decompose import tree_decomposition
 
-__all__ = ["MAX_WORK", "hom_count", "hom_counts_at", "check_unlabelled"]
+__all__ = ["MAX_WORK", "hom_count", "hom_counts", "hom_counts_at", "check_unlabelled"]
 
 #: Refuse a count whose dynamic programme needs more than this many multiply-adds (about n^(t+1)
 #: per bag): a few tens of seconds on one core.
@@ -147,11 +147,15 @@ def _exact(x) -> int:
 
 
 def _count_connected(F: nx.Graph, G: nx.Graph, roots: tuple = (), dtype=None,
-                     max_work: float = MAX_WORK) -> np.ndarray:
+                     max_work: float = MAX_WORK, adjacency: dict | None = None) -> np.ndarray:
     """Rooted counts (object array over V(G)^roots; 0-d when unrooted) of a connected F.
-    ``dtype`` forces the arithmetic (tests); by default the narrowest exact one."""
+    ``dtype`` forces the arithmetic (tests); by default the narrowest exact one. ``adjacency``
+    keeps G's adjacency matrix per dtype between calls."""
     dtype = _dtype(G, F.number_of_nodes()) if dtype is None else dtype
-    T = np.asarray(_dp(F, _adjacency(G, dtype), roots, max_work))
+    adjacency = {} if adjacency is None else adjacency
+    if dtype not in adjacency:
+        adjacency[dtype] = _adjacency(G, dtype)
+    T = np.asarray(_dp(F, adjacency[dtype], roots, max_work))
     out = np.empty(T.shape, dtype=object)
     flat_in, flat_out = T.reshape(-1), out.reshape(-1)
     for i in range(flat_in.size):
@@ -183,11 +187,29 @@ def hom_count(F: nx.Graph, G: nx.Graph) -> int:
     return _hom(F, G)
 
 
-def _hom(F: nx.Graph, G: nx.Graph) -> int:
+def _hom(F: nx.Graph, G: nx.Graph, adjacency: dict | None = None) -> int:
     """:func:`hom_count` of checked inputs: the product over F's components."""
     if G.number_of_nodes() == 0:
         return int(F.number_of_nodes() == 0)
-    return prod(int(_count_connected(F.subgraph(c), G)[()]) for c in nx.connected_components(F))
+    return prod(int(_count_connected(F.subgraph(c), G, adjacency=adjacency)[()])
+                for c in nx.connected_components(F))
+
+
+def hom_counts(patterns, G: nx.Graph) -> list[int]:
+    """``[hom_count(F, G) for F in patterns]``, G's adjacency matrix built once.
+
+    Examples
+    --------
+    >>> hom_counts([nx.path_graph(1), nx.path_graph(2), nx.cycle_graph(3)], nx.complete_graph(3))
+    [3, 6, 6]
+    """
+    check_unlabelled(G, "the graph G")
+    adjacency: dict = {}
+    out = []
+    for F in patterns:
+        check_unlabelled(F, "the pattern F")
+        out.append(_hom(F, G, adjacency))
+    return out
 
 
 def hom_counts_at(F: nx.Graph, G: nx.Graph, roots: tuple) -> np.ndarray:

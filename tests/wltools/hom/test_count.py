@@ -16,7 +16,7 @@ import pytest
 
 from wltools.errors import ResourceLimitError, UnsupportedGraphError, WLToolsError
 from wltools.hom.brute import hom_count_brute
-from wltools.hom.count import _count_connected, hom_count, hom_counts_at
+from wltools.hom.count import _count_connected, hom_count, hom_counts, hom_counts_at
 
 
 def _random_pairs(seed: int, count: int):
@@ -140,3 +140,10 @@ def test_refusals():
         hom_counts_at(nx.path_graph(3), nx.path_graph(3), (7,))
     with pytest.raises(ResourceLimitError, match="treewidth 5"):
         _count_connected(nx.complete_graph(6), nx.empty_graph(300), max_work=1e9)
+
+
+def test_many_counts_equal_single_counts():
+    patterns = [nx.path_graph(1), nx.cycle_graph(4), nx.disjoint_union(nx.path_graph(2), nx.path_graph(3)),
+                nx.complete_graph(4), nx.Graph()]
+    G = nx.circulant_graph(11, [1, 3])
+    assert hom_counts(patterns, G) == [hom_count_brute(F, G) for F in patterns]
