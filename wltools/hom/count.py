@@ -30,6 +30,7 @@ graphs (node or edge labels): what a pattern family means on labelled graphs is 
 from __future__ import annotations
 
 import string
+from functools import lru_cache
 from math import prod
 
 import networkx as nx
@@ -84,62 +85,106 @@ def _adjacency(G: nx.Graph, dtype) -> np.ndarray:
     return A.astype(dtype)
 
 
-def _rooted_tree(F: nx.Graph, roots: tuple) -> tuple[list, dict, int]:
-    """``(bags in post-order, {bag: parent bag or None}, width)`` of an optimal decomposition whose
-    top bag holds every root (two non-adjacent roots: decomposed with the edge between them)."""
-    F2 = F
-    if len(roots) == 2 and not F.has_edge(*roots):
-        F2 = nx.Graph(F)
+def _plan(F: nx.Graph, roots: tuple) -> tuple[tuple, tuple]:
+    """The dynamic programme for the connected F with ``roots``: ``(steps, bag sizes)``, one step
+    per bag in post-order, each ``(contraction order, operands)`` (:func:`_pairwise`) where an operand is ``"A"`` (an edge's
+    adjacency matrix), ``"1"`` (a vertex without edges there: a ones vector) or the index of an
+    earlier step (a child's message). Cached per pattern (vertices, edges, roots): the witness
+    search and the benchmark count one pattern into many graphs."""
+    return _plan_of(tuple(F.nodes), frozenset(frozenset(e) for e in F.edges), tuple(roots))
+
+
+@lru_cache(maxsize=4096)
+def _plan_of(nodes: tuple, edges: frozenset, roots: tuple) -> tuple[tuple, tuple]:
+    F = nx.Graph()
+    F.add_nodes_from(nodes)
+    F.add_edges_from(tuple(e) for e in edges)
+    F2 = nx.Graph(F)
+    if len(roots) == 2:  # a bag holding both roots
         F2.add_edge(*roots)
-    width, T = tree_decomposition(F2)
+    _, T = tree_decomposition(F2)
     top = next(b for b in T if set(roots) <= b)
     order = list(nx.dfs_postorder_nodes(T, top))
     parent = dict(nx.dfs_predecessors(T, top))
-    parent[top] = None
-    return order, parent, width
+    letter = {v: string.ascii_letters[i] for i, v in enumerate(nodes)}
+    edges_at: dict = {b: [] for b in order}
+    for u, v in F.edges:
+        edges_at[next(b for b in order if u in b and v in b)].append((u, v))
+    steps, scopes = [], []
+    for i, b in enumerate(order):
+        up = parent.get(b)
+        scope = tuple(roots) if up is None else tuple(sorted(b & up, key=letter.get))
+        ops, subs = [], []
+        for u, v in edges_at[b]:
+            ops.append("A")
+            subs.append(letter[u] + letter[v])
+        for j, child in enumerate(order[:i]):
+            if parent.get(child) == b:
+                ops.append(j)
+                subs.append("".join(letter[x] for x in scopes[j]))
+        seen = set("".join(subs))
+        for x in sorted(b, key=letter.get):
+            if letter[x] not in seen:  # a vertex without edges in this bag: n choices (a ones vector)
+                ops.append("1")
+                subs.append(letter[x])
+        scopes.append(scope)
+        steps.append((_pairwise(",".join(subs) + "->" + "".join(letter[x] for x in scope)), tuple(ops)))
+    return tuple(steps), tuple(len(b) for b in order)
 
 
-def _check_work(order: list, n: int, max_work: float) -> None:
-    work = sum(float(n) ** len(b) for b in order)
+def _check_work(sizes: tuple, n: int, max_work: float) -> None:
+    work = sum(float(n) ** k for k in sizes)
     if work > max_work:
-        width = max(len(b) for b in order) - 1
-        raise ResourceLimitError(f"counting this pattern (treewidth {width}) into a graph of {n:,} vertices "
-                                 f"needs about {work:.2g} operations (n^(t+1)), above the limit of "
+        raise ResourceLimitError(f"counting this pattern (treewidth {max(sizes) - 1}) into a graph of {n:,} "
+                                 f"vertices needs about {work:.2g} operations (n^(t+1)), above the limit of "
                                  f"{max_work:.2g}")
+
+
+def _pairwise(spec: str) -> tuple:
+    """A contraction order for ``spec``: ``((indices, spec), ...)``, each contracting the operands at
+    ``indices`` (usually two; removed, the result appended) and summing out the letters no other
+    operand nor the output holds; numpy's greedy order (all dimensions equal), found once per
+    pattern, so no path search runs per count."""
+    inputs, out = spec.split("->")
+    subs = inputs.split(",")
+    if len(subs) < 3:
+        return ((None, spec),)
+    path = np.einsum_path(spec, *[np.ones((3,) * len(x)) for x in subs], optimize="greedy")[0][1:]
+    order = []
+    for group in path:
+        idx = tuple(sorted(group, reverse=True))
+        taken = [subs.pop(i) for i in idx]
+        keep = set("".join(subs)) | set(out)
+        res = out if not subs else "".join(dict.fromkeys(c for c in "".join(taken) if c in keep))
+        order.append((idx, ",".join(taken) + "->" + res))
+        subs.append(res)
+    return tuple(order)
+
+
+def _contract(order: tuple, operands: list) -> np.ndarray:
+    """Run a :func:`_pairwise` order: two operands at a time (BLAS for large float64 ones)."""
+    if order[0][0] is None:
+        return np.einsum(order[0][1], *operands)
+    operands = list(operands)
+    for idx, spec in order:
+        taken = [operands.pop(i) for i in idx]
+        big = taken[0].dtype == np.float64 and prod(t.size for t in taken) > 1 << 16
+        operands.append(np.einsum(spec, *taken, optimize=big))
+    return operands[0]
 
 
 def _dp(F: nx.Graph, A: np.ndarray, roots: tuple, max_work: float) -> np.ndarray:
     """The tensor over V(G)^roots of rooted counts of the connected pattern F (a 0-d array when
     ``roots`` is empty): the bottom-up pass of the module docstring."""
     n = A.shape[0]
-    order, parent, _ = _rooted_tree(F, roots)
-    _check_work(order, n, max_work)
-    letter = {v: string.ascii_letters[i] for i, v in enumerate(F.nodes)}
-    edges_at: dict = {b: [] for b in order}
-    for u, v in F.edges:
-        edges_at[next(b for b in order if u in b and v in b)].append((u, v))
-    messages: dict = {}
+    steps, sizes = _plan(F, roots)
+    _check_work(sizes, n, max_work)
     ones = np.ones(n, dtype=A.dtype)
-    for b in order:
-        up = parent[b]
-        scope = tuple(roots) if up is None else tuple(sorted(b & up, key=letter.get))
-        operands, subs = [], []
-        for u, v in edges_at[b]:
-            operands.append(A)
-            subs.append(letter[u] + letter[v])
-        for child, (cscope, msg) in list(messages.items()):
-            if parent[child] == b:
-                operands.append(msg)
-                subs.append("".join(letter[x] for x in cscope))
-                del messages[child]
-        seen = set("".join(subs))
-        for x in b:
-            if letter[x] not in seen:  # a vertex without edges in this bag: n choices (a ones vector)
-                operands.append(ones)
-                subs.append(letter[x])
-        spec = ",".join(subs) + "->" + "".join(letter[x] for x in scope)
-        messages[b] = (scope, np.einsum(spec, *operands, optimize="greedy" if len(operands) > 2 else False))
-    return messages[order[-1]][1]
+    messages: list = []
+    for spec, ops in steps:
+        operands = [A if o == "A" else ones if o == "1" else messages[o] for o in ops]
+        messages.append(_contract(spec, operands))
+    return messages[-1]
 
 
 def _exact(x) -> int:
@@ -191,8 +236,9 @@ def _hom(F: nx.Graph, G: nx.Graph, adjacency: dict | None = None) -> int:
     """:func:`hom_count` of checked inputs: the product over F's components."""
     if G.number_of_nodes() == 0:
         return int(F.number_of_nodes() == 0)
-    return prod(int(_count_connected(F.subgraph(c), G, adjacency=adjacency)[()])
-                for c in nx.connected_components(F))
+    comps = list(nx.connected_components(F))
+    parts = [F] if len(comps) == 1 else [nx.Graph(F.subgraph(c)) for c in comps]
+    return prod(int(_count_connected(C, G, adjacency=adjacency)[()]) for C in parts)
 
 
 def hom_counts(patterns, G: nx.Graph) -> list[int]:
