@@ -18,6 +18,7 @@ from . import ppgt  # noqa: F401
 from . import sgformer  # noqa: F401
 from . import epwl  # noqa: F401
 from . import subgraph  # noqa: F401
+from . import hom_consistency  # noqa: F401
 from .registry import (
     STATUSES,
     Claim,
