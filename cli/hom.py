@@ -55,8 +55,9 @@ def hom(f: str, g: str, root: str | None, fmt: str) -> None:
     F, G = load_graph(f), load_graph(g)
     roots = _roots(root, F, G)
     if roots:
-        table = hom_counts_at(F, G, tuple(range(len(roots))))
-        count = int(table[roots])
+        table = hom_counts_at(F, G, tuple(range(len(roots))))  # indexed by position in list(G.nodes)
+        position = {v: i for i, v in enumerate(G.nodes)}
+        count = int(table[tuple(position[r] for r in roots)])
     else:
         count = hom_count(F, G)
     if fmt == "json":
