@@ -13,8 +13,9 @@ with hom(F, G) = sum over x in V(G)^V(F) of prod over uv in E(F) of A[x_u, x_v],
 decomposition (:func:`wltools.hom.decompose.tree_decomposition`, optimal width t) is rooted, every
 edge of F is assigned to one bag holding both ends, and each bag sends its parent the tensor over
 V(G)^(bag ∩ parent) obtained by multiplying its edges' adjacency matrices with its children's
-tensors and summing out the vertices it forgets (one ``numpy.einsum``). Every bag costs at most
-n^(t+1) operations and n^t memory, n = |V(G)|.
+tensors and summing out the vertices it forgets (``numpy.einsum``, two operands at a time in an
+order found once per pattern). Every bag costs at most n^(t+1) operations and n^t memory,
+n = |V(G)|.
 
 Exactness: all entries are non-negative integers, and every entry, partial product and partial
 sum is at most n * max(Δ(G), 1)^|V(F)| for a connected F (each summed-out vertex has a neighbour
@@ -87,9 +88,9 @@ def _adjacency(G: nx.Graph, dtype) -> np.ndarray:
 
 def _plan(F: nx.Graph, roots: tuple) -> tuple[tuple, tuple]:
     """The dynamic programme for the connected F with ``roots``: ``(steps, bag sizes)``, one step
-    per bag in post-order, each ``(contraction order, operands)`` (:func:`_pairwise`) where an operand is ``"A"`` (an edge's
-    adjacency matrix), ``"1"`` (a vertex without edges there: a ones vector) or the index of an
-    earlier step (a child's message). Cached per pattern (vertices, edges, roots): the witness
+    per bag in post-order, each ``(contraction order, operands)`` (:func:`_pairwise`) where an
+    operand is ``"A"`` (an edge's adjacency matrix), ``"1"`` (a vertex without edges there: a ones
+    vector) or the index of an earlier step (a child's message). Cached per pattern (vertices, edges, roots): the witness
     search and the benchmark count one pattern into many graphs."""
     return _plan_of(tuple(F.nodes), frozenset(frozenset(e) for e in F.edges), tuple(roots))
 
