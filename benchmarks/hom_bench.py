@@ -191,8 +191,9 @@ def main(argv=None) -> int:
                      "patterns by treewidth": {str(w): widths.count(w) for w in sorted(set(widths))},
                      "threads": "1 (OMP/OPENBLAS/MKL_NUM_THREADS)"},
         "environment": provenance.environment(),
-        "note": "2-core machine shared with other jobs (load average about 10) while this ran: times are "
-                "upper bounds; the backtracking time of the counts it did not run is extrapolated, not measured",
+        "note": f"2-core machine shared with other jobs (load average {os.getloadavg()[0]:.0f} at the end) while "
+                "this ran: times are upper bounds; the backtracking time of the counts it did not run is "
+                "extrapolated from a loose placement bound, not measured",
         "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "counts": counts,
         "witness search": witness_times(args.witness_nodes),
