@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from wltools.check import ISO_TIMEOUT
+from wltools.check import EXPLAIN_MAX_NODES, ISO_TIMEOUT
 from wltools.refine.names import ALL_TESTS, TESTS
 from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP, TestName, out_of_memory, table
 
@@ -48,9 +48,15 @@ from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, Memory
               help="Also draw G and H side by side (.png, .svg or .pdf), nodes coloured by the test's colouring at "
                    "the round where the colour histograms first differ, the class that differs most outlined and "
                    "its counts written; with --test all, the weakest test that distinguishes them (else 3-WL).")
+@click.option("--explain", is_flag=True,
+              help="For each test with a homomorphism family (1wl: trees, 3wl: treewidth <= 2, 3fwl: treewidth "
+                   "<= 3), the smallest family pattern whose homomorphism counts into G and H differ, with both "
+                   "counts (unlabelled graphs only).")
+@click.option("--explain-max-nodes", type=click.IntRange(1, 7), default=EXPLAIN_MAX_NODES, show_default=True,
+              metavar="K", help="Largest pattern (vertices) --explain searches.")
 def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str,
           max_memory: int | None, iso_timeout: float, no_iso: bool, node_attr: str | None,
-          edge_attr: str | None, draw_path: str | None) -> None:
+          edge_attr: str | None, draw_path: str | None, explain: bool, explain_max_nodes: int) -> None:
     """Can refinement tests distinguish graphs G and H? Also says whether they are isomorphic.
 
     G and H are each a file (graph6/sparse6, edge list, GraphML, node-link JSON; FILE:INDEX picks
@@ -72,11 +78,20 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         check_target(draw_path, (g, h), test)
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
+    if explain:  # labelled graphs refused before any work
+        from wltools.hom.count import check_unlabelled
+
+        check_unlabelled(G, f"G ({g})")
+        check_unlabelled(H, f"H ({h})")
     try:
         c = check_pair(G, H, TESTS if test == "all" else (test,), rrwp_steps=rrwp_steps, exact=exact,
                        max_memory=max_memory, iso=not no_iso, iso_timeout=iso_timeout)
     except MemoryError:
         raise out_of_memory(f"checking {g} against {h}") from None
+    if explain:
+        from wltools.check import explain_results
+
+        explain_results(c, G, H, explain_max_nodes)
     for note in c.notes:
         click.echo(f"note: {note}", err=True)
     if c.inconsistent:

@@ -38,12 +38,19 @@ from .graphs import edge_count
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["ISO_TIMEOUT", "CheckResult", "check_pair", "require_iso", "require_tests",
-           "canonical_forms", "LabellingFailed"]
+__all__ = ["ISO_TIMEOUT", "EXPLAIN_MAX_NODES", "CheckResult", "check_pair", "explain_results", "require_iso",
+           "require_tests", "canonical_forms", "LabellingFailed"]
 
 #: Default time budget (seconds) for the canonical labelling of graphs above
 #: :data:`wltools.iso.NAUTY_MAX_NODES` nodes.
 ISO_TIMEOUT = 60.0
+
+#: Default largest pattern (vertices) of ``wltools check --explain``: on the largest BREC pair
+#: (CFI, 198 vertices) each search alone takes 0.01 s for 1-WL's trees, 0.2 s for 3-WL's
+#: treewidth-2 patterns and 6.5 s for 3-FWL's treewidth-3 ones; on the largest pair of every
+#: other category at most 0.15 s (benchmarks/results/hom.json, 2 shared cores). With 6 vertices
+#: 3-WL's search on the CFI pair takes 13 s, and 3-FWL has 132 patterns instead of 30.
+EXPLAIN_MAX_NODES = 5
 
 
 class LabellingFailed(WLToolsError):
@@ -72,6 +79,8 @@ class CheckResult:
         The RRWP steps used (lowered to ``n + 1`` when asked for more, see ``notes``).
     notes : list of str
         Remarks for the user (e.g. a lowered ``rrwp_steps``).
+    explanations : dict or None
+        After :func:`explain_results`: ``{test: Explanation or None}`` (None: no known family).
     """
 
     results: list
@@ -82,6 +91,7 @@ class CheckResult:
     iso_timeout: float | None = None
     rrwp_steps: int | None = None
     notes: list = field(default_factory=list)
+    explanations: dict | None = None
 
     @property
     def certificates(self) -> dict | None:
@@ -307,6 +317,27 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     return CheckResult(results, isomorphic, status, iso_witness, forms, iso_timeout, rrwp_steps, notes)
 
 
+def explain_results(c: CheckResult, G: nx.Graph, H: nx.Graph, max_nodes: int = EXPLAIN_MAX_NODES) -> None:
+    """Fill ``c.explanations``: for each test with a homomorphism family, the smallest family pattern
+    (up to ``max_nodes`` vertices) whose counts into G and H differ (:func:`wltools.hom.witness.explain`:
+    Zhang et al., ICLR 2024, Theorems 3.4-3.8). Raises ``TheoryViolation`` where a test that does not
+    distinguish the graphs meets a pattern with different counts (a bug)."""
+    from .hom.witness import CountCache, explain
+
+    cache = CountCache(G, H)
+    c.explanations = {r.test: explain(G, H, r.test, r.distinguished, max_nodes, cache) for r in c.results}
+
+
+def _explained(c: CheckResult, r) -> dict:
+    """The ``--explain`` fields of result ``r`` (none without ``--explain``)."""
+    if c.explanations is None:
+        return {}
+    e = c.explanations.get(r.test)
+    if e is None:
+        return {"hom_witness": None, "hom_searched_up_to": None, "hom_family": "no known family"}
+    return e.to_dict()
+
+
 def _summary(spec: str, G: nx.Graph) -> dict:
     out = {"spec": spec, "n": G.number_of_nodes(), "m": edge_count(G)}
     kinds = _labels_of(G)
@@ -345,7 +376,7 @@ def check_dict(c: CheckResult, specs: tuple[str, str], graphs: tuple, exact: boo
         "iso_timeout": c.iso_timeout,
         "exact": exact,
         "rrwp_steps": c.rrwp_steps,
-        "results": [r.to_dict() for r in c.results],
+        "results": [{**r.to_dict(), **_explained(c, r)} for r in c.results],
     }
 
 
@@ -387,6 +418,9 @@ def check_text(c: CheckResult, specs: tuple[str, str], graphs: tuple) -> str:
     witnesses = [r for r in c.results if r.distinguished]
     if witnesses:
         lines += ["", "witnesses:"] + [f"  {r.test}: {r.witness}" for r in witnesses]
+    if c.explanations is not None:
+        lines += ["", "homomorphism witnesses (the smallest pattern of the test's family with different counts):"]
+        lines += [f"  {t}: {'no known family' if e is None else e}" for t, e in c.explanations.items()]
     lines += ["", _iso_line(c)]
     return "\n".join(lines)
 

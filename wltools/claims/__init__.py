@@ -21,6 +21,7 @@ from . import sgformer  # noqa: F401
 from . import epwl  # noqa: F401
 from . import subgraph  # noqa: F401
 from . import hom_expressivity  # noqa: F401
+from . import hom_consistency  # noqa: F401
 from .registry import (
     STATUSES,
     Claim,
