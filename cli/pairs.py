@@ -34,7 +34,8 @@ STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descripto
     type=click.IntRange(min=1),
     default=None,
     metavar="K",
-    help="RRWP steps K (channels I, M, ..., M^(K-1)); default max(n_G, n_H); values above "
+    help="RRWP's K, its number of channels I, M, ..., M^(K-1) (walks of 0 to K-1 steps; the K of rrwp:K); "
+         "default max(n_G, n_H); values above "
          "n + 1 are lowered to n + 1 (higher powers of M add nothing, by Cayley-Hamilton).",
 )
 @click.option("--exact", is_flag=True, help="Use the exact refinement path, not the fast one.")
@@ -53,7 +54,7 @@ STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descripto
               help="Also draw G and H side by side (.png, .svg or .pdf), nodes coloured by the test's colouring at "
                    "the round where the colour histograms first differ, the class that differs most outlined and "
                    "its counts written; with --test all, the weakest test that distinguishes them (else 3-WL). "
-                   "Graphs up to 2,000 nodes; labels (element symbols, bond orders) written on them.")
+                   "Graphs up to 500 nodes; labels (element symbols, bond orders) written on them.")
 @click.option("--stereo", is_flag=True, help=STEREO_HELP)
 def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str,
           max_memory: int | None, iso_timeout: float, no_iso: bool, node_attr: str | None,

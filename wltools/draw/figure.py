@@ -23,8 +23,11 @@ Deterministic: layouts are Kamada-Kawai (deterministic, started from a circle) u
 embeddings for planar graphs); PNG files carry no timestamp and SVG files are written without a
 date and with a fixed id salt, so the same pair gives the same bytes.
 
-Size: graphs above :data:`DRAW_MAX_NODES` nodes are refused (:func:`check_draw_size`): drawing
-5,000-node graphs took 137 s where checking them took 1.1 s, and nothing in such a picture is legible.
+Size: graphs above :data:`DRAW_MAX_NODES` nodes are refused (:func:`check_draw_size`): the layout
+(a seeded spring layout, quadratic in the nodes) dominates; ``check --test 1wl --draw`` on random
+3-regular pairs took 26.5 s at 500 nodes (7.4 s without ``--draw``), 48.5 s at 1,000 (3.9 s) and
+143 s at 2,000 (6.9 s) on a 2-core machine shared with other jobs, and 137 s at 5,000 (1.1 s) on
+another; nothing in such a picture is legible either.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ FIGURE_FORMATS = ("png", "svg", "pdf")
 KAMADA_KAWAI_MAX_NODES = 60
 
 #: Most nodes a drawn graph may have (:func:`check_draw_size`).
-DRAW_MAX_NODES = 2_000
+DRAW_MAX_NODES = 500
 
 #: Longest label text written on a node or edge; longer values are cut with "...".
 LABEL_CHARS = 8
@@ -173,16 +176,16 @@ def check_draw_size(G: nx.Graph, H: nx.Graph, names: tuple[str, str] = ("G", "H"
     Examples
     --------
     >>> import networkx as nx
-    >>> check_draw_size(nx.path_graph(3), nx.path_graph(2001), ("p3", "p2001"))
+    >>> check_draw_size(nx.path_graph(3), nx.path_graph(501), ("p3", "p501"))
     Traceback (most recent call last):
     ...
-    wltools.errors.ResourceLimitError: cannot draw p2001 (2,001 nodes): drawings are limited to 2,000 nodes per graph (a 5,000-node pair took 137 s to draw, and its nodes are too small to read); drop --draw
+    wltools.errors.ResourceLimitError: cannot draw p501 (501 nodes): drawings are limited to 500 nodes per graph (the layout takes minutes beyond: 143 s for a 2,000-node pair that checks in 7 s); drop --draw
     """
     for X, name in zip((G, H), names):
         if X.number_of_nodes() > DRAW_MAX_NODES:
             raise ResourceLimitError(f"cannot draw {_short_name(name)} ({X.number_of_nodes():,} nodes): drawings are "
-                                     f"limited to {DRAW_MAX_NODES:,} nodes per graph (a 5,000-node pair took 137 s "
-                                     "to draw, and its nodes are too small to read); drop --draw")
+                                     f"limited to {DRAW_MAX_NODES:,} nodes per graph (the layout takes minutes "
+                                     "beyond: 143 s for a 2,000-node pair that checks in 7 s); drop --draw")
 
 
 def _short_name(name: str) -> str:
