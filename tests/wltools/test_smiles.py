@@ -90,8 +90,8 @@ def test_atom_count_matches_rdkit():
 
 def test_huge_smiles_refused_before_parsing(monkeypatch):
     ring = "C1" + "C" * 59_998 + "C1"  # 60,000 atoms: RDKit would need tens of GB
-    rdkit = pytest.importorskip("rdkit")
-    monkeypatch.setattr(rdkit.Chem, "MolFromSmiles", lambda *a, **k: pytest.fail("parsed"))
+    chem = pytest.importorskip("rdkit.Chem")
+    monkeypatch.setattr(chem, "MolFromSmiles", lambda *a, **k: pytest.fail("parsed"))
     start = time.perf_counter()
     with pytest.raises(ResourceLimitError, match="has 60,000 atoms; SMILES input is limited to 5,000 atoms"):
         load_graph("smiles:" + ring)

@@ -10,7 +10,8 @@ import networkx as nx
 import pytest
 
 from wltools.draw import DRAWABLE_TESTS, pair_colouring
-from wltools.draw.figure import DRAW_MAX_NODES, caption_lines, check_draw_size, crossing_edges, draw_pair, layout
+from wltools.draw.figure import (DRAW_MAX_NODES, caption_lines, check_draw_size, crossing_edges, draw_pair,
+                                 label_texts, layout)
 from wltools.errors import ResourceLimitError, UnsupportedGraphError
 from wltools.graphs import load_graph
 from wltools.refine import refine_pair
@@ -76,42 +77,29 @@ def test_a_molecule_shows_element_symbols_and_bond_orders():
     assert "element symbols in the atoms, bond orders on the bonds" in caption
 
 
-def test_smiles_molecules_are_drawn_with_their_atoms(tmp_path):
+def test_smiles_molecules_are_drawn_with_their_atoms():
     pytest.importorskip("rdkit")
-    from click.testing import CliRunner
-
-    import cli
-
-    out = tmp_path / "acids.svg"
-    r = CliRunner().invoke(cli.cli, ["check", "smiles:OC(=O)c1ccccc1", "smiles:O=Cc1ccccc1O", "--test", "1wl",
-                                     "--draw", str(out)])
-    assert r.exit_code == 0, r.output
-    svg = out.read_text()
-    G = load_graph("smiles:OC(=O)c1ccccc1")
-    fig = draw_pair(G, load_graph("smiles:O=Cc1ccccc1O"), "1wl")
-    texts = _texts(fig.axes[0])
-    assert texts.count("C") == 7 and texts.count("O") == 2 and texts.count("1.5") == 6 and texts.count("2") >= 1
-    assert "element symbols" in svg or "<svg" in svg
+    fig = draw_pair(load_graph("smiles:OC(=O)c1ccccc1"), load_graph("smiles:O=Cc1ccccc1O"), "1wl")
+    texts = _texts(fig.axes[0])  # benzoic acid: 7 C, 2 O, six aromatic bonds, one double
+    assert texts.count("C") == 7 and texts.count("O") == 2 and texts.count("1.5") == 6 and "2" in texts
 
 
-def test_label_values_are_written_and_long_ones_shortened():
-    G, H = nx.path_graph(3), nx.path_graph(3)
-    nx.set_node_attributes(G, {0: "x", 1: "a" * 30, 2: 7}, "label")
-    nx.set_node_attributes(H, {0: "x", 1: 7, 2: "a" * 30}, "label")
-    texts = _texts(draw_pair(G, H, "1wl").axes[0])
-    assert {"x", "7", "aaaaa..."} <= set(texts) and "a" * 30 not in texts
-
-
-def test_an_edge_labelled_pair_is_captioned_as_such():
+def test_label_values_are_written_and_an_edge_labelled_pair_is_captioned_as_such():
     G, H = nx.cycle_graph(4), nx.cycle_graph(4)
     nx.set_edge_attributes(G, {e: "ab"[i % 2] for i, e in enumerate(G.edges)}, "label")
-    nx.set_edge_attributes(H, {e: "ab"[i < 2] for i, e in enumerate(H.edges)}, "label")
-    pc = pair_colouring(G, H, "1wl")
-    caption = caption_lines(pc)
+    nx.set_edge_attributes(H, {e: ("a" * 30, "b")[i < 2] for i, e in enumerate(H.edges)}, "label")
+    caption = caption_lines(pair_colouring(G, H, "1wl"))
     assert any(line.startswith("labels: edges carry labels (the nodes none)") for line in caption)
     assert caption[-1] == "node colour: its colour"  # the nodes carry no label
-    texts = _texts(draw_pair(G, H, "1wl").axes[1])
-    assert texts.count("a") == 2 and texts.count("b") == 2
+    fig = draw_pair(G, H, "1wl")
+    g, h = _texts(fig.axes[0]), _texts(fig.axes[1])
+    assert g.count("a") == 2 and g.count("b") == 2
+    assert h.count("aaaaa...") == 2 and h.count("b") == 2 and "a" * 30 not in h  # shortened
+    P = nx.path_graph(3)
+    nx.set_node_attributes(P, {0: "x", 1: 7, 2: (1, 2)}, "label")
+    assert label_texts(P) == ({0: "x", 1: "7", 2: "(1, 2)"}, {})
+    caption = caption_lines(pair_colouring(P, P, "1wl"))
+    assert caption[-1] == "node colour: its colour (refined from the node labels)"
 
 
 def _labelled_pairs(count: int, seed: int):
@@ -153,8 +141,8 @@ def test_every_drawable_test_draws_the_labelled_pairs_it_refines(test):
 
 def test_decalin_is_drawn_without_crossing_edges():
     G, H = load_graph("decalin"), load_graph("bicyclopentyl")
-    assert _crossings([tuple(map(tuple, (p, q))) for p, q in
-                       ((nx.kamada_kawai_layout(G)[u], nx.kamada_kawai_layout(G)[v]) for u, v in G.edges)]) > 0
+    kk = nx.kamada_kawai_layout(G)  # what was drawn before: one crossing
+    assert _crossings([(tuple(kk[u]), tuple(kk[v])) for u, v in G.edges]) == 1
     fig = draw_pair(G, H, "spd")
     for ax, X in zip(fig.axes, (G, H)):
         segments = _segments(ax)
@@ -163,8 +151,7 @@ def test_decalin_is_drawn_without_crossing_edges():
 
 def test_planar_graphs_are_laid_out_planar_and_the_crossing_count_is_right():
     rng = random.Random(3)
-    graphs = [nx.complete_graph(4), nx.cubical_graph(), nx.dodecahedral_graph(), nx.grid_2d_graph(9, 8)]
-    graphs += [nx.Graph(nx.triangular_lattice_graph(2, 4)), nx.random_labeled_tree(12, seed=1)]
+    graphs = [nx.complete_graph(4), nx.grid_2d_graph(9, 8), nx.Graph(nx.triangular_lattice_graph(2, 4))]
     for X in graphs:
         X = nx.convert_node_labels_to_integers(X)
         pos = layout(X)
