@@ -52,6 +52,10 @@ def test_enantiomers_are_one_graph_without_stereo_and_two_with_it():
     assert "1wl   distinguished" in r.output and "'R'" in r.output and "'S'" in r.output
     G = load_graph(ENANTIOMERS[0], stereo=True)
     assert G.nodes[1]["label"] == ("C", 0, False, 1, "R") and G.edges[0, 1]["label"] == ("SINGLE", "")
+    from wltools.draw.figure import label_texts  # a picture writes the descriptor beside the symbol
+
+    assert label_texts(G) == ({0: "F", 1: "C R", 2: "Cl", 3: "Br"}, {})
+    assert label_texts(load_graph("smiles:F/C=C/F", stereo=True))[1] == {(1, 2): "2 E"}
 
 
 def test_stereo_isomorphism_agrees_with_rdkit_canonical_smiles_in_any_atom_order():
