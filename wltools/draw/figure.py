@@ -246,7 +246,8 @@ def _labels_line(pc: PairColouring) -> str:
     which = "nodes and edges carry labels" if nodes and edges else "nodes carry labels" if nodes else \
         "edges carry labels (the nodes none)"
     if pc.G.graph.get("molecule") and pc.H.graph.get("molecule"):
-        how = "element symbols in the atoms, bond orders on the bonds (2 double, 3 triple, 1.5 aromatic; single unmarked)"
+        how = ("element symbols in the atoms, bond orders on the bonds (2 double, 3 triple, 1.5 aromatic; single "
+               "unmarked), CIP descriptors after them with --stereo (C R, 2 E)")
     else:
         how = f"written on them, values past {LABEL_CHARS} characters shortened"
     return f"labels: {which}, part of the graph in the test; {how}" + ("; class ids beside the nodes" if nodes else "")
