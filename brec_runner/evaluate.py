@@ -431,8 +431,11 @@ def evaluate(
         ``rrwp:K`` with K channels) or a (lower, upper) pair. Default: the factory's ``wl_bound``
         attribute, a built-in model's own bound, else unknown (the report compares with 3-WL only).
     transform : callable, str or None
-        A PyG transform applied once per graph (cached on disk under its ``repr``); default: the
-        factory's ``transform`` attribute.
+        A PyG transform applied once per graph, cached on disk under its identity, not its
+        ``repr`` (which hides settings such as ``AddRandomWalkPE``'s ``walk_length``): the code of
+        its class and its whole state (:func:`brec_runner.transform_identity.transform_digest`;
+        ``docs/your-model.md``); the run's ``config.json`` records it as ``REPR [state DIGEST]``
+        and a resume with another state is refused. Default: the factory's ``transform`` attribute.
     categories, pairs
         BREC selection: category names and / or id ranges such as ``"0-59,160-169"`` (both given:
         their intersection). ``pairs`` alone selects those pairs, as ``--pairs`` does; neither

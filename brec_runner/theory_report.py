@@ -119,6 +119,23 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:
     return "\n".join(lines)
 
 
+#: The notes under the per-category table: why ``regular`` and ``regular140`` both appear
+#: (brec_runner/dataset.py, data/brec/README.md), and what RRWP's K is.
+_ROW_NOTES = (
+    "Rows: `simple_regular` (ids 60-109) and `strongly_regular` (110-159) together are `regular` "
+    "(100 pairs), BREC's \"Regular\" category as its data files and code report it; `regular140` "
+    "(140 pairs: 60-159 with `4vertex` 360-379 and `distance_regular` 380-399) is the \"Regular\" "
+    "column of the BREC paper's tables, which counts the four kinds of regular graphs together. The two "
+    "rows overlap; `all` counts each of the 400 pairs once."
+)
+_RRWP_NOTE = (
+    " `rrwp (K={K})`: RRWP-WL with K = {K} channels I, M, ..., M^(K-1) (GRIT Eq. 1, random walks of 0 to "
+    "K-1 steps; `--rrwp-steps K`). A model's bound `rrwp:K` (`wltools models list`) and \"RRWP K=...\" in "
+    "its report use the same K, the channel count of the model's own encoding: PPGT's brec preset has 32 "
+    "walk steps plus the identity, K = 33 (small preset: K = 17); GRIT's brec preset K = 21 (small: K = 8)."
+)
+
+
 def markdown_summary(report: TheoryReport) -> str:
     """The Markdown tables: distinguished counts per category and test, published counts beside
     them, runtime per category and test, and the containment check."""
@@ -146,6 +163,7 @@ def markdown_summary(report: TheoryReport) -> str:
     for r in rows_present:
         rows.append([r] + [("%d / %d" % counts[t][r]) if r in counts[t] else "-" for t in report.tests])
     out.append(_md_table(header, rows))
+    out += ["", _ROW_NOTES + (_RRWP_NOTE.format(K=report.rrwp_steps) if "rrwp" in report.tests else "")]
     published = [t for t in report.tests if t in PUBLISHED]
     if published:
         out += ["", "## Published counts (BREC paper, Table 2) and agreement", ""]

@@ -26,7 +26,7 @@ def models_list(fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return
-    table = [("name", "kind", "bound", "presets", "source")]
-    table += [(r["name"], r["kind"], r["bound"] or "unknown", ",".join(r["presets"]) or "-", r["source"])
+    lines = [("name", "kind", "bound", "presets", "source")]
+    lines += [(r["name"], r["kind"], r["bound"] or "unknown", ",".join(r["presets"]) or "-", r["source"])
               for r in rows]
-    click.echo("\n".join(table(table)))
+    click.echo("\n".join(table(lines)))

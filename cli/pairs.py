@@ -8,6 +8,11 @@ from wltools.check import EXPLAIN_MAX_NODES, ISO_TIMEOUT
 from wltools.refine.names import ALL_TESTS, TESTS
 from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP, TestName, out_of_memory, table
 
+#: --stereo on check and iso (wltools.graphs.inputs.from_smiles).
+STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descriptor of each atom (R, S; r, s "
+               "pseudo-asymmetric; '' none) and of each double bond (E, Z; '' none); without it the two "
+               "enantiomers of a molecule are one labelled graph.")
+
 
 @click.command()
 @click.argument("g", metavar="G")
@@ -29,7 +34,8 @@ from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, Memory
     type=click.IntRange(min=1),
     default=None,
     metavar="K",
-    help="RRWP steps K (channels I, M, ..., M^(K-1)); default max(n_G, n_H); values above "
+    help="RRWP's K, its number of channels I, M, ..., M^(K-1) (walks of 0 to K-1 steps; the K of rrwp:K); "
+         "default max(n_G, n_H); values above "
          "n + 1 are lowered to n + 1 (higher powers of M add nothing, by Cayley-Hamilton).",
 )
 @click.option("--exact", is_flag=True, help="Use the exact refinement path, not the fast one.")
@@ -47,23 +53,28 @@ from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, Memory
 @click.option("--draw", "draw_path", default=None, metavar="FILE",
               help="Also draw G and H side by side (.png, .svg or .pdf), nodes coloured by the test's colouring at "
                    "the round where the colour histograms first differ, the class that differs most outlined and "
-                   "its counts written; with --test all, the weakest test that distinguishes them (else 3-WL).")
+                   "its counts written; with --test all, the weakest test that distinguishes them (else 3-WL). "
+                   "Graphs up to 500 nodes; labels (element symbols, bond orders) written on them.")
+@click.option("--stereo", is_flag=True, help=STEREO_HELP)
 @click.option("--explain", is_flag=True,
-              help="For each test with a homomorphism family (1wl: trees, 3wl: treewidth <= 2, 3fwl: treewidth "
-                   "<= 3), the smallest family pattern whose homomorphism counts into G and H differ, with both "
-                   "counts (unlabelled graphs only).")
+              help="For each test with a homomorphism family (1wl: trees, swl-vs, sswl, slfwl2, 3wl: treewidth <= 2, "
+                   "3fwl: treewidth <= 3; wltools patterns --test T lists them), the smallest family pattern whose "
+                   "homomorphism counts into G and H differ, with both counts (unlabelled graphs only).")
 @click.option("--explain-max-nodes", type=click.IntRange(1, 7), default=EXPLAIN_MAX_NODES, show_default=True,
               metavar="K", help="Largest pattern (vertices) --explain searches.")
 def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str,
           max_memory: int | None, iso_timeout: float, no_iso: bool, node_attr: str | None,
-          edge_attr: str | None, draw_path: str | None, explain: bool, explain_max_nodes: int) -> None:
+          edge_attr: str | None, draw_path: str | None, stereo: bool, explain: bool, explain_max_nodes: int) -> None:
     """Can refinement tests distinguish graphs G and H? Also says whether they are isomorphic.
 
     G and H are each a file (graph6/sparse6, edge list, GraphML, node-link JSON; FILE:INDEX picks
     one graph of a multi-graph file), a named graph (petersen, cycle:6, shrikhande, decalin, ...),
     a disjoint union such as cycle:3+cycle:3, a graph6/sparse6 string, or smiles:SMILES (a
-    molecule, atoms and bonds as labels; needs RDKit: pip install -e ".[chem]"). Labels are part
-    of the graph in every test and in the isomorphism answer.
+    molecule read by RDKit, pip install -e ".[chem]"; up to 5,000 atoms). A molecule's atom label
+    is (element symbol, formal charge, aromatic, hydrogens), e.g. ('C', 0, False, 2) for a CH2;
+    its bond label the bond type (SINGLE, DOUBLE, TRIPLE, AROMATIC); --stereo adds the CIP
+    descriptor to both (R/S to atoms, E/Z to double bonds). Labels are part of the graph in every
+    test and in the isomorphism answer.
 
     Example: wltools check decalin bicyclopentyl --test spd
     """
@@ -76,13 +87,17 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         from wltools.draw.figure import check_target
 
         check_target(draw_path, (g, h), test)
-    attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
+    attrs = {"node_attr": node_attr, "edge_attr": edge_attr, "stereo": stereo}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
     if explain:  # labelled graphs refused before any work
         from wltools.hom.count import check_unlabelled
 
         check_unlabelled(G, f"G ({g})")
         check_unlabelled(H, f"H ({h})")
+    if draw_path:  # a drawing of many nodes takes minutes: refused before the work
+        from wltools.draw.figure import check_draw_size
+
+        check_draw_size(G, H, (g, h))
     try:
         c = check_pair(G, H, TESTS if test == "all" else (test,), rrwp_steps=rrwp_steps, exact=exact,
                        max_memory=max_memory, iso=not no_iso, iso_timeout=iso_timeout)
@@ -120,8 +135,9 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
               show_default=True, metavar="SECONDS", help=ISO_TIMEOUT_HELP)
 @click.option("--node-attr", default=None, metavar="NAME", help=NODE_ATTR_HELP)
 @click.option("--edge-attr", default=None, metavar="NAME", help=EDGE_ATTR_HELP)
+@click.option("--stereo", is_flag=True, help=STEREO_HELP)
 def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, node_attr: str | None,
-        edge_attr: str | None) -> None:
+        edge_attr: str | None, stereo: bool) -> None:
     """Are graphs G and H isomorphic? Exact, by canonical certificates: nauty (pynauty) up to 256
     nodes, bliss (igraph) above, up to 100,000 nodes.
 
@@ -135,7 +151,7 @@ def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, no
     from wltools.check import check_pair, iso_dict, iso_text
     from wltools.graphs import load_graph
 
-    attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
+    attrs = {"node_attr": node_attr, "edge_attr": edge_attr, "stereo": stereo}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
     try:
         c = check_pair(G, H, (), max_memory=max_memory, iso_timeout=iso_timeout, always_label_small=True)

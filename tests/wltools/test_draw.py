@@ -10,7 +10,7 @@ from brec_runner.dataset import load_pairs
 from wltools.draw import DRAWABLE_TESTS, UnsupportedTestError, colour_rounds, pair_colouring
 from wltools.draw.display import CheckTable, OptionalDependencyError, check_table, require_pandas
 from wltools.draw.figure import caption_lines, draw_pair, layout, save_figure
-from wltools.errors import WLToolsError
+from wltools.errors import UnsupportedGraphError, WLToolsError
 from wltools.refine import refine_pair
 
 C6 = nx.cycle_graph(6)
@@ -97,8 +97,8 @@ def test_unsupported_tests_and_rounds_refused():
     nx.set_node_attributes(labelled, {0: "a", 1: "b", 2: "b", 3: "a"}, "label")
     other = nx.path_graph(4)
     nx.set_node_attributes(other, {0: "a", 1: "a", 2: "b", 3: "b"}, "label")
-    with pytest.raises(UnsupportedTestError, match="on labelled graphs"):  # labelled: 1wl spd rd rrwp 3wl
-        pair_colouring(labelled, other, "sswl")
+    with pytest.raises(UnsupportedGraphError, match="not defined on labelled graphs"):  # as refine_pair
+        pair_colouring(labelled, other, "s3")
     with pytest.raises(ValueError, match="outside"):
         pair_colouring(C6, TWO_TRIANGLES, "spd", round=9)
     assert pair_colouring(C6, TWO_TRIANGLES, "spd", round=0).differing == []

@@ -17,6 +17,10 @@ What a node's colour is depends on the test:
 The histograms the test compares are those of the *elements* it refines (nodes, pairs, pooled
 subgraphs); :func:`pair_colouring` states both the test's first differing round and the round it
 shows. 4-WL (3-FWL) and the marking tests M1 / M2 are not drawn (:class:`UnsupportedTestError`).
+Labelled pairs draw with every drawable test that is defined on them, with the labelled
+definition its refinement module states (the same kernel declaration): all but BREC's
+baselines S3, S4 and N_K, which are defined on unlabelled graphs only, and EPWL on edge labels
+(refused with :func:`~wltools.refine.refine_pair`'s line).
 
 Drift guard: ``tests/wltools/test_draw.py`` checks, for every test of :data:`DRAWABLE_TESTS`, that
 the history's first differing iteration, number of rounds and class sizes equal
@@ -44,7 +48,7 @@ DRAWABLE_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "s3", "
 
 
 class UnsupportedTestError(WLToolsError):
-    """A test whose per-round colourings cannot be drawn (4-WL, M1, M2), or a labelled pair."""
+    """A test whose per-round colourings cannot be drawn (4-WL, M1, M2)."""
 
 
 class ReplayMismatchError(WLToolsError):
@@ -52,14 +56,8 @@ class ReplayMismatchError(WLToolsError):
     picture would show another verdict than the test's)."""
 
 
-#: Node / edge attribute of labels (:mod:`wltools.graphs.labels`); labelled pairs draw with
-#: :data:`LABELLED_DRAWABLE`.
+#: Node / edge attribute of labels (:mod:`wltools.graphs.labels`).
 _LABEL = "label"
-
-
-def _has_labels(G: nx.Graph) -> bool:
-    """Whether some node or edge of ``G`` carries a label attribute."""
-    return any(_LABEL in d for _, d in G.nodes(data=True)) or any(_LABEL in d for *_, d in G.edges(data=True))
 
 
 def is_drawable(test: str) -> bool:
@@ -129,9 +127,21 @@ def _joint_ids(a: np.ndarray, b: np.ndarray):
     return inv[: a.size].reshape(a.shape), inv[a.size :].reshape(b.shape)
 
 
-#: Tests whose drawings read node and edge labels (:mod:`wltools.graphs.labels`), each with the
-#: definition its refinement module states.
-LABELLED_DRAWABLE = ("1wl", "spd", "rd", "rrwp", "3wl")
+#: Drawable tests that refuse labels, as :func:`~wltools.refine.refine_pair` does: BREC's non-GNN
+#: baselines S3, S4 and N_K are defined on unlabelled graphs (and EPWL refuses edge labels).
+_UNLABELLED_ONLY = ("s3", "s4")
+
+
+def _refuse_labels(labels, test: str) -> None:
+    """Refuse, with :func:`~wltools.refine.refine_pair`'s line, labels that ``test`` is not
+    defined on: every drawable test draws a labelled pair that it refines."""
+    from ..graphs.labels import refuse_labels
+
+    if test in _UNLABELLED_ONLY or ego_radius(test) is not None:
+        refuse_labels(labels, test, "a BREC non-GNN baseline, defined on unlabelled graphs")
+    if test in ("epwl", "epwl-lap"):
+        refuse_labels(labels, test, "EPWL is defined on the adjacency / Laplacian matrix; edge labels do "
+                      "not enter it", edges_only=True)
 
 
 def _view(test: str) -> tuple[str, str, bool]:
@@ -189,9 +199,7 @@ def _rounds(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None) -> tupl
     from ..refine.kernel import History, refine
 
     labels = pair_labels(G, H)
-    if labels is not None and test not in LABELLED_DRAWABLE:
-        raise UnsupportedTestError(f"cannot draw {TEST_LABELS.get(test, test)} ({test}) on labelled graphs yet; "
-                                   f"labelled pairs draw with {', '.join(LABELLED_DRAWABLE)}")
+    _refuse_labels(labels, test)
     if not is_drawable(test):
         raise UnsupportedTestError(f"cannot draw the colourings of {TEST_LABELS.get(test, test)} ({test}); "
                                    f"drawable tests: {', '.join(DRAWABLE_TESTS)}, or nK")
@@ -259,6 +267,12 @@ class PairColouring:
         """Number of node colour classes shown (over both graphs)."""
         return len(set(self.colours_g) | set(self.colours_h))
 
+    @property
+    def labelled(self) -> tuple[bool, bool]:
+        """Whether some node, and some edge, of G or H carries a label (attribute ``"label"``)."""
+        return (any(_LABEL in d for X in (self.G, self.H) for _, d in X.nodes(data=True)),
+                any(_LABEL in d for X in (self.G, self.H) for *_, d in X.edges(data=True)))
+
 
 def _differing(cg: list, ch: list) -> list:
     """``(class, count in G, count in H)`` of the classes whose counts differ, largest difference first."""
@@ -277,8 +291,9 @@ def pair_colouring(G: nx.Graph, H: nx.Graph, test: str, *, round: int | None = N
     ``result``: the pair's :class:`~wltools.refine.RefinementResult` under ``test`` if the caller
     has it (else it is computed).
 
-    Raises :class:`UnsupportedTestError` for a test that cannot be drawn or a labelled pair,
-    ``ValueError`` for a round beyond the stable one, and :class:`ReplayMismatchError` if the
+    Raises :class:`UnsupportedTestError` for a test that cannot be drawn,
+    :class:`~wltools.errors.UnsupportedGraphError` for labels the test is not defined on (as
+    :func:`~wltools.refine.refine_pair`), ``ValueError`` for a round beyond the stable one, and :class:`ReplayMismatchError` if the
     kernel's history disagrees with
     :func:`~wltools.refine.refine_pair` (a picture never shows another verdict than the test's).
 
@@ -294,10 +309,6 @@ def pair_colouring(G: nx.Graph, H: nx.Graph, test: str, *, round: int | None = N
     if not is_drawable(test):
         raise UnsupportedTestError(f"cannot draw the colourings of {TEST_LABELS.get(test, test)} ({test}); "
                                    f"drawable tests: {', '.join(DRAWABLE_TESTS)}, or nK")
-    if (_has_labels(G) or _has_labels(H)) and test not in LABELLED_DRAWABLE:
-        raise UnsupportedTestError(f"cannot draw {TEST_LABELS.get(test, test)} ({test}) on labelled graphs yet "
-                                   f"(node or edge attribute {_LABEL!r}); labelled pairs draw with "
-                                   f"{', '.join(LABELLED_DRAWABLE)}")
     if result is None or result.test != test:
         result = refine_pair(G, H, test, rrwp_steps=rrwp_steps)
     G, H = on_nodes_0_to_n(G), on_nodes_0_to_n(H)

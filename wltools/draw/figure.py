@@ -7,10 +7,27 @@ are written under the drawing, with the round, the test's witness and what a nod
 Pairs the test does not distinguish are drawn in their stable colouring, captioned "not
 distinguished".
 
+Labels (:mod:`wltools.graphs.labels`) are written on the graph: a molecule read from SMILES
+(``graph["molecule"]``, :func:`wltools.graphs.inputs.from_smiles`) shows element symbols (with
+charge and, under ``stereo``, the CIP descriptor) in its atoms and bond orders on its bonds (2
+double, 3 triple, 1.5 aromatic; single bonds unmarked); other graphs show their label values
+(shortened past :data:`LABEL_CHARS` characters). The class ids are then written beside the nodes.
+
+Planar graphs are drawn planar: the Kamada-Kawai layout when it has no crossing edges, else
+Kamada-Kawai started from networkx's planar straight-line embedding (``planar_layout``: Chrobak &
+Payne's algorithm on the embedding of :func:`networkx.check_planarity`), else that embedding itself,
+which has none.
+
 Deterministic: layouts are Kamada-Kawai (deterministic, started from a circle) up to
-:data:`KAMADA_KAWAI_MAX_NODES` nodes and spring layouts with a fixed seed beyond; PNG files carry no
-timestamp and SVG files are written without a date and with a fixed id salt, so the same pair gives
-the same bytes.
+:data:`KAMADA_KAWAI_MAX_NODES` nodes and spring layouts with a fixed seed beyond (planar
+embeddings for planar graphs); PNG files carry no timestamp and SVG files are written without a
+date and with a fixed id salt, so the same pair gives the same bytes.
+
+Size: graphs above :data:`DRAW_MAX_NODES` nodes are refused (:func:`check_draw_size`): the layout
+(a seeded spring layout, quadratic in the nodes) dominates; ``check --test 1wl --draw`` on random
+3-regular pairs took 26.5 s at 500 nodes (7.4 s without ``--draw``), 48.5 s at 1,000 (3.9 s) and
+143 s at 2,000 (6.9 s) on a 2-core machine shared with other jobs, and 137 s at 5,000 (1.1 s) on
+another; nothing in such a picture is legible either.
 """
 
 from __future__ import annotations
@@ -19,14 +36,15 @@ import textwrap
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 
-from ..errors import WLToolsError
+from ..errors import ResourceLimitError, WLToolsError
 from ..refine.names import TEST_LABELS
 from .colourings import DRAWABLE_TESTS, PairColouring, UnsupportedTestError, is_drawable, pair_colouring
 
 __all__ = ["draw_pair", "draw_results", "draw_colouring", "layout", "save_figure", "check_target", "caption_lines",
-           "FIGURE_FORMATS",
-           "KAMADA_KAWAI_MAX_NODES"]
+           "FIGURE_FORMATS", "KAMADA_KAWAI_MAX_NODES", "DRAW_MAX_NODES", "LABEL_CHARS", "check_draw_size",
+           "label_texts", "crossing_edges"]
 
 #: File suffixes :func:`save_figure` writes.
 FIGURE_FORMATS = ("png", "svg", "pdf")
@@ -34,13 +52,60 @@ FIGURE_FORMATS = ("png", "svg", "pdf")
 #: Graphs up to this many nodes are laid out by Kamada-Kawai, larger ones by a seeded spring layout.
 KAMADA_KAWAI_MAX_NODES = 60
 
+#: Most nodes a drawn graph may have (:func:`check_draw_size`).
+DRAW_MAX_NODES = 500
+
+#: Longest label text written on a node or edge; longer values are cut with "...".
+LABEL_CHARS = 8
+
+#: Bond orders written on a molecule's bonds (RDKit bond type names; single bonds unmarked).
+_BOND_ORDER = {"SINGLE": "", "DOUBLE": "2", "TRIPLE": "3", "AROMATIC": "1.5", "QUADRUPLE": "4"}
+
 #: The outline of the marked colour class.
 _MARK = {"color": "black", "width": 3.0}
 
 
+def crossing_edges(G: nx.Graph, pos: dict) -> int:
+    """Number of pairs of edges of ``G`` without a common end whose straight segments at ``pos``
+    cross (properly: each segment's ends strictly on the two sides of the other's line).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> square = {0: (0, 0), 1: (1, 1), 2: (1, 0), 3: (0, 1)}  # the cycle 0 1 2 3: its diagonals cross
+    >>> crossing_edges(nx.cycle_graph(4), square), crossing_edges(nx.Graph([(0, 2), (1, 3)]), square)
+    (1, 0)
+    """
+    edges = np.array([(u, v) for u, v in G.edges() if u != v])
+    if len(edges) < 2:
+        return 0
+    p, q = (np.array([pos[v] for v in edges[:, k]], dtype=float) for k in (0, 1))
+
+    def side(a, b, c):  # sign of the turn a -> b -> c, every pair of edges at once
+        return np.sign((b[:, None, 0] - a[:, None, 0]) * (c[None, :, 1] - a[:, None, 1])
+                       - (b[:, None, 1] - a[:, None, 1]) * (c[None, :, 0] - a[:, None, 0]))
+
+    before, after = side(p, q, p), side(p, q, q)  # [i, j]: where edge j's ends lie from edge i
+    cross = (before * after < 0) & (before.T * after.T < 0)
+    shared = (edges[:, None, :, None] == edges[None, :, None, :]).any(axis=(2, 3))
+    return int(np.triu(cross & ~shared, 1).sum())
+
+
+def _planar_layout(G: nx.Graph, start: dict | None) -> dict:
+    """A crossing-free layout of a planar ``G`` (module docstring): Kamada-Kawai from ``start``'s
+    planar embedding when that keeps it crossing-free, else the embedding."""
+    flat = nx.planar_layout(G)
+    if start is not None:
+        relaxed = nx.kamada_kawai_layout(G, pos=flat)
+        if not crossing_edges(G, relaxed):
+            return relaxed
+    return flat
+
+
 def layout(G: nx.Graph, seed: int = 0) -> dict:
     """Node positions of ``G``, deterministic: Kamada-Kawai up to :data:`KAMADA_KAWAI_MAX_NODES`
-    nodes, else ``spring_layout(seed=seed)``.
+    nodes, else ``spring_layout(seed=seed)``; planar graphs without crossing edges (module
+    docstring).
 
     Examples
     --------
@@ -49,11 +114,83 @@ def layout(G: nx.Graph, seed: int = 0) -> dict:
     >>> all((a[v] == b[v]).all() for v in a)
     True
     """
-    if G.number_of_nodes() == 0:
+    n = G.number_of_nodes()
+    if n == 0:
         return {}
-    if G.number_of_nodes() <= KAMADA_KAWAI_MAX_NODES:
-        return nx.kamada_kawai_layout(G)
-    return nx.spring_layout(G, seed=seed)
+    planar = n >= 4 and G.number_of_edges() <= 3 * n - 6 and nx.check_planarity(G)[0]
+    if n <= KAMADA_KAWAI_MAX_NODES:
+        pos = nx.kamada_kawai_layout(G)
+        return _planar_layout(G, pos) if planar and crossing_edges(G, pos) else pos
+    return _planar_layout(G, None) if planar else nx.spring_layout(G, seed=seed)
+
+
+def _short(value) -> str:
+    """A label value as text, cut to :data:`LABEL_CHARS` characters."""
+    text = str(value)
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 3] + "..."
+
+
+def _atom_text(label) -> str:
+    """An atom label of :func:`~wltools.graphs.inputs.from_smiles` as a chemist writes it: the
+    element symbol, its charge (``N+``, ``O-``, ``Fe2+``) and a CIP descriptor (``C R``)."""
+    symbol, charge = label[0], int(label[1])
+    text = symbol + ("" if not charge else ("+" if charge > 0 else "-") if abs(charge) == 1
+                     else f"{abs(charge)}{'+' if charge > 0 else '-'}")
+    return text + (f" {label[4]}" if len(label) > 4 and label[4] else "")
+
+
+def _bond_text(label) -> str:
+    """A bond label of :func:`~wltools.graphs.inputs.from_smiles` as its bond order (``2``,
+    ``1.5``; single bonds unmarked), with an E / Z descriptor."""
+    kind, cip = (label, "") if isinstance(label, str) else (label[0], label[1])
+    order = _BOND_ORDER.get(kind, kind.lower()[:LABEL_CHARS])
+    return f"{order} {cip}".strip()
+
+
+def label_texts(G: nx.Graph) -> tuple[dict, dict]:
+    """What :func:`draw_colouring` writes on ``G``'s nodes and edges for their labels (module
+    docstring): ``({node: text}, {(u, v): text})``, empty for an unlabelled graph; a molecule's
+    element symbols and bond orders, else the label values (shortened).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1, {"label": "DOUBLE"})], molecule=True)
+    >>> nx.set_node_attributes(G, {0: ("C", 0, False, 2), 1: ("O", -1, False, 0)}, "label")
+    >>> label_texts(G)
+    ({0: 'C', 1: 'O-'}, {(0, 1): '2'})
+    >>> label_texts(nx.Graph([(0, 1, {"label": "a very long label"})]))
+    ({}, {(0, 1): 'a ve...'})
+    """
+    molecule = bool(G.graph.get("molecule"))
+    node, edge = (_atom_text, _bond_text) if molecule else (_short, _short)
+    nodes = {v: node(x) for v, x in G.nodes(data="label") if x is not None}
+    edges = {(u, v): edge(x) for u, v, x in G.edges(data="label") if x is not None}
+    return nodes, {e: t for e, t in edges.items() if t}
+
+
+def check_draw_size(G: nx.Graph, H: nx.Graph, names: tuple[str, str] = ("G", "H")) -> None:
+    """Refuse (:class:`~wltools.errors.ResourceLimitError`, one line) a pair with a graph above
+    :data:`DRAW_MAX_NODES` nodes (module docstring).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> check_draw_size(nx.path_graph(3), nx.path_graph(501), ("p3", "p501"))
+    Traceback (most recent call last):
+    ...
+    wltools.errors.ResourceLimitError: cannot draw p501 (501 nodes): drawings are limited to 500 nodes per graph (the layout takes minutes beyond: 143 s for a 2,000-node pair that checks in 7 s); drop --draw
+    """
+    for X, name in zip((G, H), names):
+        if X.number_of_nodes() > DRAW_MAX_NODES:
+            raise ResourceLimitError(f"cannot draw {_short_name(name)} ({X.number_of_nodes():,} nodes): drawings are "
+                                     f"limited to {DRAW_MAX_NODES:,} nodes per graph (the layout takes minutes "
+                                     "beyond: 143 s for a 2,000-node pair that checks in 7 s); drop --draw")
+
+
+def _short_name(name: str) -> str:
+    """A graph's name for a title or a message: a long graph6 string or path cut to 40 characters."""
+    return name if len(name) <= 40 else name[:37] + "..."
 
 
 def _palette(k: int) -> list:
@@ -96,17 +233,33 @@ def caption_lines(pc: PairColouring, width: int = 128) -> list[str]:
         lines.append(f"round {pc.shown_round}: {pc.classes} colour classes, equal counts in G and H")
     if pc.reason not in ("order", "edges"):
         lines += textwrap.wrap("witness: " + pc.witness, width, max_lines=2, placeholder=" ...")
-    lines.append(f"node colour: {pc.node_meaning}")
+    lines += textwrap.wrap(_labels_line(pc), width)
+    lines.append(f"node colour: {pc.node_meaning}" + (" (refined from the node labels)" if pc.labelled[0] else ""))
     return lines
 
 
+def _labels_line(pc: PairColouring) -> str:
+    """The caption's line on labels: which of nodes and edges carry them and how they are written."""
+    nodes, edges = pc.labelled
+    if not (nodes or edges):
+        return ""
+    which = "nodes and edges carry labels" if nodes and edges else "nodes carry labels" if nodes else \
+        "edges carry labels (the nodes none)"
+    if pc.G.graph.get("molecule") and pc.H.graph.get("molecule"):
+        how = ("element symbols in the atoms, bond orders on the bonds (2 double, 3 triple, 1.5 aromatic; single "
+               "unmarked), CIP descriptors after them with --stereo (C R, 2 E)")
+    else:
+        how = f"written on them, values past {LABEL_CHARS} characters shortened"
+    return f"labels: {which}, part of the graph in the test; {how}" + ("; class ids beside the nodes" if nodes else "")
+
+
 def _draw_graph(ax, G: nx.Graph, pos: dict, colours: list, palette: list, marked: int | None, name: str) -> None:
-    """One graph on ``ax``: nodes filled by class colour, the ``marked`` class outlined, class ids
-    written in the nodes of graphs up to 40 nodes."""
+    """One graph on ``ax``: nodes filled by class colour, the ``marked`` class outlined; in graphs
+    up to 40 nodes, class ids written in the nodes, or labels in them (:func:`label_texts`, class
+    ids beside) and on the edges."""
     n = G.number_of_nodes()
     size = max(30, min(500, 9000 // max(n, 1)))
-    name = name if len(name) <= 40 else name[:37] + "..."  # a long graph6 string or path
-    ax.set_title(f"{name}: {n} nodes, {G.number_of_edges()} edges", fontsize=10)
+    ax.set_title(f"{_short_name(name)}: {n} nodes, {G.number_of_edges()} edges", fontsize=10)
     ax.set_axis_off()
     if n == 0:
         return
@@ -116,8 +269,20 @@ def _draw_graph(ax, G: nx.Graph, pos: dict, colours: list, palette: list, marked
     lw = [_MARK["width"] if colours[v] == marked else 0.5 for v in nodes]
     nx.draw_networkx_nodes(G, pos, nodelist=nodes, ax=ax, node_size=size, node_color=[palette[colours[v]] for v in nodes],
                            edgecolors=edge, linewidths=lw)
-    if n <= 40:
-        nx.draw_networkx_labels(G, pos, labels={v: str(colours[v]) for v in nodes}, ax=ax, font_size=7)
+    if n > 40:
+        return
+    node_text, edge_text = label_texts(G)
+    classes = {v: str(colours[v]) for v in nodes}
+    if node_text:
+        nx.draw_networkx_labels(G, pos, labels=node_text, ax=ax, font_size=7, font_weight="bold")
+        span = np.ptp(np.array(list(pos.values())), axis=0).max() if n > 1 else 1.0
+        beside = {v: pos[v] + 0.045 * span for v in nodes}
+        nx.draw_networkx_labels(G, beside, labels=classes, ax=ax, font_size=6, font_color="#444444")
+    else:
+        nx.draw_networkx_labels(G, pos, labels=classes, ax=ax, font_size=7)
+    if edge_text:
+        nx.draw_networkx_edge_labels(G, pos, edge_labels=edge_text, ax=ax, font_size=6, rotate=False,
+                                     bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8})
 
 
 def draw_colouring(pc: PairColouring, *, names: tuple[str, str] = ("G", "H"), title: str | None = None,
@@ -199,7 +364,8 @@ def draw_pair(G: nx.Graph, H: nx.Graph, test: str, path=None, *, round: int | No
     (PNG / SVG / PDF) if given. Returns the matplotlib figure.
 
     Raises :class:`~wltools.draw.colourings.UnsupportedTestError` for a test whose colourings
-    cannot be drawn (4-WL, M1, M2).
+    cannot be drawn (4-WL, M1, M2), :class:`~wltools.errors.ResourceLimitError` for a graph above
+    :data:`DRAW_MAX_NODES` nodes.
 
     Examples
     --------
@@ -208,6 +374,7 @@ def draw_pair(G: nx.Graph, H: nx.Graph, test: str, path=None, *, round: int | No
     >>> len(fig.axes)
     2
     """
+    check_draw_size(G, H, names)
     fig = draw_colouring(pair_colouring(G, H, test, round=round, rrwp_steps=rrwp_steps), names=names,
                          title=title, seed=seed)
     if path is not None:
@@ -230,6 +397,7 @@ def draw_results(G: nx.Graph, H: nx.Graph, results, path, *, rrwp_steps: int | N
     ...     draw_results(G, H, [refine_pair(G, H, t) for t in ("1wl", "spd", "3wl")], os.path.join(d, "p.png"))
     'spd'
     """
+    check_draw_size(G, H, names)
     drawable = [r for r in results if is_drawable(r.test)]
     if not drawable:
         raise UnsupportedTestError("none of the tests run can be drawn (4-WL, M1 and M2 cannot)")

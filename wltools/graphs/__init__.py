@@ -140,7 +140,7 @@ def _spec_size(spec: str) -> tuple[int, int] | None:
 
 
 def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_attr: str | None = None,
-               edge_attr: str | None = None) -> nx.Graph:
+               edge_attr: str | None = None, stereo: bool = False) -> nx.Graph:
     """Load one graph from a file path, a ``+`` union, a name, ``FILE:INDEX``, or graph6/sparse6.
 
     The resolution order is given in the module docstring (an existing file wins, then a union,
@@ -161,6 +161,9 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
         GraphML / node-link JSON attribute that becomes the node (edge) label
         (:mod:`wltools.graphs.labels`); in a union, of every part. Ignored by ``smiles:``, which
         always carries its atom and bond labels.
+    stereo : bool
+        ``smiles:`` only: add CIP stereo descriptors (R/S, E/Z) to the atom and bond labels
+        (:func:`wltools.graphs.inputs.from_smiles`); ignored by every other specification.
 
     Returns
     -------
@@ -198,7 +201,7 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
     if not s:
         raise GraphFormatError("empty graph specification")
     if s.startswith("smiles:"):
-        return from_smiles(s[len("smiles:"):], name=s)
+        return from_smiles(s[len("smiles:"):], name=s, stereo=stereo, max_memory=max_memory)
     path = Path(s)
     if is_file(path):
         return single_from_file(path, max_memory, **attrs)

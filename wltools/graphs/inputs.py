@@ -7,10 +7,24 @@
   PyG with both directions of each edge; both must be present and carry the same ``edge_attr``.
 * :func:`from_smiles`: a molecule read by RDKit (``Chem.MolFromSmiles``), hydrogens as RDKit keeps
   them (implicit: nodes are the atoms of the SMILES, an explicit ``[H]`` atom is a node). Atom label
-  ``(element symbol, formal charge, aromatic, total number of hydrogens)``; bond label the RDKit
-  bond type name (``"SINGLE"``, ``"DOUBLE"``, ``"TRIPLE"``, ``"AROMATIC"``, ...), i.e. the bond
-  order as RDKit's sanitised, kekulised-or-aromatic molecule has it. RDKit is an optional extra:
-  ``pip install -e ".[chem]"``.
+  ``(element symbol, formal charge, aromatic, total number of hydrogens)``, e.g. ``('C', 0, False,
+  2)`` for the CH2 of ethanol (``aromatic`` a bool, one label with the number 0 / 1 by the rule of
+  :mod:`wltools.graphs.labels`); bond label the RDKit bond type name (``"SINGLE"``, ``"DOUBLE"``,
+  ``"TRIPLE"``, ``"AROMATIC"``, ...), i.e. the bond order as RDKit's sanitised,
+  kekulised-or-aromatic molecule has it. With ``stereo=True`` the atom label gains a fifth field,
+  its CIP descriptor (``"R"``, ``"S"``, the pseudo-asymmetric ``"r"`` / ``"s"``, or ``""``), and the
+  bond label becomes ``(bond type, "E" / "Z" / "")``: descriptors of RDKit's new CIP labeller
+  (``rdCIPLabeler.AssignCIPLabels``; Hanson et al., J. Chem. Inf. Model. 58 (2018) 1755, the 2013
+  IUPAC rules). CIP descriptors, not RDKit's chiral tags (``CHI_TETRAHEDRAL_CW`` / ``CCW``) nor
+  its ``STEREOCIS`` / ``STEREOTRANS``: a tag is clockwise *in the order the atom's neighbours are
+  written*, so ``F[C@H](Cl)Br`` and ``Br[C@@H](Cl)F`` (one molecule) carry opposite tags, and a
+  label that changes when atoms are renumbered would make graph isomorphism answer a question about
+  the SMILES text; a CIP descriptor depends on the molecule alone. Stereo the CIP rules do not
+  describe (unspecified centres, axial chirality RDKit does not label) is the empty string.
+  RDKit is an optional extra: ``pip install -e ".[chem]"``.
+* Size: a SMILES of more than :data:`SMILES_MAX_ATOMS` atom tokens is refused before RDKit reads
+  it (RDKit's ring perception takes time and memory quadratic in the atoms of a ring system:
+  a ring of 10,000 atoms 8.7 s and 2.8 GB, of 60,000 killed at 23 GB).
 
 Examples
 --------
@@ -24,16 +38,31 @@ Examples
 
 from __future__ import annotations
 
+import re
+
 import networkx as nx
 
-from ..errors import GraphFormatError, UnsupportedGraphError
-from .validation import validate_graph
+from ..errors import GraphFormatError, ResourceLimitError, UnsupportedGraphError
+from .validation import count_text, require_load, validate_graph
 from .labels import EDGE_LABEL, NODE_LABEL, canonical_label
 
-__all__ = ["from_pyg", "from_smiles", "CHEM_HINT"]
+__all__ = ["from_pyg", "from_smiles", "smiles_atoms", "CHEM_HINT", "SMILES_MAX_ATOMS", "MOLECULE"]
 
 #: How to get RDKit, in the one line printed when it is missing.
 CHEM_HINT = 'SMILES input needs RDKit: pip install -e ".[chem]" (or pip install rdkit)'
+
+#: Most atoms a SMILES may have (module docstring: RDKit's ring perception is quadratic; a ring of
+#: 5,000 atoms takes about 2 s and 0.7 GB, of 10,000 atoms 8.7 s and 2.8 GB on a 2-core machine).
+SMILES_MAX_ATOMS = 5_000
+
+#: ``graph["molecule"]`` of a graph read from SMILES: True (pictures write element symbols and
+#: bond orders, :mod:`wltools.draw.figure`).
+MOLECULE = "molecule"
+
+#: SMILES atom tokens (OpenSMILES 3.1: a bracket atom, or an organic-subset symbol; ``Cl`` / ``Br``
+#: before ``C`` / ``B``), and ring-bond tokens (a digit or ``%nn`` outside brackets).
+_ATOM_TOKEN = re.compile(r"\[[^\]]*\]|Cl|Br|[BCNOPSFI]|[bcnops]|\*")
+_RING_TOKEN = re.compile(r"%\d\d|\d")
 
 
 def _check_lengths(data, where: str) -> int:
@@ -111,20 +140,85 @@ def _rows(t):
     return (t.float() if str(t.dtype) == "torch.bfloat16" else t).numpy()
 
 
-def from_smiles(smiles: str, name: str | None = None) -> nx.Graph:
+def smiles_atoms(smiles: str) -> tuple[int, int]:
+    """``(atoms, upper bound of bonds)`` of a SMILES string, counted from its tokens without
+    parsing it: one atom per bracket atom or organic-subset symbol (exact for a valid SMILES), and
+    at most one bond per atom plus one per ring-bond digit.
+
+    Examples
+    --------
+    >>> smiles_atoms("C1CCC2CCCCC2C1"), smiles_atoms("Cl[C@@H](Br)F"), smiles_atoms("[13CH4]")
+    ((10, 14), (4, 4), (1, 1))
+    """
+    outside = re.sub(r"\[[^\]]*\]", "A", smiles)  # bracket atoms hold digits (isotopes, H counts)
+    atoms = len(_ATOM_TOKEN.findall(smiles))
+    return atoms, atoms + len(_RING_TOKEN.findall(outside))
+
+
+def _refuse_large(smiles: str, where: str, max_memory: int | None) -> None:
+    """Refuse (:class:`~wltools.errors.ResourceLimitError`) a SMILES beyond
+    :data:`SMILES_MAX_ATOMS` atoms or the memory budget, before RDKit reads it."""
+    atoms, bonds = smiles_atoms(smiles)
+    shown = where if len(where) <= 60 else where[:40] + f"... ({len(smiles):,} characters)"
+    if atoms > SMILES_MAX_ATOMS:
+        raise ResourceLimitError(f"{shown} has {count_text(atoms, 'atoms')}; SMILES input is limited to "
+                                 f"{SMILES_MAX_ATOMS:,} atoms (RDKit's ring perception is quadratic in them)")
+    require_load(atoms, bonds, shown, max_memory)
+
+
+def _labels(mol, stereo: bool):
+    """Atom and bond labels of an RDKit molecule (module docstring); CIP descriptors when ``stereo``."""
+    if stereo:
+        from rdkit.Chem import rdCIPLabeler
+
+        rdCIPLabeler.AssignCIPLabels(mol)
+
+    def cip(x) -> str:
+        return x.GetProp("_CIPCode") if x.HasProp("_CIPCode") else ""
+
+    atoms = {a.GetIdx(): (a.GetSymbol(), a.GetFormalCharge(), a.GetIsAromatic(), a.GetTotalNumHs())
+             + ((cip(a),) if stereo else ()) for a in mol.GetAtoms()}
+    bonds = {(b.GetBeginAtomIdx(), b.GetEndAtomIdx()): (str(b.GetBondType()), cip(b)) if stereo
+             else str(b.GetBondType()) for b in mol.GetBonds()}
+    return atoms, bonds
+
+
+def from_smiles(smiles: str, name: str | None = None, *, stereo: bool = False,
+                max_memory: int | None = None) -> nx.Graph:
     """The labelled molecular graph of a SMILES string (module docstring), through RDKit.
+
+    Parameters
+    ----------
+    smiles : str
+    name : str, optional
+        How messages name the input (default ``smiles:SMILES``).
+    stereo : bool
+        Add CIP descriptors to the labels: ``R`` / ``S`` (``r`` / ``s``) to atoms, ``E`` / ``Z`` to
+        bonds (module docstring); default False, the constitution alone.
+    max_memory : int, optional
+        Memory budget in bytes (:func:`wltools.runtime.memory.require`).
+
+    Returns
+    -------
+    nx.Graph
+        Nodes ``0..n-1`` in the SMILES's atom order, node / edge attribute ``"label"``;
+        ``graph["molecule"]`` is True.
 
     Raises
     ------
     GraphFormatError
         RDKit is not installed (:data:`CHEM_HINT`), or the SMILES is malformed (RDKit's own
         message is suppressed; the string is named).
+    ResourceLimitError
+        More than :data:`SMILES_MAX_ATOMS` atoms, or over ``max_memory``; refused before parsing.
 
     Examples
     --------
     >>> G = from_smiles("C=CO")  # doctest: +SKIP
     >>> sorted(G.nodes(data="label"))  # doctest: +SKIP
     [(0, ('C', 0, False, 2)), (1, ('C', 0, False, 1)), (2, ('O', 0, False, 1))]
+    >>> from_smiles("F[C@H](Cl)Br", stereo=True).nodes[1]["label"]  # doctest: +SKIP
+    ('C', 0, False, 1, 'R')
     """
     try:
         from rdkit import Chem, RDLogger
@@ -134,6 +228,7 @@ def from_smiles(smiles: str, name: str | None = None) -> nx.Graph:
     where = name or f"smiles:{smiles}"
     if not smiles.strip():
         raise GraphFormatError(f"{where}: empty SMILES")
+    _refuse_large(smiles, where, max_memory)
     RDLogger.DisableLog("rdApp.*")  # RDKit prints parse errors itself; we give one line instead
     try:
         mol = Chem.MolFromSmiles(smiles)
@@ -141,13 +236,12 @@ def from_smiles(smiles: str, name: str | None = None) -> nx.Graph:
         RDLogger.EnableLog("rdApp.*")
     if mol is None:
         raise GraphFormatError(f"{where}: RDKit cannot parse this SMILES (malformed, or valences RDKit rejects)")
+    atoms, bonds = _labels(mol, stereo)
     G = nx.Graph()
-    for a in mol.GetAtoms():
-        G.add_node(a.GetIdx(), **{NODE_LABEL: (a.GetSymbol(), a.GetFormalCharge(), a.GetIsAromatic(),
-                                               a.GetTotalNumHs())})
-    for b in mol.GetBonds():
-        G.add_edge(b.GetBeginAtomIdx(), b.GetEndAtomIdx(), **{EDGE_LABEL: str(b.GetBondType())})
+    G.add_nodes_from((v, {NODE_LABEL: a}) for v, a in atoms.items())
+    G.add_edges_from((u, v, {EDGE_LABEL: b}) for (u, v), b in bonds.items())
     if G.number_of_nodes() == 0:
         raise UnsupportedGraphError(f"{where} has no atoms")
-    return validate_graph(G, name=where, node_attr=NODE_LABEL,
-                          edge_attr=EDGE_LABEL if G.number_of_edges() else None)
+    G = validate_graph(G, name=where, node_attr=NODE_LABEL, edge_attr=EDGE_LABEL if G.number_of_edges() else None)
+    G.graph[MOLECULE] = True
+    return G

@@ -15,7 +15,7 @@ mask products and boolean gathers and use views (bit-identical values, tested).
 Source of the ``"brec"`` preset: the PPGT paper reports GRIT's BREC counts (Table 1) but not the
 configuration behind them, so the preset is GRIT's own ZINC configuration (grit.txt App. B.3,
 Table 9: 10 layers, hidden 64, 8 heads, dropout 0, attention dropout 0.2, sum pooling, RRWP
-K = 21 walk steps, linear PE encoder), with the BREC output dimension 16. The attention-logit clamp
+K = 21 channels I, M, ..., M^20 (walks of up to 20 steps), linear PE encoder), with the BREC output dimension 16. The attention-logit clamp
 (5) and the 3-layer graph head (d -> d/2 -> d/4 -> out) follow GRIT's public implementation
 (GraphGPS-based ``san_graph`` head); they are options of the config. Check of the reading: with
 ZINC's inputs (28 atom types, 4 bond types, one target) this file gives 474,113 parameters against

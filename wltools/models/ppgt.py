@@ -72,7 +72,7 @@ class PPGTConfig:
     """PPGT hyperparameters; defaults are the BREC setting (PPGT Table 8 + the authors' config)."""
 
     in_dim: int = 1  # width of data.x (BREC: constant ones)
-    rrwp_steps: int = 32  # RRWP random-walk steps; channels = steps + 1 (identity) (Table 8 PE-dim)
+    rrwp_steps: int = 32  # RRWP random-walk steps; K = steps + 1 channels (identity) (Table 8 PE-dim)
     spe_bases: int = 15  # S of the sinusoidal PE enhancement (Eq. 9); 0 switches SPE off
     pe_hidden: int = 192  # hidden width of the PE-stem MLP (Table 8 "MLP-dim")
     pe_ffn: int = 4  # number of FFN blocks in the PE stem (Table 8 "# FFN")

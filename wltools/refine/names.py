@@ -51,7 +51,8 @@ TEST_LABELS = {"1wl": "1-WL", "spd": "SPD-WL", "rd": "RD-WL", "rrwp": "RRWP-WL",
                "gswl": "GSWL", "sswl": "SSWL", "lfwl2": "LFWL(2)", "slfwl2": "SLFWL(2)",
                "s3": "S3", "s4": "S4", "n1": "N1", "n2": "N2", "m1": "M1", "m2": "M2"}
 
-#: RRWP steps ``K`` (channels ``I, M, ..., M^(K-1)``, GRIT Eq. 1) of the BREC theory tables.
+#: RRWP's ``K`` of the BREC theory tables: the number of channels ``I, M, ..., M^(K-1)`` (GRIT Eq. 1;
+#: walks of 0 to K-1 steps), the K of ``rrwp:K`` and ``--rrwp-steps K``.
 DEFAULT_RRWP_STEPS = 32
 
 
