@@ -1,10 +1,15 @@
 """``wltools dataset``: per test and per round, how far a collection's graphs are told apart, and
 the accuracy that this allows (:mod:`wltools.dataset.bounds`), as one JSON-ready report.
 
-For each test (:data:`wltools.dataset.refine.TESTS`) the whole collection is refined at once
-(:func:`wltools.dataset.refine.refine_collection`); after every round ``t`` (``0`` = labels
-only) the report gives the number of colours, of equivalence classes, the non-isomorphic pairs
+Every test of :data:`wltools.refine.names.ALL_TESTS` (and ``nK``) bounds a collection. 1-WL, SPD and
+3-WL (:data:`wltools.dataset.refine.TESTS`) refine the whole collection at once on one colour table
+(:func:`wltools.dataset.refine.refine_collection`, shardable); every other test compares graphs
+with class representatives on the pair engine (:func:`wltools.dataset.pairwise.pairwise_classes`),
+which gives the same classes (both are tested against :func:`wltools.refine.refine_pair` pair by
+pair). After every round ``t`` (``0`` = initial colours) the report gives the number of colours
+(shared-table tests; ``None`` for the others), of equivalence classes, the non-isomorphic pairs
 not separated, the graphs sharing a class with a differently labelled graph, the accuracy bound
+(classification) or the lowest mean absolute error (regression, :func:`wltools.dataset.bounds.mae_floor`)
 and, with node targets, the node-classification bound. Isomorphism classes (labelled,
 :mod:`wltools.dataset.iso_labelled`) are computed once, only for graphs that share their finest
 class with another graph.
@@ -35,16 +40,23 @@ import numpy as np
 from ..errors import GraphFormatError, ResourceLimitError, UnknownNameError
 from ..graphs.labels import encode_labels
 from ..runtime.memory import require
-from .bounds import class_stats, majority_bound
+from .bounds import class_stats, majority_bound, mae_floor, regression_values
 from .collection import GraphCollection, from_graph6, from_networkx, from_pyg
 from .iso_labelled import isomorphism_classes
+from .pairwise import ignored_labels, pairwise_classes
 from .refine import TESTS, LocalShards, refine_collection
 from .tu import bundled, read_tu
 
-__all__ = ["analyse", "open_dataset", "peak_bytes", "MAX_3WL_NODES"]
+__all__ = ["analyse", "open_dataset", "peak_bytes", "MAX_3WL_NODES", "MAX_3FWL_NODES", "TASKS"]
 
 #: 3wl refuses graphs above this order (``n^3`` items per graph and round).
 MAX_3WL_NODES = 1000
+
+#: 3fwl refuses graphs above this order (``n^4`` items per pair and round).
+MAX_3FWL_NODES = 120
+
+#: What the targets are: classes (the accuracy bound) or real numbers (the MAE floor).
+TASKS = ("classification", "regression")
 
 
 def peak_bytes(coll: GraphCollection, test: str, max_bytes: int = 256 * 2**20) -> int:
@@ -67,15 +79,27 @@ def peak_bytes(coll: GraphCollection, test: str, max_bytes: int = 256 * 2**20) -
 
 
 def _check(coll: GraphCollection, tests: Sequence[str], max_memory: int | None) -> None:
+    from ..refine.cost import peak_bytes as pair_peak
+    from ..refine.names import is_test_name
+
     for test in tests:
-        if test not in TESTS:
-            raise UnknownNameError(f"unknown dataset test {test!r}; choose from {', '.join(TESTS)}")
-        if test == "3wl" and int(coll.sizes.max()) > MAX_3WL_NODES:
-            g = int(np.argmax(coll.sizes))
-            raise ResourceLimitError(f"3wl on {coll.name}: graph {g} has {int(coll.sizes[g]):,} nodes, above the "
-                                     f"limit of {MAX_3WL_NODES:,} (n^3 work per graph and round)")
-        require(peak_bytes(coll, test), f"{test} on {coll.name} ({coll.num_graphs:,} graphs, "
-                f"{coll.num_nodes:,} nodes)", max_memory=max_memory)
+        if not is_test_name(test):
+            from ..refine.names import parse_tests
+
+            parse_tests(test, command="dataset --tests")  # the one line listing the names
+        g = int(np.argmax(coll.sizes))
+        for limit, name in ((MAX_3WL_NODES, "3wl"), (MAX_3FWL_NODES, "3fwl")):
+            if test == name and int(coll.sizes[g]) > limit:
+                raise ResourceLimitError(f"{name} on {coll.name}: graph {g} has {int(coll.sizes[g]):,} nodes, above "
+                                         f"the limit of {limit:,} ({'n^3' if name == '3wl' else 'n^4'} work per "
+                                         "graph and round)")
+        what = f"{test} on {coll.name} ({coll.num_graphs:,} graphs, {coll.num_nodes:,} nodes)"
+        if test in TESTS:
+            require(peak_bytes(coll, test), what, max_memory=max_memory)
+        else:  # the largest pair, and the depth matrix of the largest bucket of equal orders
+            m = int(np.diff(coll.indptr)[coll.graph_ptr[g]:coll.graph_ptr[g + 1]].sum()) // 2
+            bucket = int(np.bincount(coll.sizes).max())
+            require(pair_peak(test, int(coll.sizes[g]), m) + 64 * bucket**2, what, max_memory=max_memory)
 
 
 def _bar(total, desc: str, enabled: bool):
@@ -91,46 +115,105 @@ def _summary(coll: GraphCollection) -> dict:
             "max_nodes": int(coll.sizes.max())}
 
 
-def _rounds_table(ref, iso, coll: GraphCollection, node_targets: bool) -> list[dict]:
+def _rounds_table(ref, iso, coll: GraphCollection, node_targets: bool, values) -> list[dict]:
     rows = []
     for t, classes in enumerate(ref.graph_classes):
         row = {"round": t, "colours": ref.colours[t]}
-        row.update(class_stats(classes, iso, coll.graph_targets))
+        row.update(class_stats(classes, iso, coll.graph_targets if values is None else None))
+        if values is not None:
+            row["conflicting_graphs"] = class_stats(classes, None, coll.graph_targets)["conflicting_graphs"]
+            row["mae_floor"] = mae_floor(classes, values)
         if node_targets:
-            row["node_accuracy_bound"] = majority_bound(ref.node_colours[t], coll.node_targets)[0]
+            row["node_accuracy_bound"] = (majority_bound(ref.node_colours[t], coll.node_targets)[0]
+                                          if ref.node_colours is not None else None)
         rows.append(row)
     return rows
 
 
+def _refine(coll, test, rounds, shards, executor, ray_address, node_targets, tick):
+    """One test's classes per round: on the shared table, or pairwise (module docstring)."""
+    if test not in TESTS:
+        return pairwise_classes(coll, test, rounds, progress=lambda done: None)
+    executor_shards = _shards(coll, test, shards, executor, ray_address)
+    try:
+        return refine_collection(coll, test, rounds, shards=executor_shards, keep_node_colours=node_targets,
+                                 progress=tick)
+    finally:
+        if hasattr(executor_shards, "close"):
+            executor_shards.close()
+
+
+def _test_entry(coll, test, ref, seconds, iso_ids, node_targets, values) -> dict:
+    entry = {"test": test, "stable_after": ref.stable_after, "seconds": round(seconds, 3),
+             "rounds": _rounds_table(ref, iso_ids, coll, node_targets, values)}
+    if test not in TESTS:
+        entry["engine"] = f"pairwise ({ref.pair_refinements:,} pair refinements)"
+    if ignored_labels(coll, test):
+        entry["labels_ignored"] = ignored_labels(coll, test)
+    return entry
+
+
+def _iso_block(coll, refs, tests, progress, values):
+    """Labelled isomorphism classes (only among graphs no test separates) and their bound."""
+    start = time.perf_counter()
+    finest = np.stack([refs[t].graph_classes[-1] for t in tests], axis=1) if tests else \
+        np.zeros((coll.num_graphs, 1), dtype=np.int64)
+    candidates = np.unique(finest, axis=0, return_inverse=True)[1].reshape(-1)
+    from tqdm import tqdm
+
+    with tqdm(total=coll.num_graphs, desc="isomorphism classes", disable=not progress, leave=False,
+              unit="graph", dynamic_ncols=True) as bar:
+        iso_ids = isomorphism_classes(coll, candidates, progress=lambda i: bar.update(1))
+    block = {"classes": int(iso_ids.max()) + 1, "seconds": round(time.perf_counter() - start, 3),
+             "accuracy_bound": (majority_bound(iso_ids, coll.graph_targets)[0]
+                                if coll.graph_targets is not None and values is None else None)}
+    if values is not None:
+        block["mae_floor"] = mae_floor(iso_ids, values)
+    return iso_ids, block
+
+
 def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int | None = None, *,
             node_targets: bool = False, iso: bool = True, shards: int = 1, executor: str = "local",
-            max_memory: int | None = None, progress: bool = False, ray_address: str | None = None) -> dict:
+            max_memory: int | None = None, progress: bool = False, ray_address: str | None = None,
+            task: str = "classification") -> dict:
     """The report of ``coll`` for ``tests`` (see the module docstring).
 
     Parameters
     ----------
+    tests : sequence of str
+        Names of :data:`wltools.refine.names.ALL_TESTS` (or ``nK``); a list as
+        :func:`wltools.refine.names.parse_tests` reads it (``"all"``, ``"1wl,rd"``) is accepted.
     rounds : int, optional
         Rounds ``1..L``; default: until each test's colouring is stable.
     node_targets : bool
-        Also bound node-classification accuracy (needs ``coll.node_targets``).
+        Also bound node-classification accuracy (needs ``coll.node_targets``; shared-table tests).
     iso : bool
         Compute isomorphism classes (and the pairs counts that need them).
     shards, executor : int, {"local", "ray"}
         Split the graphs into shards, in this process or on Ray
-        (:mod:`wltools.dataset.ray_refine`); the driver keeps the one colour table.
+        (:mod:`wltools.dataset.ray_refine`); the driver keeps the one colour table (1wl, spd,
+        3wl; the other tests run in this process).
     max_memory : int, optional
         Memory budget of one process (:func:`wltools.runtime.memory.require`).
     progress : bool
         A progress bar (tqdm, on stderr) per test and for the isomorphism classes.
+    task : {"classification", "regression"}
+        What the graph targets are: classes (``accuracy_bound``) or real numbers (``mae_floor``,
+        the lowest mean absolute error of a model that gives one class one prediction).
     """
-    tests = list(dict.fromkeys(tests))
+    from ..refine.names import parse_tests
+
+    tests = list(parse_tests(tests, command="dataset --tests"))
+    if task not in TASKS:
+        raise UnknownNameError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
     if node_targets and coll.node_targets is None:
         raise GraphFormatError(f"{coll.name} has no node targets (TU: DS_node_labels.txt)")
+    values = regression_values(coll) if task == "regression" else None
     _check(coll, tests, max_memory)
     from ..runtime.provenance import environment
 
     report = {"dataset": _summary(coll), "settings": {"tests": tests, "rounds": rounds, "node_targets": node_targets,
-              "executor": executor, "shards": shards}, "tests": [], "isomorphism": None,
+              "executor": executor, "shards": shards, "task": task}, "tests": [], "isomorphism": None,
               "provenance": environment()}
     refs, seconds = {}, {}
     for test in tests:
@@ -141,33 +224,16 @@ def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int 
             bar.update(1)
             bar.set_postfix(colours=k, classes=classes)
 
-        executor_shards = _shards(coll, test, shards, executor, ray_address)
         try:
-            refs[test] = refine_collection(coll, test, rounds, shards=executor_shards,
-                                           keep_node_colours=node_targets, progress=tick)
+            refs[test] = _refine(coll, test, rounds, shards, executor, ray_address, node_targets, tick)
         finally:
-            if hasattr(executor_shards, "close"):
-                executor_shards.close()
             bar.close()
         seconds[test] = time.perf_counter() - start
     iso_ids = None
     if iso:
-        start = time.perf_counter()
-        finest = np.stack([refs[t].graph_classes[-1] for t in tests], axis=1) if tests else \
-            np.zeros((coll.num_graphs, 1), dtype=np.int64)
-        candidates = np.unique(finest, axis=0, return_inverse=True)[1].reshape(-1)
-        from tqdm import tqdm
-
-        with tqdm(total=coll.num_graphs, desc="isomorphism classes", disable=not progress, leave=False,
-                  unit="graph", dynamic_ncols=True) as bar:
-            iso_ids = isomorphism_classes(coll, candidates, progress=lambda i: bar.update(1))
-        report["isomorphism"] = {"classes": int(iso_ids.max()) + 1, "seconds": round(time.perf_counter() - start, 3),
-                                 "accuracy_bound": (majority_bound(iso_ids, coll.graph_targets)[0]
-                                                    if coll.graph_targets is not None else None)}
+        iso_ids, report["isomorphism"] = _iso_block(coll, refs, tests, progress, values)
     for test in tests:
-        report["tests"].append({"test": test, "stable_after": refs[test].stable_after,
-                                "seconds": round(seconds[test], 3),
-                                "rounds": _rounds_table(refs[test], iso_ids, coll, node_targets)})
+        report["tests"].append(_test_entry(coll, test, refs[test], seconds[test], iso_ids, node_targets, values))
     return report
 
 
@@ -209,13 +275,35 @@ def open_dataset(path, *, node_features: str = "auto", edge_labels: bool = True,
     return coll
 
 
-def _target_lines(path) -> list[str]:
-    """The non-empty lines of a targets file (each line one target, compared as text)."""
+def _target_value(text: str):
+    """A target as written in a targets file: a number when the text is one (``1``, ``1.0`` and
+    ``1e0`` are the number one, compared by value by :func:`wltools.graphs.labels.encode_labels`;
+    decimals exact, as :class:`~fractions.Fraction`), else the text itself (a class name).
+
+    Examples
+    --------
+    >>> [_target_value(t) for t in ("1", "1.0", "0.1", "-2e-3", "active", "nan")]
+    [1, Fraction(1, 1), Fraction(1, 10), Fraction(-1, 500), 'active', 'nan']
+    """
+    from fractions import Fraction
+
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return text
+
+
+def _target_lines(path) -> list:
+    """The targets of a targets file: one per non-empty line, numbers by value (:func:`_target_value`)."""
     try:
         text = Path(path).read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise GraphFormatError(f"cannot read targets file {str(path)!r}: {exc}") from None
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    return [_target_value(line.strip()) for line in text.splitlines() if line.strip()]
 
 
 def load_collection(source, **kw) -> GraphCollection:

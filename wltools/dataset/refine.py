@@ -107,7 +107,8 @@ class ShardState:
 
     def __init__(self, coll: GraphCollection, test: str, max_bytes: int = DEFAULT_MAX_BYTES):
         if test not in TESTS:
-            raise UnknownNameError(f"unknown dataset test {test!r}; choose from {', '.join(TESTS)}")
+            raise UnknownNameError(f"{test!r} is not refined on one colour table (shards, parts): only {', '.join(TESTS)}; "
+                                   "the other tests run in one process (wltools.dataset.analyse)")
         self.coll, self.test, self.max_bytes = coll, test, max_bytes
         self.sizes = coll.sizes
         self.labels = coll.node_labels if coll.node_labels is not None else np.zeros(coll.num_nodes, dtype=np.int64)
@@ -127,24 +128,31 @@ class ShardState:
         return (self.elem_ptr[gs][:, None] + np.arange(per)[None, :]).reshape(-1)
 
     def _init_buckets(self) -> list[_Bucket]:
+        elems = np.arange(self.colours.size)
         if self.test != "3wl":
-            elems = np.arange(self.coll.num_nodes)
             return [_Bucket(("init",), elems, 1, lambda pos, k: (np.zeros(pos.size, dtype=np.int64),
                                                                   self.labels[elems[pos]][:, None]))]
-        return [self._pair_init_bucket(n, gs) for n, gs in self._by_order.items()]
+        return [_Bucket(("init",), elems, 4, self._atomic_rows)]
 
-    def _pair_init_bucket(self, n: int, gs: np.ndarray) -> _Bucket:
-        E = self._edge_codes(n, gs)
-        base = self.coll.graph_ptr[gs]
-
-        def rows(pos, k):
-            j, r = np.divmod(pos, n * n)
-            u, v = np.divmod(r, n)
-            out = np.stack([(u == v).astype(np.int64), E[j, u, v].astype(np.int64),
-                            self.labels[base[j] + u], self.labels[base[j] + v]], axis=1)
-            return np.zeros(pos.size, dtype=np.int64), out
-
-        return _Bucket(("n", n), self._graph_elems(gs, n * n), 4, rows)
+    def _atomic_rows(self, pos: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows ``(u == v, 0 or 1 + e(u, v), l(u), l(v))`` of the ordered pairs at ``pos``: the
+        atomic types, one table over every graph of the shard (whatever their orders)."""
+        g = np.searchsorted(self.elem_ptr, pos, side="right") - 1
+        u, v = np.divmod(pos - self.elem_ptr[g], self.sizes[g])
+        base = self.coll.graph_ptr[g]
+        N = max(1, self.coll.num_nodes)
+        if "slot_keys" not in self._cache:  # sorted: CSR rows in order, neighbours sorted
+            src = np.repeat(np.arange(self.coll.num_nodes, dtype=np.int64), np.diff(self.coll.indptr))
+            self._cache["slot_keys"] = src * N + self.coll.indices
+        keys = self._cache["slot_keys"]
+        q = (base + u) * N + (base + v)
+        at = np.minimum(np.searchsorted(keys, q), max(keys.size - 1, 0))
+        edge = np.zeros(pos.size, dtype=np.int64)
+        if keys.size:
+            hit = keys[at] == q
+            edge[hit] = 1 + self.slot_labels[at[hit]]
+        out = np.stack([(u == v).astype(np.int64), edge, self.labels[base + u], self.labels[base + v]], axis=1)
+        return np.zeros(pos.size, dtype=np.int64), out
 
     def _edge_codes(self, n: int, gs: np.ndarray) -> np.ndarray:
         """``[g, n, n]``: 0 for non-adjacent pairs, ``1 + edge label`` for edges."""

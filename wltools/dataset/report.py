@@ -25,9 +25,9 @@ __all__ = ["to_json", "to_markdown", "to_csv", "render", "plot_bounds", "FORMATS
 FORMATS = ("md", "json", "csv")
 
 _COLUMNS = ("round", "colours", "classes", "unseparated_noniso_pairs", "conflicting_graphs", "accuracy_bound",
-            "node_accuracy_bound")
+            "node_accuracy_bound", "mae_floor")
 _HEAD = ("round", "colours", "classes", "non-iso pairs not separated", "graphs in mixed classes",
-         "accuracy bound", "node accuracy bound")
+         "accuracy bound", "node accuracy bound", "MAE floor")
 
 
 def to_json(report: dict) -> str:
@@ -53,12 +53,16 @@ def to_markdown(report: dict) -> str:
     if iso:
         bound = f", accuracy bound of isomorphism: {_cell(iso['accuracy_bound'])}" \
             if iso["accuracy_bound"] is not None else ""
+        if iso.get("mae_floor") is not None:
+            bound += f", MAE floor of isomorphism: {_cell(iso['mae_floor'])}"
         lines.append(f"isomorphism classes (with the labels in use): {iso['classes']:,}{bound}")
     for t in report["tests"]:
         cols = [c for c in _COLUMNS if any(r.get(c) is not None for r in t["rounds"])]
         stable = (f"stable after {t['stable_after']} round(s)" if t["stable_after"] is not None
                   else "not yet stable")
-        lines += ["", f"## {t['test']} ({stable}; {t['seconds']:.2f} s)", "",
+        notes = f"; {t['engine']}" if t.get("engine") else ""
+        notes += f"; reads no {t['labels_ignored']} (defined without them)" if t.get("labels_ignored") else ""
+        lines += ["", f"## {t['test']} ({stable}; {t['seconds']:.2f} s{notes})", "",
                   "| " + " | ".join(_HEAD[_COLUMNS.index(c)] for c in cols) + " |",
                   "|" + "|".join("---:" for _ in cols) + "|"]
         lines += ["| " + " | ".join(_cell(r.get(c)) for c in cols) + " |" for r in t["rounds"]]
@@ -69,10 +73,12 @@ def to_csv(report: dict) -> str:
     """One row per (test, round)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(("test",) + _COLUMNS)
+    regression = any("mae_floor" in r for t in report["tests"] for r in t["rounds"])
+    cols = _COLUMNS if regression else _COLUMNS[:-1]
+    w.writerow(("test",) + cols)
     for t in report["tests"]:
         for r in t["rounds"]:
-            w.writerow((t["test"],) + tuple("" if r.get(c) is None else r.get(c) for c in _COLUMNS))
+            w.writerow((t["test"],) + tuple("" if r.get(c) is None else r.get(c) for c in cols))
     return buf.getvalue()
 
 

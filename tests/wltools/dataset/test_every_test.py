@@ -1,0 +1,113 @@
+"""A collection is bounded by every test (issue 34, item 2): the classes the dataset reports, per
+round and at the end, are exactly the classes :func:`wltools.refine.refine_pair` gives pair by pair,
+on BREC pairs with isomorphic copies and a near miss (one edge fewer), and on a labelled TU sample;
+and the 3-WL colours column counts atomic types over all graphs (issue 34, "A wrong number")."""
+
+import itertools
+import random
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from wltools.dataset.collection import from_networkx
+from wltools.dataset.pairwise import ignored_labels, pairwise_classes
+from wltools.dataset.refine import TESTS as SHARED, refine_collection
+from wltools.refine import refine_pair
+from wltools.refine.names import EVERY_TEST
+
+ALL = EVERY_TEST + ("3fwl",)
+
+
+def _classes(coll, test):
+    if test in SHARED:
+        return refine_collection(coll, test).graph_classes
+    return pairwise_classes(coll, test).graph_classes
+
+
+def _permuted(G, seed):
+    nodes = list(G.nodes)
+    random.Random(seed).shuffle(nodes)
+    return nx.relabel_nodes(G, dict(zip(G.nodes, nodes)))
+
+
+@pytest.fixture(scope="module")
+def brec_graphs():
+    from brec_runner.dataset import load_pairs
+
+    pairs = {p.id: p for p in load_pairs(ids=[0, 60, 110])}
+    graphs = [X for i in sorted(pairs) for X in (pairs[i].g, pairs[i].h)]
+    near = pairs[0].g.copy()
+    near.remove_edge(*next(iter(near.edges)))
+    graphs += [_permuted(pairs[0].g, 1), _permuted(pairs[60].h, 2), near]
+    return [nx.convert_node_labels_to_integers(G) for G in graphs]
+
+
+@pytest.fixture(scope="module")
+def tu_graphs():
+    """Five NCI1K molecules of one order (node and edge labels) and a relabelled copy of one."""
+    from wltools.dataset import open_dataset
+
+    coll = open_dataset("NCI1K")
+    order = int(np.bincount(coll.sizes).argmax())
+    picks = np.flatnonzero(coll.sizes == order)[:5]
+    graphs = [coll.graph(int(i)) for i in picks]
+    return graphs + [_permuted(graphs[3], 3)]
+
+
+def _agree_with_pairs(graphs, test, labelled):
+    kw = {"node_label": "label", "edge_label": "label"} if labelled else {}
+    coll = from_networkx(graphs, **kw)
+    classes = _classes(coll, test)
+    ignored = ignored_labels(coll, test) or ""
+    pair_kw = {"node_label": None if "node" in ignored or not labelled else "label",
+               "edge_label": None if "edge" in ignored or not labelled else "label"}
+    for i, j in itertools.combinations(range(len(graphs)), 2):
+        r = refine_pair(graphs[i], graphs[j], test, **pair_kw)
+        assert (classes[-1][i] == classes[-1][j]) == (not r.distinguished), (test, i, j, r.witness)
+        if r.reason in ("order", "edges"):  # refine_pair's early answers, no rounds to compare
+            continue
+        for t, c in enumerate(classes):
+            assert (c[i] == c[j]) == (r.iteration is None or r.iteration > t), (test, t, i, j)
+
+
+@pytest.mark.parametrize("test", ALL)
+def test_brec_sample_classes_equal_refine_pair(brec_graphs, test):
+    _agree_with_pairs(brec_graphs, test, labelled=False)
+
+
+@pytest.mark.parametrize("test", ALL)
+def test_tu_sample_classes_equal_refine_pair(tu_graphs, test):
+    _agree_with_pairs(tu_graphs, test, labelled=True)
+
+
+def test_graph_order_does_not_matter(brec_graphs):
+    """The same partition whatever the order of the graphs (the representatives change)."""
+    order = list(range(len(brec_graphs)))[::-1]
+    for test in ("sswl", "n1"):
+        a = pairwise_classes(from_networkx(brec_graphs), test).graph_classes
+        b = pairwise_classes(from_networkx([brec_graphs[i] for i in order]), test).graph_classes
+        assert len(a) == len(b)
+        for x, y in zip(a, b):  # graph k of the second collection is graph order[k] of the first
+            assert ((x[order][:, None] == x[order][None, :]) == (y[:, None] == y[None, :])).all()
+
+
+def _atomic_types(graphs, labelled):
+    seen = set()
+    for G in graphs:
+        lab = (lambda v: G.nodes[v].get("label")) if labelled else (lambda v: None)
+        for u in G:
+            for v in G:
+                e = G.edges[u, v].get("label") if G.has_edge(u, v) else None
+                seen.add((u == v, G.has_edge(u, v), e if labelled else None, lab(u), lab(v)))
+    return len(seen)
+
+
+def test_3wl_round0_colours_are_the_atomic_types(tu_graphs):
+    """Issue 34's four small unlabelled graphs: 3 atomic types (equal, adjacent, not), not 6."""
+    four = [nx.path_graph(3), nx.cycle_graph(4), nx.star_graph(3), nx.complete_graph(2)]
+    assert refine_collection(from_networkx(four), "3wl").colours[0] == _atomic_types(four, False) == 3
+    mixed = tu_graphs[:4] + [tu_graphs[5].copy()]
+    mixed[-1].remove_node(len(mixed[-1]) - 1)  # another order
+    coll = from_networkx(mixed, node_label="label", edge_label="label")
+    assert refine_collection(coll, "3wl").colours[0] == _atomic_types(mixed, True)
