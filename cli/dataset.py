@@ -33,9 +33,12 @@ from wltools.refine.names import tests_help
               help="Split the graphs into shards (Ray: one actor each); the driver keeps one colour table.")
 @click.option("--address", default=None, metavar="ADDR", help="Ray cluster address (default: a local instance).")
 @click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9), default=1800.0,
+              show_default=True, metavar="SECONDS",
+              help="Refuse a test refined pairwise (all but 1wl, spd, 3wl) whose estimated time is above SECONDS.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, targets_path, task, node_features,
-                no_edge_labels, no_iso, executor, shards, address, max_memory, quiet) -> None:
+                no_edge_labels, no_iso, executor, shards, address, max_memory, max_seconds, quiet) -> None:
     """Per test and round: equivalence classes, non-isomorphic pairs not separated, graphs in
     classes with mixed targets and the accuracy upper bound (or, with --task regression, the MAE
     floor) of a collection (PATH: a TU folder, a graph6 / sparse6 file, or a committed dataset's
@@ -48,7 +51,8 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
     coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,
                         node_targets=node_targets, targets=targets_path, max_memory=max_memory)
     report = analyse(coll, test_names, rounds, task=task, node_targets=node_targets, iso=not no_iso, shards=shards,
-                     executor=executor, max_memory=max_memory, progress=not quiet, ray_address=address)
+                     executor=executor, max_memory=max_memory, progress=not quiet, ray_address=address,
+                     max_seconds=max_seconds)
     text = render(report, fmt)
     if out_path:
         write_text(out_path, text)

@@ -73,3 +73,18 @@ def test_unknown_test_is_one_line_listing_the_names(command):
     lines = r.output.strip().splitlines()
     assert r.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), r.output
     assert "'4wl'" in lines[0] and all(t in lines[0] for t in ALL_TESTS)
+
+
+@pytest.mark.parametrize("test, option, message", [("sswl", ["--max-seconds", "1e-9"], "--max-seconds"),
+                                                   ("3fwl", ["--max-memory", "100K"], "--max-memory")])
+def test_dataset_refuses_a_pairwise_test_by_estimate(tmp_path, test, option, message):
+    """Reading the graphs needs about 80 KiB, 3-FWL's largest pair about 170 KiB."""
+    import networkx as nx
+
+    path = tmp_path / "g.g6"
+    path.write_text("".join(nx.to_graph6_bytes(G, header=False).decode()
+                            for G in (nx.cycle_graph(6), nx.path_graph(6), nx.star_graph(5))))
+    r = _run("dataset", str(path), "--tests", f"1wl,{test}", "--quiet", *option)
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 2 and len(lines) == 1 and lines[0].startswith(f"error: {test} on g.g6"), r.output
+    assert message in lines[0]

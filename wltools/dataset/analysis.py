@@ -43,7 +43,7 @@ from ..runtime.memory import require
 from .bounds import class_stats, majority_bound, mae_floor, regression_values
 from .collection import GraphCollection, from_graph6, from_networkx, from_pyg
 from .iso_labelled import isomorphism_classes
-from .pairwise import ignored_labels, pairwise_classes
+from .pairwise import MAX_SECONDS, estimate_seconds, ignored_labels, pairwise_classes, plan
 from .refine import TESTS, LocalShards, refine_collection
 from .tu import bundled, read_tu
 
@@ -130,10 +130,10 @@ def _rounds_table(ref, iso, coll: GraphCollection, node_targets: bool, values) -
     return rows
 
 
-def _refine(coll, test, rounds, shards, executor, ray_address, node_targets, tick):
+def _refine(coll, test, rounds, shards, executor, ray_address, node_targets, tick, planned=None):
     """One test's classes per round: on the shared table, or pairwise (module docstring)."""
     if test not in TESTS:
-        return pairwise_classes(coll, test, rounds, progress=lambda done: None)
+        return pairwise_classes(coll, test, rounds, planned=planned)
     executor_shards = _shards(coll, test, shards, executor, ray_address)
     try:
         return refine_collection(coll, test, rounds, shards=executor_shards, keep_node_colours=node_targets,
@@ -151,6 +151,21 @@ def _test_entry(coll, test, ref, seconds, iso_ids, node_targets, values) -> dict
     if ignored_labels(coll, test):
         entry["labels_ignored"] = ignored_labels(coll, test)
     return entry
+
+
+def _plans(coll: GraphCollection, tests, max_seconds: float | None) -> dict:
+    """The pairwise tests' plans, each refused by its time estimate above ``max_seconds``."""
+    plans = {}
+    for test in tests:
+        if test in TESTS:
+            continue
+        plans[test] = plan(coll, test)
+        seconds, most = estimate_seconds(coll, plans[test])
+        if max_seconds is not None and seconds > max_seconds:
+            raise ResourceLimitError(f"{test} on {coll.name}: up to {seconds:,.0f} s estimated (at most {most:,} pair "
+                                     f"refinements against class representatives); pass --max-seconds "
+                                     f"{10 ** len(str(int(seconds)))} to run it anyway")
+    return plans
 
 
 def _iso_block(coll, refs, tests, progress, values):
@@ -175,7 +190,7 @@ def _iso_block(coll, refs, tests, progress, values):
 def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int | None = None, *,
             node_targets: bool = False, iso: bool = True, shards: int = 1, executor: str = "local",
             max_memory: int | None = None, progress: bool = False, ray_address: str | None = None,
-            task: str = "classification") -> dict:
+            task: str = "classification", max_seconds: float | None = MAX_SECONDS) -> dict:
     """The report of ``coll`` for ``tests`` (see the module docstring).
 
     Parameters
@@ -200,6 +215,9 @@ def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int 
     task : {"classification", "regression"}
         What the graph targets are: classes (``accuracy_bound``) or real numbers (``mae_floor``,
         the lowest mean absolute error of a model that gives one class one prediction).
+    max_seconds : float or None
+        Refuse (one line, before its work) a pairwise test whose estimated time
+        (:func:`wltools.dataset.pairwise.estimate_seconds`) is above this; None: no limit.
     """
     from ..refine.names import parse_tests
 
@@ -210,6 +228,7 @@ def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int 
         raise GraphFormatError(f"{coll.name} has no node targets (TU: DS_node_labels.txt)")
     values = regression_values(coll) if task == "regression" else None
     _check(coll, tests, max_memory)
+    plans = _plans(coll, tests, max_seconds)
     from ..runtime.provenance import environment
 
     report = {"dataset": _summary(coll), "settings": {"tests": tests, "rounds": rounds, "node_targets": node_targets,
@@ -225,7 +244,7 @@ def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int 
             bar.set_postfix(colours=k, classes=classes)
 
         try:
-            refs[test] = _refine(coll, test, rounds, shards, executor, ray_address, node_targets, tick)
+            refs[test] = _refine(coll, test, rounds, shards, executor, ray_address, node_targets, tick, plans.get(test))
         finally:
             bar.close()
         seconds[test] = time.perf_counter() - start

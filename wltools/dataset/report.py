@@ -61,7 +61,7 @@ def to_markdown(report: dict) -> str:
         stable = (f"stable after {t['stable_after']} round(s)" if t["stable_after"] is not None
                   else "not yet stable")
         notes = f"; {t['engine']}" if t.get("engine") else ""
-        notes += f"; reads no {t['labels_ignored']} (defined without them)" if t.get("labels_ignored") else ""
+        notes += f"; ignores the {t['labels_ignored']} (defined without them)" if t.get("labels_ignored") else ""
         lines += ["", f"## {t['test']} ({stable}; {t['seconds']:.2f} s{notes})", "",
                   "| " + " | ".join(_HEAD[_COLUMNS.index(c)] for c in cols) + " |",
                   "|" + "|".join("---:" for _ in cols) + "|"]

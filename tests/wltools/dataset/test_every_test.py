@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from wltools.dataset.collection import from_networkx
-from wltools.dataset.pairwise import ignored_labels, pairwise_classes
+from wltools.dataset.pairwise import _bucket, _round_ids, ignored_labels, pairwise_classes
 from wltools.dataset.refine import TESTS as SHARED, refine_collection
 from wltools.refine import refine_pair
 from wltools.refine.names import EVERY_TEST
@@ -111,3 +111,32 @@ def test_3wl_round0_colours_are_the_atomic_types(tu_graphs):
     mixed[-1].remove_node(len(mixed[-1]) - 1)  # another order
     coll = from_networkx(mixed, node_label="label", edge_label="label")
     assert refine_collection(coll, "3wl").colours[0] == _atomic_types(mixed, True)
+
+
+def test_depths_inferred_by_the_ultrametric_rule_give_the_exact_classes():
+    """Graphs as random words over {0, 1, 2}: the agreement depth of two is the first position where
+    their words differ (an ultrametric, as for refinements), so round t's classes are the words'
+    prefixes of length t + 1. The buckets must give exactly those classes, refining fewer pairs."""
+
+    class Words:
+        def __init__(self, words):
+            self.words, self.calls = words, 0
+
+        def depth(self, i, j):
+            self.calls += 1
+            a, b = self.words[i], self.words[j]
+            return next((float(k) for k in range(len(a)) if a[k] != b[k]), float("inf"))
+
+    rng = random.Random(7)
+    for _ in range(20):
+        words = [tuple(rng.choice((0, 0, 1, 2)) for _ in range(4)) for _ in range(rng.randint(1, 60))]
+        agree = Words(words)
+        A, rep_of = _bucket(list(range(len(words))), agree, lambda: None)
+        for t in range(4):
+            ids = [_round_ids(A, t)[r] for r in rep_of]
+            for i, j in itertools.combinations(range(len(words)), 2):
+                assert (ids[i] == ids[j]) == (words[i][:t + 1] == words[j][:t + 1])
+        assert [rep_of[i] == rep_of[j] for i, j in itertools.combinations(range(len(words)), 2)] == \
+            [words[i] == words[j] for i, j in itertools.combinations(range(len(words)), 2)]
+        if len(words) > 30:
+            assert agree.calls < len(words) * (len(words) - 1) // 4
