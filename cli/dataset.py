@@ -19,8 +19,10 @@ from wltools.refine.names import tests_help
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Write a chart of the accuracy bound against rounds (PNG).")
 @click.option("--node-targets", is_flag=True, help="Also bound node classification (TU: node labels as targets).")
-@click.option("--targets", "targets_path", type=click.Path(dir_okay=False), default=None,
-              help="graph6 / sparse6 input: a file with one graph target per line.")
+@click.option("--targets", "targets_path", default=None, metavar="FILE|count:PATTERN",
+              help="graph6 / sparse6 input: a file with one graph target per line (numbers by value: 1 = 1.0); "
+              "any input: count:PATTERN, each graph's number of subgraphs isomorphic to PATTERN (cycle:4, path:3, "
+              "a graph6 string; at most 8 nodes), e.g. with --task regression.")
 @click.option("--task", type=click.Choice(["classification", "regression"]), default="classification",
               show_default=True, help="What the graph targets are: classes (the accuracy bound) or real numbers "
               "(the MAE floor: the lowest mean absolute error of a model giving one class one prediction).")

@@ -272,25 +272,35 @@ def open_dataset(path, *, node_features: str = "auto", edge_labels: bool = True,
     graph6 / sparse6 file, or the name of a committed TU dataset (``NCI1K``, :func:`.tu.bundled`).
     ``node_features="auto"`` colours TU nodes by their labels, or by nothing when the node labels are the targets (``node_targets``: a bound on predicting them
     from themselves would say nothing). ``targets``: a text file with one graph target per line
-    (graph6 / sparse6 input only; TU folders carry ``DS_graph_labels.txt``)."""
+    (graph6 / sparse6 input only; TU folders carry ``DS_graph_labels.txt``), or ``count:PATTERN``:
+    each graph's number of subgraphs isomorphic to ``PATTERN`` (:mod:`wltools.dataset.counts`; any
+    input)."""
     p = Path(path)
     if not p.exists() and bundled(str(path)) is not None:
         p = bundled(str(path))
+    count = targets is not None and str(targets).startswith("count:")
     if p.is_dir() or p.name.endswith("_A.txt"):
-        if targets is not None:
-            raise GraphFormatError("--targets is for graph6 / sparse6 files; a TU folder has DS_graph_labels.txt")
+        if targets is not None and not count:
+            raise GraphFormatError("--targets FILE is for graph6 / sparse6 files; a TU folder has DS_graph_labels.txt "
+                                   "(or give --targets count:PATTERN)")
         if node_features == "auto":
             node_features = "none" if node_targets else "labels"
-        return read_tu(p if p.is_dir() else p.parent, node_features=node_features, edge_labels=edge_labels)
-    if node_features not in ("auto", "none"):
-        raise UnknownNameError(f"--node-features {node_features}: {p.name} is a graph6 / sparse6 file "
-                               "without node labels")
-    coll = from_graph6(p, max_memory=max_memory)
+        coll = read_tu(p if p.is_dir() else p.parent, node_features=node_features, edge_labels=edge_labels)
+    else:
+        if node_features not in ("auto", "none"):
+            raise UnknownNameError(f"--node-features {node_features}: {p.name} is a graph6 / sparse6 file "
+                                   "without node labels")
+        coll = from_graph6(p, max_memory=max_memory)
     if targets is not None:
-        lines = _target_lines(targets)
-        if len(lines) != coll.num_graphs:
-            raise GraphFormatError(f"{Path(targets).name} has {len(lines)} targets for {coll.num_graphs} graphs")
-        coll.graph_targets, coll.target_values = encode_labels(lines, lambda g: f"{Path(targets).name} line {g + 1}")
+        if count:
+            from .counts import count_targets
+
+            values, where = count_targets(coll, str(targets)), lambda g: f"graph {g} count"
+        else:
+            values, where = _target_lines(targets), lambda g: f"{Path(targets).name} line {g + 1}"
+        if len(values) != coll.num_graphs:
+            raise GraphFormatError(f"{Path(targets).name} has {len(values)} targets for {coll.num_graphs} graphs")
+        coll.graph_targets, coll.target_values = encode_labels(values, where)
     return coll
 
 

@@ -55,7 +55,8 @@ from .collection import GraphCollection
 __all__ = ["TESTS", "ShardState", "DatasetRefinement", "refine_collection", "LocalShards", "unify",
            "first_appearance"]
 
-#: Tests of the dataset-level refinement.
+#: Tests refined here on one colour table over the whole collection (every other test:
+#: :mod:`wltools.dataset.pairwise`).
 TESTS = ("1wl", "spd", "3wl")
 
 _LIMIT = 2**62

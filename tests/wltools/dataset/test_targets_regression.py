@@ -81,3 +81,34 @@ def test_regression_floor_per_round_and_refusal(tmp_path):
     bad = CliRunner().invoke(cli, ["dataset", g6, "--targets", str(tmp_path / "bad.txt"), "--task", "regression"])
     assert bad.exit_code == 2 and bad.output.startswith("error: ") and "'active'" in bad.output
     assert len(bad.output.strip().splitlines()) == 1
+
+
+def _brute_count(G, P):
+    """Subgraphs of G isomorphic to P (no isolated nodes): every set of |E(P)| edges of G."""
+    return sum(1 for es in itertools.combinations(G.edges, P.number_of_edges()) if nx.is_isomorphic(nx.Graph(es), P))
+
+
+def test_subgraph_counts_equal_brute_force():
+    from wltools.dataset.counts import subgraph_count
+    from wltools.graphs import load_graph
+
+    rng = random.Random(3)
+    graphs = [nx.gnm_random_graph(7, rng.randint(5, 11), seed=rng.randint(0, 10**6)) for _ in range(8)]
+    for spec in ("cycle:3", "cycle:4", "path:4", "complete:4"):
+        P = load_graph(spec)
+        for G in graphs:
+            assert subgraph_count(G, P) == _brute_count(G, P), (spec, nx.to_graph6_bytes(G))
+
+
+def test_count_targets_on_the_cli(tmp_path):
+    """C6 and two triangles: 1-WL cannot tell 0 triangles from 2 (floor 1 / 3 per graph), SPD can."""
+    g6 = _g6(tmp_path / "g.g6", [nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)),
+                                 nx.path_graph(6)])
+    ok = CliRunner().invoke(cli, ["dataset", g6, "--targets", "count:cycle:3", "--task", "regression",
+                                  "--tests", "1wl,spd", "--format", "json", "--quiet"])
+    assert ok.exit_code == 0, ok.output
+    rep = json.loads(ok.stdout)
+    assert [t["rounds"][-1]["mae_floor"] for t in rep["tests"]] == [pytest.approx(2 / 3), 0.0]
+    for spec in ("count:petersen", "count:", "count:nonsense"):
+        bad = CliRunner().invoke(cli, ["dataset", g6, "--targets", spec, "--quiet"])
+        assert bad.exit_code == 2 and bad.output.startswith("error: ") and len(bad.output.strip().splitlines()) == 1
