@@ -7,6 +7,12 @@ from cli.common import MAX_MEMORY_HELP, MemorySize, check_report_targets, table,
 from wltools.refine.names import tests_help
 
 
+def _not_nan(value, param):
+    if value != value:
+        raise click.BadParameter("nan is not a number of seconds", param=param)
+    return value
+
+
 @click.command("dataset")
 @click.argument("path", metavar="PATH")
 @click.option("--tests", default="1wl", show_default=True,
@@ -36,7 +42,7 @@ from wltools.refine.names import tests_help
 @click.option("--address", default=None, metavar="ADDR", help="Ray cluster address (default: a local instance).")
 @click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9), default=1800.0,
-              show_default=True, metavar="SECONDS",
+              show_default=True, metavar="SECONDS", callback=lambda ctx, param, v: _not_nan(v, param),
               help="Refuse a test refined pairwise (all but 1wl, spd, 3wl) whose estimated time is above SECONDS.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, targets_path, task, node_features,

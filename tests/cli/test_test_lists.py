@@ -88,3 +88,9 @@ def test_dataset_refuses_a_pairwise_test_by_estimate(tmp_path, test, option, mes
     lines = r.output.strip().splitlines()
     assert r.exit_code == 2 and len(lines) == 1 and lines[0].startswith(f"error: {test} on g.g6"), r.output
     assert message in lines[0]
+
+
+def test_dataset_max_seconds_must_be_a_number():
+    for bad in ("nan", "0", "-1"):
+        r = _run("dataset", "NCI1K", "--tests", "sswl", "--max-seconds", bad)
+        assert r.exit_code == 2 and "--max-seconds" in r.output

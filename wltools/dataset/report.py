@@ -88,31 +88,33 @@ def render(report: dict, fmt: str) -> str:
 
 
 def plot_bounds(report: dict, path: str | Path) -> None:
-    """A PNG of the accuracy bound (and the node bound, dashed, when present) against rounds,
-    one line per test; the bound of isomorphism as a grey line."""
+    """A PNG of the accuracy bound (and the node bound, dashed, when present; with regression
+    targets the MAE floor) against rounds, one line per test; the bound of isomorphism as a grey
+    line."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 4))
+    key = "mae_floor" if report.get("settings", {}).get("task") == "regression" else "accuracy_bound"
     for t in report["tests"]:
         xs = [r["round"] for r in t["rounds"]]
-        if all(r.get("accuracy_bound") is not None for r in t["rounds"]):
-            ax.plot(xs, [r["accuracy_bound"] for r in t["rounds"]], marker="o", label=f"{t['test']} (graphs)")
+        if all(r.get(key) is not None for r in t["rounds"]):
+            ax.plot(xs, [r[key] for r in t["rounds"]], marker="o", label=f"{t['test']} (graphs)")
         if all(r.get("node_accuracy_bound") is not None for r in t["rounds"]):
             ax.plot(xs, [r["node_accuracy_bound"] for r in t["rounds"]], ls="--", marker=".",
                     label=f"{t['test']} (nodes)")
     iso = report.get("isomorphism")
-    if iso and iso.get("accuracy_bound") is not None:
-        ax.axhline(iso["accuracy_bound"], color="grey", lw=1, label="isomorphism")
+    if iso and iso.get(key) is not None:
+        ax.axhline(iso[key], color="grey", lw=1, label="isomorphism")
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("rounds (layers)")
-    ax.set_ylabel("accuracy upper bound")
-    ax.set_title(f"{report['dataset']['name']}: accuracy bound by rounds")
-    ax.legend(loc="lower right")
+    ax.set_ylabel("lowest MAE (MAE floor)" if key == "mae_floor" else "accuracy upper bound")
+    ax.set_title(f"{report['dataset']['name']}: {'MAE floor' if key == 'mae_floor' else 'accuracy bound'} by rounds")
+    ax.legend(loc="best" if key == "mae_floor" else "lower right")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
