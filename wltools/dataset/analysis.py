@@ -2,12 +2,14 @@
 the accuracy that this allows (:mod:`wltools.dataset.bounds`), as one JSON-ready report.
 
 Every test of :data:`wltools.refine.names.ALL_TESTS` (and ``nK``) bounds a collection. 1-WL, SPD and
-3-WL (:data:`wltools.dataset.refine.TESTS`) refine the whole collection at once on one colour table
-(:func:`wltools.dataset.refine.refine_collection`, shardable); every other test compares graphs
-with class representatives on the pair engine (:func:`wltools.dataset.pairwise.pairwise_classes`),
-which gives the same classes (both are tested against :func:`wltools.refine.refine_pair` pair by
-pair). After every round ``t`` (``0`` = initial colours) the report gives the number of colours
-(shared-table tests; ``None`` for the others), of equivalence classes, the non-isomorphic pairs
+3-WL refine the whole collection at once on one colour table
+(:func:`wltools.dataset.refine.refine_collection`, shardable), and so do RD, RRWP, EPWL and BREC's
+seeded baselines ``s3``, ``s4``, ``nK`` in one shard (:mod:`wltools.dataset.keys`); every other
+test (the subgraph WL tests, 3-FWL, M1, M2, and the keyed ones when sharded) compares graphs with
+class representatives on the pair engine (:func:`wltools.dataset.pairwise.pairwise_classes`), which
+gives the same classes (both are tested against :func:`wltools.refine.refine_pair` pair by pair).
+After every round ``t`` (``0`` = initial colours) the report gives the number of colours
+(one-table tests; ``None`` for the others), of equivalence classes, the non-isomorphic pairs
 not separated, the graphs sharing a class with a differently labelled graph, the accuracy bound
 (classification) or the lowest mean absolute error (regression, :func:`wltools.dataset.bounds.mae_floor`)
 and, with node targets, the node-classification bound. Isomorphism classes (labelled,
@@ -44,7 +46,8 @@ from .bounds import class_stats, majority_bound, mae_floor, regression_values
 from .collection import GraphCollection, from_graph6, from_networkx, from_pyg
 from .iso_labelled import isomorphism_classes
 from .pairwise import MAX_SECONDS, estimate_seconds, ignored_labels, pairwise_classes, plan
-from .refine import TESTS, LocalShards, refine_collection
+from .keys import KEYED, is_seeded
+from .refine import TESTS, LocalShards, on_one_table, refine_collection
 from .tu import bundled, read_tu
 
 __all__ = ["analyse", "open_dataset", "peak_bytes", "MAX_3WL_NODES", "MAX_3FWL_NODES", "TASKS"]
@@ -66,16 +69,24 @@ def peak_bytes(coll: GraphCollection, test: str, max_bytes: int = 256 * 2**20) -
     slot; spd: plus its distance keys), plus the row blocks of a round (32 bytes per item: the
     items, their sorted copy and the hashing temporaries), which
     :class:`~wltools.refine.grouping.RowGrouper` caps at ``max_bytes`` and its store of verified
-    rows at ``max_bytes`` more. Checked against tracemalloc peaks in the tests."""
+    rows at ``max_bytes`` more. Checked against tracemalloc peaks in the tests. RD, RRWP and EPWL
+    count as spd, ``s3``, ``s4`` and ``nK`` as 1wl, each plus the keys of its largest graph
+    (:func:`wltools.refine.cost.peak_bytes` of a pair of it)."""
     sizes = coll.sizes.astype(np.int64)
     if test == "3wl":
         per, items = 48 * (sizes**2).sum(), (sizes**3).sum()
-    elif test == "spd":
+    elif test == "spd" or test in KEYED:
         per, items = 48 * (sizes**2).sum() + 48 * coll.num_nodes, (sizes**2).sum()
     else:
         per = items = coll.num_nodes + coll.indices.size
         per *= 64
-    return int(per + min(2 * max_bytes, 32 * items))
+    keys = 0
+    if test in KEYED or is_seeded(test):
+        from ..refine.cost import peak_bytes as pair_peak
+
+        g = int(np.argmax(sizes))
+        keys = pair_peak(test, int(sizes[g]), int(np.diff(coll.indptr)[coll.graph_ptr[g]:coll.graph_ptr[g + 1]].sum()) // 2)
+    return int(per + min(2 * max_bytes, 32 * items) + keys)
 
 
 def _check(coll: GraphCollection, tests: Sequence[str], max_memory: int | None) -> None:
@@ -94,7 +105,7 @@ def _check(coll: GraphCollection, tests: Sequence[str], max_memory: int | None) 
                                          f"the limit of {limit:,} ({'n^3' if name == '3wl' else 'n^4'} work per "
                                          "graph and round)")
         what = f"{test} on {coll.name} ({coll.num_graphs:,} graphs, {coll.num_nodes:,} nodes)"
-        if test in TESTS:
+        if on_one_table(test):
             require(peak_bytes(coll, test), what, max_memory=max_memory)
         else:  # the largest pair, and the depth matrix of the largest bucket of equal orders
             m = int(np.diff(coll.indptr)[coll.graph_ptr[g]:coll.graph_ptr[g + 1]].sum()) // 2
@@ -132,7 +143,7 @@ def _rounds_table(ref, iso, coll: GraphCollection, node_targets: bool, values) -
 
 def _refine(coll, test, rounds, shards, executor, ray_address, node_targets, tick, planned=None):
     """One test's classes per round: on the shared table, or pairwise (module docstring)."""
-    if test not in TESTS:
+    if not on_one_table(test, shards if executor == "local" else 2):
         return pairwise_classes(coll, test, rounds, planned=planned)
     executor_shards = _shards(coll, test, shards, executor, ray_address)
     try:
@@ -146,18 +157,18 @@ def _refine(coll, test, rounds, shards, executor, ray_address, node_targets, tic
 def _test_entry(coll, test, ref, seconds, iso_ids, node_targets, values) -> dict:
     entry = {"test": test, "stable_after": ref.stable_after, "seconds": round(seconds, 3),
              "rounds": _rounds_table(ref, iso_ids, coll, node_targets, values)}
-    if test not in TESTS:
+    if hasattr(ref, "pair_refinements"):
         entry["engine"] = f"pairwise ({ref.pair_refinements:,} pair refinements)"
     if ignored_labels(coll, test):
         entry["labels_ignored"] = ignored_labels(coll, test)
     return entry
 
 
-def _plans(coll: GraphCollection, tests, max_seconds: float | None) -> dict:
+def _plans(coll: GraphCollection, tests, max_seconds: float | None, one_table) -> dict:
     """The pairwise tests' plans, each refused by its time estimate above ``max_seconds``."""
     plans = {}
     for test in tests:
-        if test in TESTS:
+        if one_table(test):
             continue
         plans[test] = plan(coll, test)
         seconds, most = estimate_seconds(coll, plans[test])
@@ -228,7 +239,7 @@ def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int 
         raise GraphFormatError(f"{coll.name} has no node targets (TU: DS_node_labels.txt)")
     values = regression_values(coll) if task == "regression" else None
     _check(coll, tests, max_memory)
-    plans = _plans(coll, tests, max_seconds)
+    plans = _plans(coll, tests, max_seconds, lambda t: on_one_table(t, shards if executor == "local" else 2))
     from ..runtime.provenance import environment
 
     report = {"dataset": _summary(coll), "settings": {"tests": tests, "rounds": rounds, "node_targets": node_targets,

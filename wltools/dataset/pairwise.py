@@ -1,6 +1,7 @@
 """The classes of a collection per round for the tests without a collection-wide colour table
-(every test but 1-WL, SPD and 3-WL, which :mod:`wltools.dataset.refine` refines on one table):
-each graph is refined jointly with class representatives on the pair engine, exactly as
+(the subgraph WL tests, 3-FWL, M1, M2; and RD, RRWP, EPWL, ``s3``, ``s4``, ``nK`` when sharded,
+which :mod:`wltools.dataset.refine` otherwise refines on one table): each graph is refined
+jointly with class representatives on the pair engine, exactly as
 :func:`wltools.refine.refine_pair` refines a pair.
 
 **What a class is.** Graphs ``G`` and ``H`` share a class after ``t`` rounds iff the colour

@@ -12,17 +12,22 @@ import pytest
 
 from wltools.dataset.collection import from_networkx
 from wltools.dataset.pairwise import _bucket, _round_ids, ignored_labels, pairwise_classes
-from wltools.dataset.refine import TESTS as SHARED, refine_collection
+from wltools.dataset.refine import BASE_TESTS, on_one_table, refine_collection
 from wltools.refine import refine_pair
 from wltools.refine.names import EVERY_TEST
 
 ALL = EVERY_TEST + ("3fwl",)
 
 
-def _classes(coll, test):
-    if test in SHARED:
-        return refine_collection(coll, test).graph_classes
-    return pairwise_classes(coll, test).graph_classes
+def _engines(coll, test):
+    """The classes per round by every engine that refines ``test``: the one colour table and,
+    for the tests it holds in one shard only, the pairwise engine (their path with shards)."""
+    out = []
+    if on_one_table(test):
+        out.append(refine_collection(coll, test).graph_classes)
+    if test not in BASE_TESTS:
+        out.append(pairwise_classes(coll, test).graph_classes)
+    return out
 
 
 def _permuted(G, seed):
@@ -58,7 +63,11 @@ def tu_graphs():
 def _agree_with_pairs(graphs, test, labelled):
     kw = {"node_label": "label", "edge_label": "label"} if labelled else {}
     coll = from_networkx(graphs, **kw)
-    classes = _classes(coll, test)
+    for classes in _engines(coll, test):
+        _check_classes(graphs, test, labelled, coll, classes)
+
+
+def _check_classes(graphs, test, labelled, coll, classes):
     ignored = ignored_labels(coll, test) or ""
     pair_kw = {"node_label": None if "node" in ignored or not labelled else "label",
                "edge_label": None if "edge" in ignored or not labelled else "label"}
@@ -140,3 +149,18 @@ def test_depths_inferred_by_the_ultrametric_rule_give_the_exact_classes():
             [words[i] == words[j] for i, j in itertools.combinations(range(len(words)), 2)]
         if len(words) > 30:
             assert agree.calls < len(words) * (len(words) - 1) // 4
+
+
+def test_keyed_tests_with_shards_go_pairwise_with_the_same_classes(tu_graphs):
+    from wltools.dataset.analysis import analyse
+    from wltools.dataset.refine import LocalShards
+    from wltools.errors import UnknownNameError
+
+    coll = from_networkx(tu_graphs, node_label="label", edge_label="label")
+    one, two = (analyse(coll, ["rd", "n1"], iso=False, shards=k) for k in (1, 2))
+    for a, b in zip(one["tests"], two["tests"]):  # the table runs on to colour stability: rows repeat
+        x, y = [r["classes"] for r in a["rounds"]], [r["classes"] for r in b["rounds"]]
+        assert x[:len(y)] == y and set(x[len(y):]) <= {y[-1]}
+        assert "engine" not in a and b["engine"].startswith("pairwise")
+    with pytest.raises(UnknownNameError):
+        LocalShards(coll, "rd", shards=2)
