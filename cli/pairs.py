@@ -44,7 +44,7 @@ from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, Memory
 @click.option("--draw", "draw_path", default=None, metavar="FILE",
               help="Also draw G and H side by side (.png, .svg or .pdf), nodes coloured by the test's colouring at "
                    "the round where the colour histograms first differ, the class that differs most outlined and "
-                   "its counts written; with --test all, the weakest test that distinguishes them (else 3-WL).")
+                   "its counts written; with several tests, the weakest drawable test that distinguishes them (else 3-WL).")
 def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str,
           max_memory: int | None, iso_timeout: float, no_iso: bool, node_attr: str | None,
           edge_attr: str | None, draw_path: str | None) -> None:
