@@ -16,8 +16,9 @@ def _not_nan(value, param):
 @click.command("dataset")
 @click.argument("path", metavar="PATH")
 @click.option("--tests", default="1wl", show_default=True,
-              help=tests_help() + " 1wl, spd and 3wl refine the collection on one colour table (shardable); the "
-              "others compare graphs with class representatives pair by pair, in this process.")
+              help=tests_help() + " 1wl, spd, 3wl (shardable) and rd, rrwp, epwl, epwl-lap, s3, s4, nK (in one shard) "
+              "refine the collection on one colour table; the others compare graphs with class representatives "
+              "pair by pair.")
 @click.option("--rounds", type=click.IntRange(min=1), default=None,
               help="Rounds (layers) 1..L; default: until each test is stable.")
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True)

@@ -47,7 +47,7 @@ from .collection import GraphCollection, from_graph6, from_networkx, from_pyg
 from .iso_labelled import isomorphism_classes
 from .pairwise import MAX_SECONDS, estimate_seconds, ignored_labels, pairwise_classes, plan
 from .keys import KEYED, is_seeded
-from .refine import TESTS, LocalShards, on_one_table, refine_collection
+from .refine import LocalShards, on_one_table, refine_collection
 from .tu import bundled, read_tu
 
 __all__ = ["analyse", "open_dataset", "peak_bytes", "MAX_3WL_NODES", "MAX_3FWL_NODES", "TASKS"]
