@@ -89,11 +89,12 @@ _RESULT_FIELDS = ("distinguished", "reason", "iteration", "iterations", "witness
 
 
 def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
-    """Normalise a test list (``"1wl,spd"`` or names; :func:`wltools.suites.theory.parse_tests`);
-    ``None`` gives the BREC table's :data:`DEFAULT_TESTS`. Unknown names raise UnknownNameError."""
-    from wltools.suites.theory import parse_tests as parse_names
+    """Normalise a test list (``"1wl,spd"``, ``"all"`` or names;
+    :func:`wltools.refine.names.parse_tests`, the one reader of test lists); ``None`` gives the BREC
+    table's :data:`DEFAULT_TESTS`. Unknown names raise UnknownNameError."""
+    from wltools.refine.names import parse_tests as parse_names
 
-    return DEFAULT_TESTS if tests is None else parse_names(tests)
+    return parse_names(tests, command="brec theory --tests", default=DEFAULT_TESTS)
 
 
 #: The modules the verdicts are computed from: the refinement (``refine_pair`` and the batches)

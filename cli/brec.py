@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from wltools.errors import WLToolsError
-from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS
+from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS, bound_help, tests_help
 from cli.common import CATEGORY_HELP, Group, MultiPair, ReportedError, brec_selection, check_report_targets, parse_seeds, parse_set, table, write_text
 
 
@@ -40,7 +40,7 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
 
 @brec.command("theory")
 @click.option("--tests", default=",".join(TESTS), show_default=True,
-              help="Comma-separated tests; also epwl, epwl-lap and 3fwl (4-WL: minutes per large CFI pair).")
+              help=tests_help() + " 3fwl takes minutes per large CFI pair.")
 @click.option("--rrwp-steps", type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS, show_default=True,
               help="RRWP steps K for the rrwp test.")
 @click.option("--category", multiple=True, help=CATEGORY_HELP)
@@ -75,9 +75,7 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
               help="A registered model (wltools models list), or your own factory: MODULE:ATTR or PATH.py:ATTR.")
 @click.option("--preset", default=None, help="Preset of a built-in model (default brec = paper config).")
 @click.option("--bound", default=None, metavar="TEST|LOWER,UPPER",
-              help="The WL test bounding your model from above (1wl, spd, rd, rrwp[:K], 3wl, epwl, epwl-lap; "
-                   "subgraph GNNs: swl-vs, swl-sv, pswl-vs, pswl-sv, gswl, sswl, lfwl2, slfwl2); "
-                   "default: the factory's wl_bound attribute, else unknown.")
+              help=bound_help())
 @click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR",
               help="A PyG transform applied once per graph (default: the factory's transform attribute).")
 @click.option("--category", "categories", multiple=True, help=CATEGORY_HELP)

@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import click
 from cli.common import MAX_MEMORY_HELP, MemorySize, check_report_targets, table, write_text
+from wltools.refine.names import tests_help
+
+
+def _not_nan(value, param):
+    if value != value:
+        raise click.BadParameter("nan is not a number of seconds", param=param)
+    return value
 
 
 @click.command("dataset")
 @click.argument("path", metavar="PATH")
-@click.option("--tests", default="1wl", show_default=True, help="Comma-separated tests: 1wl, spd, 3wl.")
+@click.option("--tests", default="1wl", show_default=True,
+              help=tests_help() + " 1wl, spd, 3wl (shardable) and rd, rrwp, epwl, epwl-lap, s3, s4, nK (in one shard) "
+              "refine the collection on one colour table; the others compare graphs with class representatives "
+              "pair by pair.")
 @click.option("--rounds", type=click.IntRange(min=1), default=None,
               help="Rounds (layers) 1..L; default: until each test is stable.")
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True)
@@ -16,8 +26,13 @@ from cli.common import MAX_MEMORY_HELP, MemorySize, check_report_targets, table,
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Write a chart of the accuracy bound against rounds (PNG).")
 @click.option("--node-targets", is_flag=True, help="Also bound node classification (TU: node labels as targets).")
-@click.option("--targets", "targets_path", type=click.Path(dir_okay=False), default=None,
-              help="graph6 / sparse6 input: a file with one graph target per line.")
+@click.option("--targets", "targets_path", default=None, metavar="FILE|count:PATTERN",
+              help="graph6 / sparse6 input: a file with one graph target per line (numbers by value: 1 = 1.0); "
+              "any input: count:PATTERN, each graph's number of subgraphs isomorphic to PATTERN (cycle:4, path:3, "
+              "a graph6 string; at most 8 nodes), e.g. with --task regression.")
+@click.option("--task", type=click.Choice(["classification", "regression"]), default="classification",
+              show_default=True, help="What the graph targets are: classes (the accuracy bound) or real numbers "
+              "(the MAE floor: the lowest mean absolute error of a model giving one class one prediction).")
 @click.option("--node-features", type=click.Choice(["auto", "labels", "attributes", "both", "none"]), default="auto",
               show_default=True, help="TU: initial node colours (auto: labels, none with --node-targets).")
 @click.option("--no-edge-labels", is_flag=True, help="Ignore the edge labels.")
@@ -27,20 +42,26 @@ from cli.common import MAX_MEMORY_HELP, MemorySize, check_report_targets, table,
               help="Split the graphs into shards (Ray: one actor each); the driver keeps one colour table.")
 @click.option("--address", default=None, metavar="ADDR", help="Ray cluster address (default: a local instance).")
 @click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9), default=1800.0,
+              show_default=True, metavar="SECONDS", callback=lambda ctx, param, v: _not_nan(v, param),
+              help="Refuse a test refined pairwise (all but 1wl, spd, 3wl) whose estimated time is above SECONDS.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, targets_path, node_features,
-                no_edge_labels, no_iso, executor, shards, address, max_memory, quiet) -> None:
+def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, targets_path, task, node_features,
+                no_edge_labels, no_iso, executor, shards, address, max_memory, max_seconds, quiet) -> None:
     """Per test and round: equivalence classes, non-isomorphic pairs not separated, graphs in
-    classes with mixed targets and the accuracy upper bound of a collection (PATH: a TU folder, a
-    graph6 / sparse6 file, or a committed dataset's name such as NCI1K). See docs/datasets.md."""
+    classes with mixed targets and the accuracy upper bound (or, with --task regression, the MAE
+    floor) of a collection (PATH: a TU folder, a graph6 / sparse6 file, or a committed dataset's
+    name such as NCI1K). See docs/datasets.md."""
     from wltools.dataset import analyse, open_dataset, plot_bounds, render
+    from wltools.refine.names import parse_tests
 
+    test_names = parse_tests(tests, command="--tests")
     check_report_targets((), out_path, plot_path)
     coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,
                         node_targets=node_targets, targets=targets_path, max_memory=max_memory)
-    report = analyse(coll, [t.strip().lower() for t in tests.split(",") if t.strip()], rounds,
-                     node_targets=node_targets, iso=not no_iso, shards=shards, executor=executor,
-                     max_memory=max_memory, progress=not quiet, ray_address=address)
+    report = analyse(coll, test_names, rounds, task=task, node_targets=node_targets, iso=not no_iso, shards=shards,
+                     executor=executor, max_memory=max_memory, progress=not quiet, ray_address=address,
+                     max_seconds=max_seconds)
     text = render(report, fmt)
     if out_path:
         write_text(out_path, text)

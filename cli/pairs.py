@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from wltools.check import EXPLAIN_MAX_NODES, ISO_TIMEOUT
-from wltools.refine.names import ALL_TESTS, TESTS
-from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP, TestName, out_of_memory, table
+from wltools.refine.names import TESTS, tests_help
+from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP, out_of_memory, table
 
 #: --stereo on check and iso (wltools.graphs.inputs.from_smiles).
 STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descriptor of each atom (R, S; r, s "
@@ -20,14 +20,11 @@ STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descripto
 @click.option(
     "--test",
     "test",
-    type=TestName(ALL_TESTS + ("all",)),
-    default="all",
+    default=",".join(TESTS),
     show_default=True,
-    help="Refinement test: 1-WL, GD-WL with SPD / resistance distance / RRWP, 3-WL (2-FWL); "
-         "3fwl is 4-WL (3-FWL, n^4 work per round), run only when named; swl-vs ... slfwl2 are the "
-         "subgraph WL hierarchy (Zhang et al. 2023: SWL, PSWL, GSWL, SSWL, LFWL(2), SLFWL(2)), run when named; "
-         "s3, s4, n1, n2 (nK: any radius K), m1, m2 are BREC's non-GNN baselines (substructure counts, "
-         "ego networks, node marking), run when named.",
+    metavar="TESTS",
+    help=tests_help() + " With all, tests that refuse the pair's labels (BREC's baselines; EPWL with edge "
+    "labels) are left out with a note.",
 )
 @click.option(
     "--rrwp-steps",
@@ -53,7 +50,7 @@ STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descripto
 @click.option("--draw", "draw_path", default=None, metavar="FILE",
               help="Also draw G and H side by side (.png, .svg or .pdf), nodes coloured by the test's colouring at "
                    "the round where the colour histograms first differ, the class that differs most outlined and "
-                   "its counts written; with --test all, the weakest test that distinguishes them (else 3-WL). "
+                   "its counts written; with several tests, the weakest drawable test that distinguishes them (else 3-WL). "
                    "Graphs up to 500 nodes; labels (element symbols, bond orders) written on them.")
 @click.option("--stereo", is_flag=True, help=STEREO_HELP)
 @click.option("--explain", is_flag=True,
@@ -82,13 +79,16 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
 
     from wltools.check import check_dict, check_pair, check_text
     from wltools.graphs import load_graph
+    from wltools.refine.names import parse_tests
 
+    tests = parse_tests(test, command="--test")
     if draw_path:  # refused before any work: a folder, an unknown format, an input file, an undrawable test
         from wltools.draw.figure import check_target
 
-        check_target(draw_path, (g, h), test)
+        check_target(draw_path, (g, h), tests[0] if len(tests) == 1 else "all")
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr, "stereo": stereo}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
+    tests = _applicable(tests, test, G, H)
     if explain:  # labelled graphs refused before any work
         from wltools.hom.count import check_unlabelled
 
@@ -99,7 +99,7 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
 
         check_draw_size(G, H, (g, h))
     try:
-        c = check_pair(G, H, TESTS if test == "all" else (test,), rrwp_steps=rrwp_steps, exact=exact,
+        c = check_pair(G, H, tests, rrwp_steps=rrwp_steps, exact=exact,
                        max_memory=max_memory, iso=not no_iso, iso_timeout=iso_timeout)
     except MemoryError:
         raise out_of_memory(f"checking {g} against {h}") from None
@@ -120,6 +120,22 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         click.echo(json.dumps(check_dict(c, (g, h), (G, H), exact), indent=2))
     else:
         click.echo(check_text(c, (g, h), (G, H)))
+
+
+def _applicable(tests: tuple, text: str, G, H) -> tuple:
+    """``tests`` without those that refuse the pair's labels when the user wrote ``all`` (a note
+    on stderr names them); a test named explicitly keeps its one-line refusal."""
+    from wltools.graphs.labels import pair_labels
+    from wltools.refine.names import refuses_labels
+
+    labels = pair_labels(G, H)
+    if labels is None or "all" not in {t.strip().lower() for t in text.split(",")}:
+        return tests
+    keep = tuple(t for t in tests if not refuses_labels(t, labels.node is not None, labels.edge is not None))
+    left = [t for t in tests if t not in keep]
+    if left:
+        click.echo(f"note: left out of all, as they refuse labelled graphs: {', '.join(left)}", err=True)
+    return keep
 
 
 @click.command()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from wltools.refine.names import DEFAULT_RRWP_STEPS
+from wltools.refine.names import DEFAULT_RRWP_STEPS, bound_help, tests_help
 from cli.common import Group, MultiPair, check_output_target, parse_seeds, parse_set, write_text
 
 
@@ -36,7 +36,7 @@ def suite_list(fmt: str) -> None:
 @click.option("--model", "model_name", required=True, metavar="NAME|MODULE:ATTR|PATH.py:ATTR",
               help="A registered model, or your own factory (as for brec run).")
 @click.option("--preset", default=None, help="Preset of a built-in model.")
-@click.option("--bound", default=None, metavar="TEST|LOWER,UPPER", help="The WL test bounding your model from above.")
+@click.option("--bound", default=None, metavar="TEST|LOWER,UPPER", help=bound_help())
 @click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR", help="A PyG transform applied once per graph.")
 @click.option("--pairs", "pair_spec", default=None, help="Pair ids of the suite, e.g. 0-9,20 (default: all).")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="One training seed (default 0).")
@@ -92,8 +92,8 @@ def suite_verify_data(names: tuple[str, ...], all_: bool) -> None:
 
 @suite.command("theory")
 @click.argument("name")
-@click.option("--tests", default=None, help="Comma-separated tests (default: all, EPWL included, but 3fwl, "
-              "4-WL, and the subgraph WL tests swl-vs ... slfwl2, which run only when named).")
+@click.option("--tests", default=None, help=tests_help("every test but 3fwl, the subgraph WL tests swl-vs ... "
+              "slfwl2 and BREC's baselines s3 ... m2, which run when named or with all"))
 @click.option("--rrwp-steps", type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS, show_default=True,
               help="RRWP steps K for the rrwp test.")
 @click.option("--pairs", "pair_ids", default=None, help="Pair id ranges within the suite, e.g. 0-9,20.")

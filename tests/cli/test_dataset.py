@@ -59,7 +59,7 @@ def test_node_targets(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["nowhere/DS"], "no such file"),
-    ([NCI, "--tests", "4wl"], "unknown dataset test '4wl'"),
+    ([NCI, "--tests", "4wl"], "--tests: unknown test '4wl'"),
     ([NCI, "--node-features", "attributes"], "no NCI1K_node_attributes.txt"),
     ([NCI, "--plot", "chart.xyz"], "matplotlib cannot write a .xyz chart"),
 ])

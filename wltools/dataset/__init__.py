@@ -2,9 +2,12 @@
 upper bounds per test and round (``wltools dataset``; docs/datasets.md).
 
 Modules, one job each: :mod:`.collection` (graphs as one disjoint union, loaders), :mod:`.tu`
-(TU folders), :mod:`.refine` (the shared-table refinement, sharded), :mod:`.ray_refine` (its
-shards on Ray), :mod:`.parts` (a dataset read part by part, by its shards), :mod:`.iso_labelled` (labelled isomorphism classes), :mod:`.bounds` (statistics
-and bounds), :mod:`.analysis` (the report), :mod:`.report` (JSON / Markdown / CSV / plot).
+(TU folders), :mod:`.refine` (the shared-table refinement of 1wl, spd and 3wl, sharded),
+:mod:`.pairwise` (every other test: graphs refined against class representatives), :mod:`.ray_refine`
+(shards on Ray), :mod:`.parts` (a dataset read part by part, by its shards), :mod:`.iso_labelled`
+(labelled isomorphism classes), :mod:`.bounds` (statistics, the accuracy bound, the MAE floor),
+:mod:`.counts` (subgraph counts as targets), :mod:`.analysis` (the report), :mod:`.report`
+(JSON / Markdown / CSV / plot).
 
 Examples
 --------
@@ -19,9 +22,10 @@ Examples
 from .analysis import analyse, load_collection, open_dataset
 from .parts import analyse_parts
 from .collection import GraphCollection, from_graph6, from_networkx, from_pyg
+from .pairwise import pairwise_classes
 from .refine import TESTS, refine_collection
 from .report import plot_bounds, render
 from .tu import read_tu
 
 __all__ = ["analyse", "analyse_parts", "open_dataset", "GraphCollection", "from_graph6", "from_networkx", "from_pyg",
-           "load_collection", "TESTS", "refine_collection", "plot_bounds", "render", "read_tu"]
+           "load_collection", "TESTS", "refine_collection", "pairwise_classes", "plot_bounds", "render", "read_tu"]

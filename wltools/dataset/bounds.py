@@ -14,6 +14,15 @@ so isomorphism classes refine every equivalence class; the pairs of non-isomorph
 share a class are ``sum_C C(|C|, 2) - sum_I C(|I|, 2)`` over classes ``C`` and isomorphism
 classes ``I``.
 
+For a regression target (a real number per graph) the same argument bounds the error from below:
+a model that gives every graph of class ``C`` one prediction ``p_C`` has mean absolute error at least
+
+.. math::  \\mathrm{MAE}_t = \\frac{1}{|\\mathcal G|} \\sum_{C} \\min_{p} \\sum_{G \\in C} |y_G - p|
+           = \\frac{1}{|\\mathcal G|} \\sum_{C} \\sum_{G \\in C} |y_G - \\mathrm{median}_C|,
+
+the median minimising a sum of absolute deviations (any point between the two middle values; the
+floor is the regression counterpart of the accuracy bound, issue 33).
+
 Examples
 --------
 >>> import numpy as np
@@ -26,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["class_stats", "majority_bound", "pairs_within"]
+__all__ = ["class_stats", "majority_bound", "pairs_within", "mae_floor", "regression_values"]
 
 
 def pairs_within(ids: np.ndarray) -> int:
@@ -74,3 +83,46 @@ def class_stats(classes: np.ndarray, iso: np.ndarray | None, targets: np.ndarray
     if targets is not None:
         out["accuracy_bound"], out["conflicting_graphs"] = majority_bound(classes, targets)
     return out
+
+
+def mae_floor(classes: np.ndarray, values: np.ndarray) -> float:
+    """The lowest mean absolute error of predictions constant on each class: every element
+    predicted by its class's (lower) median (module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mae_floor(np.array([0, 0, 0, 1]), np.array([1.0, 2.0, 7.0, 5.0]))  # |1-2| + 0 + |7-2|, 0
+    1.5
+    """
+    classes = np.asarray(classes).reshape(-1)
+    values = np.asarray(values, dtype=np.float64).reshape(-1)
+    if not values.size:
+        return 0.0
+    order = np.lexsort((values, classes))
+    c, y = classes[order], values[order]
+    starts = np.flatnonzero(np.concatenate([[True], c[1:] != c[:-1]]))
+    counts = np.diff(np.concatenate([starts, [c.size]]))
+    med = y[starts + (counts - 1) // 2]
+    return float(np.abs(y - np.repeat(med, counts)).sum() / y.size)
+
+
+def regression_values(coll) -> np.ndarray:
+    """The graph targets of a collection as real numbers (float64) for :func:`mae_floor`.
+
+    Raises :class:`~wltools.errors.GraphFormatError` (one line) without targets or when one is
+    not a real number.
+    """
+    import numbers
+
+    from ..errors import GraphFormatError
+
+    if coll.graph_targets is None:
+        raise GraphFormatError(f"{coll.name} has no graph targets to regress (--targets FILE for graph6 input)")
+    table = []
+    for i, v in enumerate(coll.target_values):
+        if not isinstance(v, numbers.Real) or isinstance(v, bool):
+            g = int(np.flatnonzero(coll.graph_targets == i)[0])
+            raise GraphFormatError(f"regression needs a real number per graph; graph {g}'s target is {v!r}")
+        table.append(float(v))
+    return np.asarray(table, dtype=np.float64)[coll.graph_targets]

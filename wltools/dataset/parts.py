@@ -44,7 +44,7 @@ class PartShard(ShardState):
     align labels and gather targets."""
 
     def __init__(self, loader: Callable, test: str, max_bytes: int = DEFAULT_MAX_BYTES):
-        super().__init__(loader(), test, max_bytes)
+        super().__init__(loader(), test, max_bytes, alone=False)
 
     def label_tables(self) -> tuple:
         """The part's node and edge label values (``None``: the part has no such labels)."""

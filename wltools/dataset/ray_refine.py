@@ -65,7 +65,8 @@ class RayShards:
         shards = max(1, min(shards, coll.num_graphs))
         bounds = np.linspace(0, coll.num_graphs, shards + 1).astype(int)
         actor = ray.remote(num_cpus=0)(ShardState)
-        self.actors = [actor.remote(coll.select(range(a, b)), test) for a, b in zip(bounds[:-1], bounds[1:])]
+        self.actors = [actor.remote(coll.select(range(a, b)), test, alone=shards == 1)
+                       for a, b in zip(bounds[:-1], bounds[1:])]
 
     def __len__(self) -> int:
         return len(self.actors)

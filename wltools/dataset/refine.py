@@ -51,12 +51,29 @@ from ..distances.modular import unique_rows
 from ..errors import ResourceLimitError, UnknownNameError
 from ..refine.kernel import DEFAULT_MAX_BYTES, block_rows, grouped_ids
 from .collection import GraphCollection
+from .keys import KEYED, is_seeded, pair_keys, seeded_ids
 
-__all__ = ["TESTS", "ShardState", "DatasetRefinement", "refine_collection", "LocalShards", "unify",
+__all__ = ["TESTS", "BASE_TESTS", "on_one_table", "ShardState", "DatasetRefinement", "refine_collection", "LocalShards", "unify",
            "first_appearance"]
 
-#: Tests of the dataset-level refinement.
-TESTS = ("1wl", "spd", "3wl")
+#: Tests refined here on one colour table over the whole collection, in any number of shards.
+BASE_TESTS = ("1wl", "spd", "3wl")
+
+#: Tests refined here on one colour table: :data:`BASE_TESTS` in any number of shards; RD, RRWP,
+#: EPWL and BREC's seeded baselines ``s3``, ``s4``, ``nK`` (:mod:`wltools.dataset.keys`) in one.
+#: Every other test: :mod:`wltools.dataset.pairwise`.
+TESTS = BASE_TESTS + KEYED + ("s3", "s4")
+
+
+def on_one_table(test: str, shards: int = 1) -> bool:
+    """Whether ``test`` is refined here (not pairwise) with ``shards`` shards.
+
+    Examples
+    --------
+    >>> on_one_table("rd"), on_one_table("n3"), on_one_table("rd", 2), on_one_table("sswl")
+    (True, True, False, False)
+    """
+    return test in BASE_TESTS or (shards == 1 and (test in KEYED or is_seeded(test)))
 
 _LIMIT = 2**62
 
@@ -105,14 +122,20 @@ class ShardState:
     :meth:`apply` then takes the global id of every local group.
     """
 
-    def __init__(self, coll: GraphCollection, test: str, max_bytes: int = DEFAULT_MAX_BYTES):
-        if test not in TESTS:
-            raise UnknownNameError(f"unknown dataset test {test!r}; choose from {', '.join(TESTS)}")
+    def __init__(self, coll: GraphCollection, test: str, max_bytes: int = DEFAULT_MAX_BYTES, *, alone: bool = True):
+        if not on_one_table(test, 1 if alone else 2):
+            raise UnknownNameError(f"{test!r} is not refined on one colour table across shards or parts: only "
+                                   f"{', '.join(BASE_TESTS)}; the other tests run in one process (wltools.dataset.analyse)")
         self.coll, self.test, self.max_bytes = coll, test, max_bytes
+        self.kind = "1wl" if test == "1wl" or is_seeded(test) else ("3wl" if test == "3wl" else "gd")
         self.sizes = coll.sizes
         self.labels = coll.node_labels if coll.node_labels is not None else np.zeros(coll.num_nodes, dtype=np.int64)
         self.num_edge_labels = max(1, len(coll.edge_label_values))
         self.slot_labels = coll.edge_labels if coll.edge_labels is not None else np.zeros(coll.indices.size, dtype=np.int64)
+        if is_seeded(test) or test in ("epwl", "epwl-lap"):  # defined without (edge) labels
+            self.labels = seeded_ids(coll, test) if is_seeded(test) else self.labels
+            self.slot_labels, self.num_edge_labels = np.zeros(coll.indices.size, dtype=np.int64), 1
+        self._code_top = 0
         per = self.sizes**2 if test == "3wl" else self.sizes
         self.elem_ptr = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
         self.colours = np.zeros(int(self.elem_ptr[-1]), dtype=np.int64)
@@ -127,24 +150,31 @@ class ShardState:
         return (self.elem_ptr[gs][:, None] + np.arange(per)[None, :]).reshape(-1)
 
     def _init_buckets(self) -> list[_Bucket]:
+        elems = np.arange(self.colours.size)
         if self.test != "3wl":
-            elems = np.arange(self.coll.num_nodes)
             return [_Bucket(("init",), elems, 1, lambda pos, k: (np.zeros(pos.size, dtype=np.int64),
                                                                   self.labels[elems[pos]][:, None]))]
-        return [self._pair_init_bucket(n, gs) for n, gs in self._by_order.items()]
+        return [_Bucket(("init",), elems, 4, self._atomic_rows)]
 
-    def _pair_init_bucket(self, n: int, gs: np.ndarray) -> _Bucket:
-        E = self._edge_codes(n, gs)
-        base = self.coll.graph_ptr[gs]
-
-        def rows(pos, k):
-            j, r = np.divmod(pos, n * n)
-            u, v = np.divmod(r, n)
-            out = np.stack([(u == v).astype(np.int64), E[j, u, v].astype(np.int64),
-                            self.labels[base[j] + u], self.labels[base[j] + v]], axis=1)
-            return np.zeros(pos.size, dtype=np.int64), out
-
-        return _Bucket(("n", n), self._graph_elems(gs, n * n), 4, rows)
+    def _atomic_rows(self, pos: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rows ``(u == v, 0 or 1 + e(u, v), l(u), l(v))`` of the ordered pairs at ``pos``: the
+        atomic types, one table over every graph of the shard (whatever their orders)."""
+        g = np.searchsorted(self.elem_ptr, pos, side="right") - 1
+        u, v = np.divmod(pos - self.elem_ptr[g], self.sizes[g])
+        base = self.coll.graph_ptr[g]
+        N = max(1, self.coll.num_nodes)
+        if "slot_keys" not in self._cache:  # sorted: CSR rows in order, neighbours sorted
+            src = np.repeat(np.arange(self.coll.num_nodes, dtype=np.int64), np.diff(self.coll.indptr))
+            self._cache["slot_keys"] = src * N + self.coll.indices
+        keys = self._cache["slot_keys"]
+        q = (base + u) * N + (base + v)
+        at = np.minimum(np.searchsorted(keys, q), max(keys.size - 1, 0))
+        edge = np.zeros(pos.size, dtype=np.int64)
+        if keys.size:
+            hit = keys[at] == q
+            edge[hit] = 1 + self.slot_labels[at[hit]]
+        out = np.stack([(u == v).astype(np.int64), edge, self.labels[base + u], self.labels[base + v]], axis=1)
+        return np.zeros(pos.size, dtype=np.int64), out
 
     def _edge_codes(self, n: int, gs: np.ndarray) -> np.ndarray:
         """``[g, n, n]``: 0 for non-adjacent pairs, ``1 + edge label`` for edges."""
@@ -160,10 +190,10 @@ class ShardState:
 
     def _round_buckets(self) -> list[_Bucket]:
         if "round" not in self._cache:
-            if self.test == "1wl":
+            if self.kind == "1wl":
                 deg = np.diff(self.coll.indptr)
                 self._cache["round"] = [self._wl1_bucket(int(d), np.flatnonzero(deg == d)) for d in np.unique(deg)]
-            elif self.test == "spd":
+            elif self.kind == "gd":
                 self._cache["round"] = [self._spd_bucket(n, gs) for n, gs in self._by_order.items()]
             else:
                 self._cache["round"] = [self._fwl_bucket(n, gs) for n, gs in self._by_order.items()]
@@ -184,7 +214,8 @@ class ShardState:
         return _Bucket(("deg", d), nodes, max(d, 1), rows)
 
     def _spd_bucket(self, n: int, gs: np.ndarray) -> _Bucket:
-        D = self._spd_codes(n, gs)
+        D = self._spd_codes(n, gs) if self.test == "spd" else self._keyed_codes(n, gs)
+        self._code_top = max(self._code_top, int(D.max()) + 1 if D.size else 1)
         base = self.coll.graph_ptr[gs]
 
         def rows(pos, k):
@@ -208,6 +239,13 @@ class ShardState:
             out[j][reach] = (d[reach].astype(np.int64) + 1) * L1 + E[j][reach]
         return out
 
+    def _keyed_codes(self, n: int, gs: np.ndarray) -> np.ndarray:
+        """``[g, n, n]`` exact keys of RD, RRWP or EPWL (:func:`wltools.dataset.keys.pair_keys`),
+        edge labels folded in for RD and RRWP when the collection has them."""
+        labelled = self.test in ("rd", "rrwp") and self.coll.edge_labels is not None
+        E = self._edge_codes(n, gs).astype(np.int64) if labelled else None
+        return pair_keys(self.coll, self.test, gs, E, self.num_edge_labels + 1)
+
     def _fwl_bucket(self, n: int, gs: np.ndarray) -> _Bucket:
         pbase = self.elem_ptr[gs]
         w = np.arange(n)
@@ -225,10 +263,13 @@ class ShardState:
 
     def item_bound(self, k: int) -> int:
         """The largest item of the next round's rows plus one (for the overflow check)."""
-        if self.test == "1wl":
+        if self.kind == "1wl":
             return self.num_edge_labels * k
         if self.test == "spd":
             return (int(self.sizes.max()) + 2) * (self.num_edge_labels + 1) * k
+        if self.kind == "gd":
+            self._round_buckets()
+            return self._code_top * k
         return k * k
 
     # ------------------------------------------------------------------ rounds
@@ -336,7 +377,7 @@ class LocalShards:
     def __init__(self, coll: GraphCollection, test: str, shards: int = 1, max_bytes: int = DEFAULT_MAX_BYTES):
         bounds = np.linspace(0, coll.num_graphs, max(1, min(shards, coll.num_graphs)) + 1).astype(int)
         parts = [coll] if len(bounds) == 2 else [coll.select(range(a, b)) for a, b in zip(bounds[:-1], bounds[1:])]
-        self.states = [ShardState(p, test, max_bytes) for p in parts]
+        self.states = [ShardState(p, test, max_bytes, alone=len(parts) == 1) for p in parts]
 
     def __len__(self) -> int:
         return len(self.states)

@@ -25,9 +25,9 @@ __all__ = ["to_json", "to_markdown", "to_csv", "render", "plot_bounds", "FORMATS
 FORMATS = ("md", "json", "csv")
 
 _COLUMNS = ("round", "colours", "classes", "unseparated_noniso_pairs", "conflicting_graphs", "accuracy_bound",
-            "node_accuracy_bound")
+            "node_accuracy_bound", "mae_floor")
 _HEAD = ("round", "colours", "classes", "non-iso pairs not separated", "graphs in mixed classes",
-         "accuracy bound", "node accuracy bound")
+         "accuracy bound", "node accuracy bound", "MAE floor")
 
 
 def to_json(report: dict) -> str:
@@ -53,12 +53,16 @@ def to_markdown(report: dict) -> str:
     if iso:
         bound = f", accuracy bound of isomorphism: {_cell(iso['accuracy_bound'])}" \
             if iso["accuracy_bound"] is not None else ""
+        if iso.get("mae_floor") is not None:
+            bound += f", MAE floor of isomorphism: {_cell(iso['mae_floor'])}"
         lines.append(f"isomorphism classes (with the labels in use): {iso['classes']:,}{bound}")
     for t in report["tests"]:
         cols = [c for c in _COLUMNS if any(r.get(c) is not None for r in t["rounds"])]
         stable = (f"stable after {t['stable_after']} round(s)" if t["stable_after"] is not None
                   else "not yet stable")
-        lines += ["", f"## {t['test']} ({stable}; {t['seconds']:.2f} s)", "",
+        notes = f"; {t['engine']}" if t.get("engine") else ""
+        notes += f"; ignores the {t['labels_ignored']} (defined without them)" if t.get("labels_ignored") else ""
+        lines += ["", f"## {t['test']} ({stable}; {t['seconds']:.2f} s{notes})", "",
                   "| " + " | ".join(_HEAD[_COLUMNS.index(c)] for c in cols) + " |",
                   "|" + "|".join("---:" for _ in cols) + "|"]
         lines += ["| " + " | ".join(_cell(r.get(c)) for c in cols) + " |" for r in t["rounds"]]
@@ -69,10 +73,12 @@ def to_csv(report: dict) -> str:
     """One row per (test, round)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(("test",) + _COLUMNS)
+    regression = any("mae_floor" in r for t in report["tests"] for r in t["rounds"])
+    cols = _COLUMNS if regression else _COLUMNS[:-1]
+    w.writerow(("test",) + cols)
     for t in report["tests"]:
         for r in t["rounds"]:
-            w.writerow((t["test"],) + tuple("" if r.get(c) is None else r.get(c) for c in _COLUMNS))
+            w.writerow((t["test"],) + tuple("" if r.get(c) is None else r.get(c) for c in cols))
     return buf.getvalue()
 
 
@@ -82,31 +88,33 @@ def render(report: dict, fmt: str) -> str:
 
 
 def plot_bounds(report: dict, path: str | Path) -> None:
-    """A PNG of the accuracy bound (and the node bound, dashed, when present) against rounds,
-    one line per test; the bound of isomorphism as a grey line."""
+    """A PNG of the accuracy bound (and the node bound, dashed, when present; with regression
+    targets the MAE floor) against rounds, one line per test; the bound of isomorphism as a grey
+    line."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 4))
+    key = "mae_floor" if report.get("settings", {}).get("task") == "regression" else "accuracy_bound"
     for t in report["tests"]:
         xs = [r["round"] for r in t["rounds"]]
-        if all(r.get("accuracy_bound") is not None for r in t["rounds"]):
-            ax.plot(xs, [r["accuracy_bound"] for r in t["rounds"]], marker="o", label=f"{t['test']} (graphs)")
+        if all(r.get(key) is not None for r in t["rounds"]):
+            ax.plot(xs, [r[key] for r in t["rounds"]], marker="o", label=f"{t['test']} (graphs)")
         if all(r.get("node_accuracy_bound") is not None for r in t["rounds"]):
             ax.plot(xs, [r["node_accuracy_bound"] for r in t["rounds"]], ls="--", marker=".",
                     label=f"{t['test']} (nodes)")
     iso = report.get("isomorphism")
-    if iso and iso.get("accuracy_bound") is not None:
-        ax.axhline(iso["accuracy_bound"], color="grey", lw=1, label="isomorphism")
+    if iso and iso.get(key) is not None:
+        ax.axhline(iso[key], color="grey", lw=1, label="isomorphism")
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("rounds (layers)")
-    ax.set_ylabel("accuracy upper bound")
-    ax.set_title(f"{report['dataset']['name']}: accuracy bound by rounds")
-    ax.legend(loc="lower right")
+    ax.set_ylabel("lowest MAE (MAE floor)" if key == "mae_floor" else "accuracy upper bound")
+    ax.set_title(f"{report['dataset']['name']}: {'MAE floor' if key == 'mae_floor' else 'accuracy bound'} by rounds")
+    ax.legend(loc="best" if key == "mae_floor" else "lower right")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

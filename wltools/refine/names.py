@@ -3,6 +3,9 @@
 The one definition of these constants, imported by :mod:`wltools.refine`, the CLI, the BREC runner
 and the claims. Pure constants: importing this module imports nothing.
 
+Every command that takes tests reads them with :func:`parse_tests` (a comma list or ``all``) and
+writes its help with :func:`tests_help`, so names and help never disagree with this registry.
+
 Examples
 --------
 >>> [TEST_LABELS[t] for t in TESTS]
@@ -13,7 +16,7 @@ Examples
 
 __all__ = ["TESTS", "EXTRA_TESTS", "ON_REQUEST_TESTS", "SUBGRAPH_WL_TESTS", "ALL_TESTS", "TEST_LABELS",
            "DEFAULT_RRWP_STEPS", "SUBGRAPH_BASELINE_TESTS", "ego_radius", "is_test_name", "label_of",
-           "may_exceed_3wl"]
+           "may_exceed_3wl", "EVERY_TEST", "parse_tests", "tests_help", "LABEL_FREE_TESTS", "refuses_labels", "bound_help"]
 
 #: Test names, weakest first: 1-WL; GD-WL with shortest-path distance, resistance distance or
 #: RRWP (PPGT App. E Eq. 13, GRIT Eq. 4); 3-WL as 2-FWL.
@@ -114,3 +117,107 @@ def label_of(name: str) -> str:
         return TEST_LABELS[name]
     k = ego_radius(name)
     return f"N{k}" if k is not None else name
+
+
+#: What ``all`` means (:func:`parse_tests`): every test of :data:`ALL_TESTS` but the expensive
+#: :data:`ON_REQUEST_TESTS` (4-WL, ``n^4`` work per round), which join only when named
+#: (``all,3fwl``).
+EVERY_TEST = tuple(t for t in ALL_TESTS if t not in ON_REQUEST_TESTS)
+
+#: BREC's non-GNN baselines are defined on unlabelled graphs and refuse labels
+#: (:func:`wltools.refine.refine_pair`); EPWL refuses edge labels only.
+LABEL_FREE_TESTS = ("s3", "s4", "m1", "m2")
+
+
+def refuses_labels(name: str, node_labels: bool, edge_labels: bool) -> bool:
+    """Whether :func:`wltools.refine.refine_pair` refuses test ``name`` on graphs with these labels
+    (s3, s4, nK, m1, m2 refuse any label; EPWL refuses edge labels).
+
+    Examples
+    --------
+    >>> [refuses_labels(t, True, False) for t in ("s3", "n2", "epwl", "1wl")]
+    [True, True, False, False]
+    >>> refuses_labels("epwl-lap", False, True), refuses_labels("s4", False, False)
+    (True, False)
+    """
+    if name in LABEL_FREE_TESTS or ego_radius(name) is not None:
+        return node_labels or edge_labels
+    return edge_labels and name in EXTRA_TESTS
+
+
+def _choices() -> str:
+    return f"{', '.join(ALL_TESTS)}, nK (any K >= 1), or all"
+
+
+def parse_tests(text, *, command: str = "", default: tuple | None = None) -> tuple[str, ...]:
+    """The tests named by ``text``: a comma list of names of :data:`ALL_TESTS` (and ``nK``), where
+    ``all`` stands for :data:`EVERY_TEST` (every test but 3fwl, which joins only when named:
+    ``all,3fwl``). Case and spaces are ignored, repeats dropped, the order kept. ``text`` may also
+    be a sequence of such strings; ``None`` gives ``default``. The one reader of test lists of every
+    command (``check --test``, ``brec theory --tests``, ``suite theory --tests``, ``dataset --tests``).
+
+    Raises :class:`~wltools.errors.UnknownNameError` with one line listing the valid names
+    (``command`` names the option in it).
+
+    Examples
+    --------
+    >>> parse_tests("1wl, SPD,swl-vs,1wl")
+    ('1wl', 'spd', 'swl-vs')
+    >>> parse_tests("all") == EVERY_TEST, "3fwl" in parse_tests("all"), parse_tests("all,3fwl")[-1]
+    (True, False, '3fwl')
+    >>> parse_tests(["n3", "m1"]), parse_tests(None, default=TESTS) == TESTS
+    (('n3', 'm1'), True)
+    >>> parse_tests("1wl,4wl", command="check --test")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wltools.errors.UnknownNameError: check --test: unknown test '4wl'; choose from 1wl, spd, ..., nK (any K >= 1), or all
+    """
+    from ..errors import UnknownNameError
+
+    where = f"{command}: " if command else ""
+    if text is None:
+        if default is None:
+            raise UnknownNameError(f"{where}no tests given; choose from {_choices()}")
+        return tuple(default)
+    parts = [text] if isinstance(text, str) else list(text)
+    names = [n.strip().lower() for part in parts for n in str(part).split(",") if n.strip()]
+    if not names:
+        raise UnknownNameError(f"{where}empty list of tests; choose from {_choices()}")
+    out: list[str] = []
+    for n in names:
+        if n == "all":
+            out.extend(EVERY_TEST)
+        elif is_test_name(n):
+            out.append(n)
+        else:
+            raise UnknownNameError(f"{where}unknown test {n!r}; choose from {_choices()}")
+    return tuple(dict.fromkeys(out))
+
+
+def tests_help(default: str | None = None) -> str:
+    """The help text of a ``--tests`` option, every name from this registry.
+
+    Examples
+    --------
+    >>> "slfwl2" in tests_help() and "m2" in tests_help() and "all,3fwl" in tests_help()
+    True
+    """
+    text = (f"Comma-separated tests, or all. Names: {', '.join(TESTS)} (1-WL, GD-WL with SPD / RD / RRWP, "
+            f"3-WL); {', '.join(EXTRA_TESTS)} (EPWL); {', '.join(SUBGRAPH_WL_TESTS)} (the subgraph WL "
+            f"hierarchy); {', '.join(SUBGRAPH_BASELINE_TESTS)} and nK for any K (BREC's non-GNN baselines); "
+            f"{', '.join(ON_REQUEST_TESTS)} (4-WL, n^4 work per round). 'all' is every test but "
+            f"{', '.join(ON_REQUEST_TESTS)}; write all,{ON_REQUEST_TESTS[0]} to add it.")
+    return text + (f" Default: {default}." if default else "")
+
+
+def bound_help() -> str:
+    """The help text of ``--bound`` (``brec run``, ``suite run``), every name from this registry.
+
+    Examples
+    --------
+    >>> all(t in bound_help() for t in ALL_TESTS)
+    True
+    """
+    return (f"The WL test bounding your model from above: one of {', '.join(ALL_TESTS)}, nK (any K >= 1); "
+            "rrwp:K for RRWP-WL with K channels; LOWER,UPPER for a class between two tests; "
+            "default: the factory's wl_bound attribute, else unknown.")

@@ -23,7 +23,8 @@ from typing import Iterable
 
 from ..errors import UnknownNameError
 from ..refine.names import ALL_TESTS, DEFAULT_RRWP_STEPS, ON_REQUEST_TESTS, SUBGRAPH_WL_TESTS, TEST_LABELS
-from ..refine.names import SUBGRAPH_BASELINE_TESTS, is_test_name, label_of
+from ..refine.names import SUBGRAPH_BASELINE_TESTS, label_of
+from ..refine.names import parse_tests as parse_names
 from . import SuitePair, get_suite, suite_pairs
 
 __all__ = ["SuiteTheory", "DEFAULT_SUITE_TESTS", "parse_tests", "suite_theory", "counts", "render", "FORMATS"]
@@ -40,7 +41,9 @@ DEFAULT_SUITE_TESTS = tuple(t for t in ALL_TESTS if t not in ON_REQUEST_TESTS + 
 
 
 def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
-    """``"1wl,epwl"`` or names -> a tuple of test names of :data:`~wltools.refine.names.ALL_TESTS`.
+    """``"1wl,epwl"``, ``"all"`` or names -> a tuple of test names
+    (:func:`wltools.refine.names.parse_tests`, the one reader of test lists); ``None`` gives
+    :data:`DEFAULT_SUITE_TESTS`.
 
     Examples
     --------
@@ -49,18 +52,9 @@ def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
     >>> parse_tests("4wl")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    wltools.errors.UnknownNameError: unknown test '4wl'; choose from 1wl, spd, rd, rrwp, 3wl, epwl, epwl-lap, 3fwl, ...
+    wltools.errors.UnknownNameError: suite theory --tests: unknown test '4wl'; choose from 1wl, spd, rd, rrwp, 3wl, ...
     """
-    if tests is None:
-        return DEFAULT_SUITE_TESTS
-    names = [tests] if isinstance(tests, str) else list(tests)
-    names = [n.strip().lower() for name in names for n in str(name).split(",") if n.strip()]
-    if not names:
-        raise UnknownNameError("empty list of tests; choose from " + ", ".join(ALL_TESTS))
-    for n in names:
-        if not is_test_name(n):  # nK: BREC's ego-network test of radius K
-            raise UnknownNameError(f"unknown test {n!r}; choose from {', '.join(ALL_TESTS)}, nK")
-    return tuple(dict.fromkeys(names))
+    return parse_names(tests, command="suite theory --tests", default=DEFAULT_SUITE_TESTS)
 
 
 @dataclass

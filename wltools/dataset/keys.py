@@ -1,0 +1,81 @@
+"""Exact structural keys of a whole shard of graphs, one table for all of them, so that the tests
+built on keys run on the collection's one colour table (:mod:`wltools.dataset.refine`):
+
+* **GD-WL over RD / RRWP and EPWL** (:data:`KEYED`): rows ``[chi(v), sorted(key(v, u) k + chi(u))]``
+  as for SPD, over the exact keys of :func:`wltools.distances.distance_keys` (resistance distance,
+  RRWP with ``K = n``, GRIT Eq. 1) or :func:`wltools.refine.epwl.walk_keys` (walk counts of length
+  ``0..n``, which give EPWL; Gai et al. 2025), one table per order (graphs of different orders
+  never share a class, and rows of different widths never share a colour). Edge labels enter RD and
+  RRWP as in :func:`wltools.refine.gdwl.gdwl_declaration` (``key (L + 1) + edge id``, ``0`` for
+  no edge); EPWL reads none.
+* **BREC's seeded 1-WL baselines** (:data:`SEEDED`: ``s3``, ``s4``, ``nK``; Wang & Zhang, BREC
+  Sec. 5): 1-WL started from each node's exact key (:func:`wltools.refine.substructure.substructure_counts`,
+  :func:`wltools.refine.ego.ego_keys`), numbered in one sorted table over the shard; labels are
+  not read (the tests are defined without them).
+
+Tables are the shard's own, so these tests run on one shard (the driver of several shards would
+need the keys' values): :class:`~wltools.dataset.refine.ShardState` refuses them otherwise and
+:func:`wltools.dataset.analysis.analyse` refines them pairwise instead.
+
+Examples
+--------
+>>> import networkx as nx
+>>> from wltools.dataset.collection import from_networkx
+>>> coll = from_networkx([nx.path_graph(4), nx.cycle_graph(3)])
+>>> seeded_ids(coll, "s3").tolist()  # (triangles, induced 3-paths) per node: (0, 1) (0, 2) (1, 0)
+[0, 1, 1, 0, 2, 2, 2]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..refine.names import ego_radius
+
+__all__ = ["KEYED", "SEEDED", "is_seeded", "seeded_ids", "pair_keys"]
+
+#: GD-WL-form tests over exact pair keys.
+KEYED = ("rd", "rrwp", "epwl", "epwl-lap")
+
+#: 1-WL from exact per-node keys (and every ``nK``).
+SEEDED = ("s3", "s4")
+
+
+def is_seeded(test: str) -> bool:
+    """``s3``, ``s4`` or ``nK``.
+
+    Examples
+    --------
+    >>> [is_seeded(t) for t in ("s3", "n4", "m1", "1wl")]
+    [True, True, False, False]
+    """
+    return test in SEEDED or ego_radius(test) is not None
+
+
+def seeded_ids(coll, test: str) -> np.ndarray:
+    """The key id of every node of ``coll`` (one sorted table over all its graphs)."""
+    from ..refine.ego import ego_keys
+    from ..refine.substructure import substructure_counts
+
+    cache: dict = {}
+    keys: list = []
+    for i in range(coll.num_graphs):
+        G = coll.graph(i)
+        keys.extend(substructure_counts(G, int(test[1])) if test in SEEDED else ego_keys(G, ego_radius(test), cache))
+    table = {key: j for j, key in enumerate(sorted(set(keys)))}
+    return np.fromiter((table[key] for key in keys), dtype=np.int64, count=len(keys))
+
+
+def pair_keys(coll, test: str, gs: np.ndarray, edge_codes: np.ndarray | None, edge_base: int) -> np.ndarray:
+    """``[len(gs), n, n]`` int64 keys of the graphs ``gs`` (all of order ``n``) for a
+    :data:`KEYED` test, one table; ``edge_codes`` (``0`` no edge, ``1 + label``) folded in with
+    base ``edge_base`` when given (RD, RRWP)."""
+    graphs = [coll.graph(int(i)) for i in gs]
+    if test in ("rd", "rrwp"):
+        from ..distances import distance_keys
+
+        D = np.stack(distance_keys(graphs, test)).astype(np.int64)
+        return D * edge_base + edge_codes if edge_codes is not None else D
+    from ..refine.epwl import MATRICES, walk_keys
+
+    return np.stack(walk_keys(graphs, MATRICES[test])).astype(np.int64)
