@@ -45,8 +45,9 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
               help="RRWP steps K for the rrwp test.")
 @click.option("--category", multiple=True, help=CATEGORY_HELP)
 @click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports/brec-theory",
-              show_default=True, help="Output folder (verdicts.json, verdicts.csv, README.md).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="runs/brec-theory",
+              show_default=True, help="Output folder (verdicts.json, verdicts.csv, README.md); the committed "
+                                      "table is regenerated with --out reports/brec-theory.")
 @click.option("--exact", is_flag=True, help="Use the exact refinement path instead of the fast one.")
 @click.option("--no-cache", is_flag=True, help="Recompute instead of reading the verdict cache.")
 def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: str | None,
@@ -63,7 +64,7 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
     ids = brec_selection(category, pairs)
     report = run_theory(test_names, rrwp_steps, ids=ids, fast=not exact, progress=True,
                         use_cache=not no_cache)
-    paths = write_report(report, out_dir)
+    paths = write_report(report, out_dir)  # README.md states the command, --out included
     summary = markdown_summary(report)
     click.echo(summary.split("## Settings")[0].rstrip())
     click.echo(f"\nwrote {paths['markdown']}, {paths['json']}, {paths['csv']}")
