@@ -58,6 +58,9 @@ class TestName(click.Choice):
                       "the ego-network test of radius K)", param, ctx)
 
 
+QUIET_HELP = ("No progress output: neither the bar (shown on a terminal) nor the one line per stage "
+              "written when stderr is a file or a pipe; results and warnings are still printed.")
+
 MAX_MEMORY_HELP = ("Refuse work whose estimated peak memory is above SIZE (e.g. 4G), before "
                     "starting it; default 80% of the memory free now.")
 

@@ -27,20 +27,21 @@ from cli.common import MAX_MEMORY_HELP, MemorySize, check_report_targets, table,
               help="Split the graphs into shards (Ray: one actor each); the driver keeps one colour table.")
 @click.option("--address", default=None, metavar="ADDR", help="Ray cluster address (default: a local instance).")
 @click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help="No progress bar (none either when stderr is not a terminal).")
 def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, targets_path, node_features,
                 no_edge_labels, no_iso, executor, shards, address, max_memory, quiet) -> None:
     """Per test and round: equivalence classes, non-isomorphic pairs not separated, graphs in
     classes with mixed targets and the accuracy upper bound of a collection (PATH: a TU folder, a
     graph6 / sparse6 file, or a committed dataset's name such as NCI1K). See docs/datasets.md."""
     from wltools.dataset import analyse, open_dataset, plot_bounds, render
+    from wltools.runtime.progress import on_terminal
 
     check_report_targets((), out_path, plot_path)
     coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,
                         node_targets=node_targets, targets=targets_path, max_memory=max_memory)
     report = analyse(coll, [t.strip().lower() for t in tests.split(",") if t.strip()], rounds,
                      node_targets=node_targets, iso=not no_iso, shards=shards, executor=executor,
-                     max_memory=max_memory, progress=not quiet, ray_address=address)
+                     max_memory=max_memory, progress=not quiet and on_terminal(), ray_address=address)
     text = render(report, fmt)
     if out_path:
         write_text(out_path, text)
