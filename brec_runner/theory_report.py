@@ -34,7 +34,7 @@ from .theory import (
     theory_verdicts,
 )
 
-__all__ = ["TheoryReport", "run_theory", "markdown_summary", "write_report"]
+__all__ = ["TheoryReport", "run_theory", "markdown_summary", "terminal_summary", "write_report"]
 
 
 @dataclass
@@ -190,6 +190,26 @@ def markdown_summary(report: TheoryReport, out_dir: str | Path | None = None) ->
     out += ["", "## Settings", "", "```json", json.dumps(s, indent=2), "```", ""]
     out.append("Per-pair verdicts with iterations and witnesses: `verdicts.json`, `verdicts.csv`.")
     return "\n".join(out) + "\n"
+
+
+def terminal_summary(report: TheoryReport, out_dir: str | Path | None = None) -> str:
+    """What ``brec theory`` prints: :func:`markdown_summary` without its runtime table and settings,
+    and with the published counts' table folded into one line (how many agree, and any that do not);
+    the whole of it is in the written ``README.md``."""
+    parts = markdown_summary(report, out_dir).split("\n## ")
+    keep = [parts[0]]
+    for part in parts[1:]:
+        head = part.split("\n", 1)[0]
+        if head.startswith(("Runtime", "Settings")):
+            continue
+        if head.startswith("Published"):
+            rows = [ln for ln in part.splitlines() if ln.startswith("| ") and not ln.startswith("| test |")]
+            bad = [ln.strip("| ").replace(" | ", " ") for ln in rows if "**NO**" in ln]
+            part = f"{head}\n\n" + ("None to compare: no category is selected whole" if not rows else
+                                     f"{len(rows) - len(bad)} of {len(rows)} agree") + (
+                f"; disagreeing (test category published here): {'; '.join(bad)}" if bad else "") + ".\n"
+        keep.append(part)
+    return "\n## ".join(keep).rstrip()
 
 
 def _hierarchy_section(report: TheoryReport) -> list[str]:

@@ -60,16 +60,16 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
     and runtimes per category; verdicts are cached and recomputed only when settings change.
     """
     from brec_runner.theory import parse_tests
-    from brec_runner.theory_report import markdown_summary, run_theory, write_report
+    from brec_runner.theory_report import run_theory, terminal_summary, write_report
 
     test_names = parse_tests(tests)
     ids = brec_selection(category, pairs)
     report = run_theory(test_names, rrwp_steps, ids=ids, fast=not exact, progress=not quiet,
                         use_cache=not no_cache)
     paths = write_report(report, out_dir)  # README.md states the command, --out included
-    summary = markdown_summary(report)
-    click.echo(summary.split("## Settings")[0].rstrip())
-    click.echo(f"\nwrote {paths['markdown']}, {paths['json']}, {paths['csv']}")
+    click.echo(terminal_summary(report, out_dir))
+    click.echo(f"\nwrote {paths['markdown']} (every table: published counts, runtimes, settings), {paths['json']}, "
+               f"{paths['csv']}")
 
 
 
