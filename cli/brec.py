@@ -6,7 +6,7 @@ import click
 
 from wltools.errors import WLToolsError
 from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS
-from cli.common import CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, brec_selection, check_report_targets, parse_seeds, parse_set, table, write_text
+from cli.common import CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, brec_selection, check_output_file, check_report_targets, parse_seeds, parse_set, table, write_text
 
 
 @click.group(cls=Group)
@@ -192,8 +192,8 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
     """
     from pathlib import Path
 
-    from brec_runner.fileio import atomic_path
-    from brec_runner.report import build_reports, format_report, plot_report
+    from brec_runner.report import build_reports
+    from wltools.runtime.atomic import atomic_path, format_report, plot_report
 
     check_report_targets(run_dirs, out_path, plot_path)
     if html_path or figures_dir:
@@ -201,6 +201,7 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         from brec_runner.report_html import check_html_target, write_html
 
         if html_path:
+            check_output_file("--html", html_path)  # not a device or FIFO
             check_html_target(html_path, run_dirs, (out_path, plot_path))
         if figures_dir:
             check_figures_dir(figures_dir, run_dirs, create=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import click
-from cli.common import MAX_MEMORY_HELP, MemorySize, check_report_targets, table, write_text
+from cli.common import MAX_MEMORY_HELP, MemorySize, ReportedError, check_report_targets, table, write_text
 
 
 @click.command("dataset")
@@ -36,7 +36,9 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
     from wltools.dataset import analyse, open_dataset, plot_bounds, render
     from wltools.runtime.progress import on_terminal
 
-    check_report_targets((), out_path, plot_path)
+    from wltools.dataset.tu import bundled
+
+    check_report_targets((), out_path, plot_path, inputs=(path, targets_path, bundled(str(path))))
     coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,
                         node_targets=node_targets, targets=targets_path, max_memory=max_memory)
     report = analyse(coll, [t.strip().lower() for t in tests.split(",") if t.strip()], rounds,
@@ -48,5 +50,8 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
     else:
         click.echo(text, nl=False)
     if plot_path:
-        plot_bounds(report, plot_path)
+        from wltools.runtime.atomic import atomic_path
+
+        with atomic_path(plot_path, error=ReportedError) as tmp:  # a full disk leaves the old chart whole
+            plot_bounds(report, tmp)
 

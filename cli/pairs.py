@@ -6,7 +6,8 @@ import click
 
 from wltools.check import ISO_TIMEOUT
 from wltools.refine.names import ALL_TESTS, TESTS
-from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP, TestName, out_of_memory, table
+from cli.common import (EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, IsoTimeout, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP,
+                        ReportedError, TestName, check_output_file, out_of_memory, table)
 
 
 @click.command()
@@ -38,7 +39,7 @@ from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, Memory
     help="text: a table with witnesses; json: one object for scripts.",
 )
 @click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
-@click.option("--iso-timeout", type=click.FloatRange(min=0, min_open=True), default=ISO_TIMEOUT,
+@click.option("--iso-timeout", type=IsoTimeout(), default=ISO_TIMEOUT,
               show_default=True, metavar="SECONDS", help=ISO_TIMEOUT_HELP)
 @click.option("--no-iso", is_flag=True,
               help="Skip the canonical labelling (the cheap invariants are still compared).")
@@ -69,6 +70,7 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     if draw_path:  # refused before any work: a folder, an unknown format, an input file, an undrawable test
         from wltools.draw.figure import check_target
 
+        check_output_file("--draw", draw_path, (g, h))  # not a device, FIFO or input (FILE:INDEX too)
         check_target(draw_path, (g, h), test)
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
@@ -83,8 +85,10 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         click.echo("warning: isomorphic graphs reported as distinguished; this is a bug", err=True)
     if draw_path:
         from wltools.draw.figure import draw_results
+        from wltools.runtime.atomic import atomic_path
 
-        drawn = draw_results(G, H, c.results, draw_path, rrwp_steps=c.rrwp_steps, names=(g, h))
+        with atomic_path(draw_path, error=ReportedError) as tmp:  # a full disk leaves the old drawing whole
+            drawn = draw_results(G, H, c.results, tmp, rrwp_steps=c.rrwp_steps, names=(g, h))
         click.echo(f"drawing: {draw_path} ({drawn})", err=True)
     if fmt == "json":
         click.echo(json.dumps(check_dict(c, (g, h), (G, H), exact), indent=2))
@@ -101,7 +105,7 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
          "(graph6 up to 1,000 nodes and of unlabelled graphs, else null).",
 )
 @click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
-@click.option("--iso-timeout", type=click.FloatRange(min=0, min_open=True), default=ISO_TIMEOUT,
+@click.option("--iso-timeout", type=IsoTimeout(), default=ISO_TIMEOUT,
               show_default=True, metavar="SECONDS", help=ISO_TIMEOUT_HELP)
 @click.option("--node-attr", default=None, metavar="NAME", help=NODE_ATTR_HELP)
 @click.option("--edge-attr", default=None, metavar="NAME", help=EDGE_ATTR_HELP)

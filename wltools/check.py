@@ -45,6 +45,28 @@ __all__ = ["ISO_TIMEOUT", "CheckResult", "check_pair", "require_iso", "require_t
 #: :data:`wltools.iso.NAUTY_MAX_NODES` nodes.
 ISO_TIMEOUT = 60.0
 
+#: Time budgets (seconds) at or above this mean no limit (11.6 days; beyond about 2.1e6 s the
+#: child processes' wait overflows the operating system's millisecond timer).
+MAX_ISO_TIMEOUT = 1_000_000.0
+
+
+def iso_budget(timeout: float | None) -> float | None:
+    """``timeout`` as the labelling's budget: None (no limit) for None, ``inf`` or anything at or
+    above :data:`MAX_ISO_TIMEOUT`; a :class:`~wltools.errors.WLToolsError` for NaN, zero or a
+    negative value.
+
+    Examples
+    --------
+    >>> iso_budget(60), iso_budget(float("inf")), iso_budget(3e6)
+    (60.0, None, None)
+    """
+    if timeout is None:
+        return None
+    t = float(timeout)
+    if math.isnan(t) or t <= 0:
+        raise WLToolsError(f"the isomorphism time budget must be a number of seconds > 0, got {timeout!r}")
+    return None if t >= MAX_ISO_TIMEOUT else t
+
 
 class LabellingFailed(WLToolsError):
     """The canonical labelling in the child process failed or died (one line for the CLI)."""
@@ -270,7 +292,8 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     iso : bool
         False: no canonical labelling (the invariants are still compared).
     iso_timeout : float, optional
-        Seconds for the labelling of graphs above 256 nodes; None: no limit.
+        Seconds for the labelling of graphs above 256 nodes; None, ``inf`` or at least
+        :data:`MAX_ISO_TIMEOUT`: no limit (:func:`iso_budget`; NaN or <= 0: an error).
     always_label_small : bool
         Label graphs of at most 256 nodes even when an invariant already differs (``wltools iso``
         prints their certificates; milliseconds).
@@ -288,6 +311,7 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     from .refine import refine_pair
 
     notes = []
+    iso_timeout = iso_budget(iso_timeout)
     n = max(G.number_of_nodes(), H.number_of_nodes())
     if rrwp_steps is not None and rrwp_steps > n + 1 and "rrwp" in tests:
         notes.append(f"--rrwp-steps {rrwp_steps} lowered to n + 1 = {n + 1}: by Cayley-Hamilton "
