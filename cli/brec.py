@@ -192,8 +192,8 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
     """
     from pathlib import Path
 
-    from brec_runner.report import build_reports
-    from wltools.runtime.atomic import atomic_path, format_report, plot_report
+    from brec_runner.report import build_reports, format_report, plot_report
+    from wltools.runtime.atomic import atomic_path
 
     check_report_targets(run_dirs, out_path, plot_path)
     if html_path or figures_dir:
