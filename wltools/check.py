@@ -28,7 +28,6 @@ True
 from __future__ import annotations
 
 import math
-import multiprocessing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -219,6 +218,7 @@ def _forms_in_children(G, H, timeout: float):
     would keep a core and its memory until exit; killing a process frees both at once. The
     children are forked where possible (no copy of the graphs through a pipe), spawned elsewhere,
     and killed on timeout, on an interrupt, or on any error here."""
+    import multiprocessing  # here, not at the top: only graphs above 256 nodes are labelled in children
     import time
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
