@@ -193,6 +193,26 @@ def _input_paths(inputs) -> list:
     return out
 
 
+def check_inputs(*specs) -> None:
+    """Refuse (one line, exit 2) an input that exists but is neither a regular file nor a folder: a
+    FIFO would block its reader until some process writes to it, a device (``/dev/zero``) would
+    never end. ``FILE:INDEX`` is checked as ``FILE``."""
+    import os
+    import stat
+
+    from wltools.runtime.atomic import kind_of
+
+    for spec in specs:
+        for cand in dict.fromkeys((str(spec), str(spec).rsplit(":", 1)[0])) if spec else ():
+            try:
+                mode = os.stat(cand).st_mode
+            except (OSError, ValueError):
+                continue
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                raise ReportedError(f"{cand} is {kind_of(mode)}, not a regular file; give a graph file or folder")
+            break
+
+
 def check_output_file(option: str, target, inputs=()) -> None:
     """Refuse (one line, exit 2), before any work, an output that would replace what is not a regular
     file (a device such as /dev/null, a FIFO, a folder: :func:`wltools.runtime.atomic.output_target`;

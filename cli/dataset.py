@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import click
-from cli.common import MAX_MEMORY_HELP, MemorySize, ReportedError, check_report_targets, table, write_text
+from cli.common import MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, check_report_targets, table, write_text
 
 
 @click.command("dataset")
@@ -38,6 +38,7 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
 
     from wltools.dataset.tu import bundled
 
+    check_inputs(path, targets_path)  # a FIFO or device as input: one line, not a hang
     check_report_targets((), out_path, plot_path, inputs=(path, targets_path, bundled(str(path))))
     coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,
                         node_targets=node_targets, targets=targets_path, max_memory=max_memory)

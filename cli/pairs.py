@@ -7,7 +7,7 @@ import click
 from wltools.check import ISO_TIMEOUT
 from wltools.refine.names import ALL_TESTS, TESTS
 from cli.common import (EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, IsoTimeout, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP,
-                        ReportedError, TestName, check_output_file, out_of_memory, table)
+                        ReportedError, TestName, check_inputs, check_output_file, out_of_memory, table)
 
 
 @click.command()
@@ -72,6 +72,7 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
 
         check_output_file("--draw", draw_path, (g, h))  # not a device, FIFO or input (FILE:INDEX too)
         check_target(draw_path, (g, h), test)
+    check_inputs(g, h)  # a FIFO or device as a graph file: one line, not a hang
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
     try:
@@ -124,6 +125,7 @@ def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, no
     from wltools.check import check_pair, iso_dict, iso_text
     from wltools.graphs import load_graph
 
+    check_inputs(g, h)  # a FIFO or device as a graph file: one line, not a hang
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
     try:

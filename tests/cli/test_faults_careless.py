@@ -188,3 +188,20 @@ def test_the_missing_attribute_hint_names_the_attributes_there(tmp_path):
     _one_error_line(_run("check", g, g, "--edge-attr", "label"), "(edge attributes: weight)")
     g.write_text(json.dumps({"nodes": [{"id": 0}, {"id": 1}], "edges": [{"source": 0, "target": 1}]}))
     _one_error_line(_run("iso", g, g, "--node-attr", "label"), "(its nodes have no attributes)")
+
+
+# ------------------------------------------------- found by the trial: a FIFO or device as input
+
+@pytest.mark.parametrize("args", [("dataset", "{fifo}"), ("dataset", "{g6}", "--targets", "{fifo}"),
+                                  ("check", "{fifo}", "petersen"), ("iso", "/dev/zero", "petersen")])
+def test_a_fifo_or_device_as_input_is_one_line_never_a_hang(tu, args):
+    import signal
+
+    os.mkfifo(tu / "in.g6")
+    args = [a.format(fifo=tu / "in.g6", g6=tu / "two.g6") for a in args]
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail(f"{args} hung"))
+    signal.alarm(30)
+    try:
+        _one_error_line(_run(*args), "not a regular file")
+    finally:
+        signal.alarm(0)
