@@ -201,8 +201,8 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         from brec_runner.report_html import check_html_target, write_html
 
         if html_path:
-            check_output_file("--html", html_path)  # not a device or FIFO
             check_html_target(html_path, run_dirs, (out_path, plot_path))
+            check_output_file("--html", html_path)  # and not a device or FIFO
         if figures_dir:
             check_figures_dir(figures_dir, run_dirs, create=False)
     reps = build_reports(list(run_dirs), theory=not no_theory, skip_bad=skip_bad, allow_mixed=allow_mixed)

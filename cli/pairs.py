@@ -70,8 +70,8 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     if draw_path:  # refused before any work: a folder, an unknown format, an input file, an undrawable test
         from wltools.draw.figure import check_target
 
-        check_output_file("--draw", draw_path, (g, h))  # not a device, FIFO or input (FILE:INDEX too)
         check_target(draw_path, (g, h), test)
+        check_output_file("--draw", draw_path, (g, h))  # nor a device, FIFO or input given as FILE:INDEX
     check_inputs(g, h)  # a FIFO or device as a graph file: one line, not a hang
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
