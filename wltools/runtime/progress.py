@@ -22,8 +22,11 @@ __all__ = ["progress_bar", "StageLine", "on_terminal"]
 
 
 def on_terminal(stream: TextIO | None = None) -> bool:
-    """Whether ``stream`` (default stderr) is a terminal; a stream without ``isatty`` is not."""
+    """Whether ``stream`` (default stderr) is a terminal, or the stderr of a Jupyter kernel (whose
+    cells show a live bar); a stream without ``isatty`` is not."""
     stream = sys.stderr if stream is None else stream
+    if stream is sys.stderr and type(stream).__module__.startswith("ipykernel"):
+        return True
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):  # no isatty, or closed
@@ -100,7 +103,7 @@ def progress_bar(iterable: Iterable | None = None, *, total: int | None = None, 
     """
     stream = sys.stderr if file is None else file
     if enabled and on_terminal(stream):
-        from tqdm import tqdm
+        from tqdm.auto import tqdm  # a widget in a notebook, the text bar on a terminal
 
         bar = tqdm(iterable, total=total, desc=desc, unit=unit, file=stream, **tqdm_options)
         bar.write = lambda line: tqdm.write(line, file=stream)  # same call as StageLine.write
