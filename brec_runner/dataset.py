@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -485,9 +484,8 @@ def verify_data(
 
     Returns a summary dict (counts). Raises :class:`~wltools.errors.DataIntegrityError`.
     """
-    from tqdm import tqdm
-
     from wltools.iso import certificate
+    from wltools.runtime.progress import progress_bar
 
     pairs = load_pairs() if pairs is None else list(pairs)
     summary = {
@@ -498,7 +496,7 @@ def verify_data(
         "seed": seed,
         "per_category": {},
     }
-    bar = tqdm(pairs, desc="verify BREC", unit="pair", disable=not progress, file=sys.stderr)
+    bar = progress_bar(pairs, desc="verify BREC", unit="pair", enabled=progress)
     for pair in bar:
         src = {"g": pair.g, "h": pair.h}
         cert = {}

@@ -210,6 +210,18 @@ def _check_contract(source: ModelSource, selected: list, protocol: Protocol, see
     return protocol, invariance
 
 
+def _warn_not_invariant(source: ModelSource, invariance: dict, out: Path) -> None:
+    """One warning line on stderr, before any training, when the invariance probe found the model's
+    outputs depending on the node order (the probe is recorded in ``config.json`` and the report
+    says it again; a warning, not a refusal: positional models such as LapPE are legitimate)."""
+    if invariance.get("invariant", True):
+        return
+    print(f"wltools: warning: model {source.name} is not permutation invariant: its outputs on "
+          f"{invariance['copies']} relabelled copies of pair {invariance.get('pair')}'s G differ by up to "
+          f"{invariance['max_abs_diff']:.3g} (eval mode, before training); separations beyond its bound are no "
+          f"evidence of expressive power (recorded in {out / 'config.json'})", file=sys.stderr, flush=True)
+
+
 def run(
     model,
     *,
@@ -270,6 +282,7 @@ def run(
 
         ids = [p.id for p in selected]
         out = Path(out) if out is not None else Path("runs") / f"{suite or 'brec'}-{_slug(source.name)}-{source.preset or 'run'}"
+        _warn_not_invariant(source, invariance, out)
         config = {**_config(source, protocol, seeds, ids, device, invariance, suite),
                   "eval_batch_size": eval_batch_size}  # recorded, not compared: float summation order only
         with RunDirectory(out, config, shard,
@@ -293,7 +306,7 @@ def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_afte
              max_failures: int | None = MAX_FAILURES, executor_name: str = "local") -> None:
     """Plan the units left in ``rd``, run them on ``runner`` and record each outcome as it arrives:
     a result in the results file, a failed unit in ``failures.jsonl`` and as one line on stderr."""
-    from tqdm.auto import tqdm
+    from wltools.runtime.progress import progress_bar
 
     from .plan import plan_units
     from .rpc import UnitFailure, is_model_failure
@@ -328,7 +341,7 @@ def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_afte
     counts = {"distinguished": sum(r["distinguished"] for r in rd.records),
               "reliability_failures": sum(not r["reliable"] for r in rd.records)}
     desc = (source.name if source.preset is None else f"{source.name}/{source.preset}") + label
-    bar = tqdm(total=len(todo), disable=not progress, unit="unit", desc=desc)
+    bar = progress_bar(total=len(todo), enabled=progress, unit="unit", desc=desc)
     failures: list = []
     outcomes = runner.run(spec, todo)
     try:
@@ -339,7 +352,7 @@ def _execute(rd, runner, spec, ids, seeds, progress: bool, label: str, stop_afte
                 counts["failed"] = len(failures)
                 bar.set_postfix(counts)
                 bar.update(1)
-                tqdm.write(f"wltools: {outcome.line()}", file=sys.stderr)
+                bar.write(f"wltools: {outcome.line()}")
                 if max_failures is not None and len(failures) > max_failures:
                     raise TooManyFailures(failures, max_failures, rd.path)
                 continue

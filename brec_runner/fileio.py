@@ -14,7 +14,8 @@ Three small guards that every reader and writer of :mod:`brec_runner` uses:
   deep raises :class:`RecursionError` inside :mod:`json`).
 - :func:`atomic_path` / :func:`write_atomic` write an output through a temporary file in the same
   directory, flushed and fsynced, then renamed over the target (POSIX ``rename`` is atomic), so an
-  interruption or a full disk leaves the old file or the new one, never half of one.
+  interruption or a full disk leaves the old file or the new one, never half of one; they are
+  :mod:`wltools.runtime.atomic`'s (one writer for both layers) with the run-directory error type.
 
 :func:`run_file_name` tells whether a file name is one a run directory keeps its records in
 (:data:`RUN_FILE_PATTERNS`); ``brec report --out/--plot`` refuses such targets.
@@ -22,16 +23,16 @@ Three small guards that every reader and writer of :mod:`brec_runner` uses:
 
 from __future__ import annotations
 
-import contextlib
 import fnmatch
 import json
 import os
 import stat
-import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from wltools.errors import RunDirectoryError
+from wltools.runtime import atomic as _atomic
+from wltools.runtime.atomic import kind_of
 
 __all__ = [
     "RUN_FILE_PATTERNS",
@@ -59,16 +60,6 @@ def run_file_name(name: str) -> bool:
     [True, True, True, False]
     """
     return any(fnmatch.fnmatchcase(name, p) for p in RUN_FILE_PATTERNS)
-
-
-def kind_of(mode: int) -> str:
-    """What a non-regular file is, in words ("a FIFO (named pipe)", "a directory", ...)."""
-    for test, words in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISDIR, "a directory"),
-                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                        (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return words
-    return "not a regular file"
 
 
 def _not_regular(path, mode: int, error) -> Exception:
@@ -141,47 +132,16 @@ def load_json(raw: bytes | str) -> tuple[Any, str | None]:
         return None, "nested too deeply to read (over the recursion limit of the JSON parser)"
 
 
-@contextlib.contextmanager
-def atomic_path(path, *, error=RunDirectoryError) -> Iterator[Path]:
-    """A temporary path beside ``path`` (same suffix, so writers that pick a format by the suffix,
-    as matplotlib does, write the right one) that replaces ``path`` when the block succeeds.
-
-    The temporary file is fsynced before the rename and removed when the block fails. An
-    :class:`OSError` (no such folder, no permission, a full disk) raises ``error`` in one line.
-    """
-    path = Path(path)
-    parent = path.parent if str(path.parent) else Path(".")
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        mode = 0o644
-    try:
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}")
-        os.close(fd)
-    except OSError as exc:
-        raise error(f"cannot write {path}: {exc.strerror}") from None
-    tmp = Path(tmp)
-    try:
-        yield tmp
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise error(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+def atomic_path(path, *, error=RunDirectoryError):
+    """:func:`wltools.runtime.atomic.atomic_path` with the run-directory error type: a temporary
+    path beside ``path`` that replaces it when the block succeeds (links written through, devices
+    and FIFOs refused)."""
+    return _atomic.atomic_path(path, error=error)
 
 
 def write_atomic(path, data: bytes | str, *, error=RunDirectoryError) -> Path:
-    """Write ``data`` (text is UTF-8 encoded) to ``path`` through :func:`atomic_path`."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    with atomic_path(path, error=error) as tmp:
-        with open(tmp, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-    return Path(path)
+    """:func:`wltools.runtime.atomic.write_atomic` with the run-directory error type."""
+    return _atomic.write_atomic(path, data, error=error)
 
 
 def run_file_target(target, run_dirs=()) -> str | None:

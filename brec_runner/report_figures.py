@@ -100,11 +100,9 @@ def render_pair_figures(rep: dict[str, Any], *, limit: int | None = None, progre
     """PNG drawings of the report's missed and beyond-bound pairs (at most ``limit`` per class),
     coloured by the declared bound; none when no bound is declared. ``progress``: a bar on stderr."""
     import io
-    import sys
-
-    from tqdm import tqdm
 
     from wltools.draw.figure import draw_pair
+    from wltools.runtime.progress import progress_bar
 
     from .dataset import pairs_of
 
@@ -113,8 +111,7 @@ def render_pair_figures(rep: dict[str, Any], *, limit: int | None = None, progre
         return []
     steps = (rep.get("theory") or {}).get("rrwp_steps") if test == "rrwp" else None
     todo = [(kind, ids if limit is None else ids[:limit]) for kind, ids in figure_pairs(rep).items()]
-    bar = tqdm(total=sum(len(ids) for _, ids in todo), desc="draw pairs", unit="pair", disable=not progress,
-               file=sys.stderr)
+    bar = progress_bar(total=sum(len(ids) for _, ids in todo), desc="draw pairs", unit="pair", enabled=progress)
     out = []
     for kind, ids in todo:
         for pair in pairs_of(rep.get("suite"), ids) if ids else []:

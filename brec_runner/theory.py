@@ -168,9 +168,9 @@ def _compute(todo: list, out: dict, writers: dict | None, refine_pair, K: int, f
     """Refine the (test, pair) items ``todo`` (sorted by test), put the records in ``out`` and
     append them to the cache ``writers``. A test :func:`wltools.refine.batch.batchable` runs as one
     batch over its pairs (records appended when the batch is done); the others pair by pair."""
-    from tqdm import tqdm
+    from wltools.runtime.progress import progress_bar
 
-    bar = tqdm(total=len(todo), desc="refine", unit="run", disable=not progress, file=sys.stderr)
+    bar = progress_bar(total=len(todo), desc="refine", unit="run", enabled=progress)
     distinguished = 0
     i = 0
     while i < len(todo):

@@ -6,7 +6,7 @@ import click
 
 from wltools.errors import WLToolsError
 from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS, bound_help, tests_help
-from cli.common import CATEGORY_HELP, Group, MultiPair, ReportedError, brec_selection, check_report_targets, parse_seeds, parse_set, table, write_text
+from cli.common import CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, brec_selection, check_output_file, check_report_targets, parse_seeds, parse_set, table, write_text
 
 
 @click.group(cls=Group)
@@ -18,7 +18,8 @@ def brec() -> None:
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Relabeling seed (default: the runner's, 0).")
 @click.option("--category", multiple=True, help=CATEGORY_HELP)
 @click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
-def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | None) -> None:
+@click.option("--quiet", is_flag=True, help=QUIET_HELP)
+def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | None, quiet: bool) -> None:
     """Prove the BREC data sound with pynauty.
 
     Checks that every pair is non-isomorphic, every graph simple and undirected, and every one of
@@ -29,7 +30,7 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
 
     ids = brec_selection(category, pairs)
     seed = Protocol().relabel_seed if seed is None else seed
-    summary = verify_data(load_pairs(ids=ids), seed=seed, progress=True)
+    summary = verify_data(load_pairs(ids=ids), seed=seed, progress=not quiet)
     cats = ", ".join(f"{k} {v}" for k, v in summary["per_category"].items())
     click.echo(
         f"OK: {summary['pairs']} pairs non-isomorphic ({cats}); {summary['graphs']} graphs simple "
@@ -45,28 +46,30 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
               help="RRWP steps K for the rrwp test.")
 @click.option("--category", multiple=True, help=CATEGORY_HELP)
 @click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="reports/brec-theory",
-              show_default=True, help="Output folder (verdicts.json, verdicts.csv, README.md).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="runs/brec-theory",
+              show_default=True, help="Output folder (verdicts.json, verdicts.csv, README.md); the committed "
+                                      "table is regenerated with --out reports/brec-theory.")
 @click.option("--exact", is_flag=True, help="Use the exact refinement path instead of the fast one.")
 @click.option("--no-cache", is_flag=True, help="Recompute instead of reading the verdict cache.")
+@click.option("--quiet", is_flag=True, help=QUIET_HELP)
 def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: str | None,
-                out_dir: str, exact: bool, no_cache: bool) -> None:
+                out_dir: str, exact: bool, no_cache: bool, quiet: bool) -> None:
     """Theoretical verdict of each WL-family test on each BREC pair, with tables.
 
     Writes per-pair verdicts (iterations, witness) as JSON and CSV and a Markdown table of counts
     and runtimes per category; verdicts are cached and recomputed only when settings change.
     """
     from brec_runner.theory import parse_tests
-    from brec_runner.theory_report import markdown_summary, run_theory, write_report
+    from brec_runner.theory_report import run_theory, terminal_summary, write_report
 
     test_names = parse_tests(tests)
     ids = brec_selection(category, pairs)
-    report = run_theory(test_names, rrwp_steps, ids=ids, fast=not exact, progress=True,
+    report = run_theory(test_names, rrwp_steps, ids=ids, fast=not exact, progress=not quiet,
                         use_cache=not no_cache)
-    paths = write_report(report, out_dir)
-    summary = markdown_summary(report)
-    click.echo(summary.split("## Settings")[0].rstrip())
-    click.echo(f"\nwrote {paths['markdown']}, {paths['json']}, {paths['csv']}")
+    paths = write_report(report, out_dir)  # README.md states the command, --out included
+    click.echo(terminal_summary(report, out_dir))
+    click.echo(f"\nwrote {paths['markdown']} (every table: published counts, runtimes, settings), {paths['json']}, "
+               f"{paths['csv']}")
 
 
 
@@ -122,7 +125,7 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
 @click.option("--max-failures", "max_failures", type=click.IntRange(min=0), default=10, show_default=True,
               help="Units whose model raises are recorded in RUN_DIR/failures.jsonl (one line on stderr each) "
                    "and the run goes on; one more than this many stops it (exit 2). A resume retries them.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help=QUIET_HELP)
 def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, seeds, device, out_dir, shard,
              multi_pair, epochs, lr, batch_size, weight_decay, loss_threshold, threshold_rule, allow_code_change, sets, eval_batch_size, threads, workers, executor,
              address, gpus_per_unit, cpus_per_unit, max_failures, quiet):
@@ -187,8 +190,8 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
     """
     from pathlib import Path
 
-    from brec_runner.fileio import atomic_path
     from brec_runner.report import build_reports, format_report, plot_report
+    from wltools.runtime.atomic import atomic_path
 
     check_report_targets(run_dirs, out_path, plot_path)
     if html_path or figures_dir:
@@ -197,6 +200,7 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
 
         if html_path:
             check_html_target(html_path, run_dirs, (out_path, plot_path))
+            check_output_file("--html", html_path)  # and not a device or FIFO
         if figures_dir:
             check_figures_dir(figures_dir, run_dirs, create=False)
     reps = build_reports(list(run_dirs), theory=not no_theory, skip_bad=skip_bad, allow_mixed=allow_mixed)
@@ -233,7 +237,7 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         click.echo(f"html: {html_path}")
     for i, r in enumerate(reps if figures_dir else ()):
         target = Path(figures_dir) if len(reps) == 1 else Path(figures_dir) / f"report-{i + 1}"
-        drawn = draw_report_pairs(r, target, run_dirs, progress=click.get_text_stream("stderr").isatty())
+        drawn = draw_report_pairs(r, target, run_dirs, progress=True)  # a bar on a terminal, else one line
         click.echo(f"figures: {len(drawn)} drawing(s) in {target}")
         if no_theory:
             click.echo("note: --no-theory: no pair is known to be missed or beyond the bound, so none is drawn", err=True)

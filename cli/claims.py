@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import click
-from cli.common import Group, check_output_target, write_text
+from cli.common import QUIET_HELP, Group, check_output_target, write_text
 
 
 @click.group(cls=Group)
@@ -83,7 +83,8 @@ def _suites_option(ctx, param, value):
                    "default 7; subgraph-counting: default 6).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Also write the output to this file.")
-def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, max_nodes, out) -> None:
+@click.option("--quiet", is_flag=True, help=QUIET_HELP + " (claims verify: no 'verifying ID ...' lines)")
+def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, max_nodes, out, quiet) -> None:
     """Verify claims (IDs, or --all) and print each verdict with its evidence, then the count of
     each status (e.g. "9 claims: 8 PASS, 0 FAIL, 0 ERROR, 1 SKIP"; on stderr too with --format md
     or json).
@@ -120,9 +121,11 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, max_nodes, ou
     results = []
     t0 = _time.time()
     for c in chosen:
-        click.echo(f"verifying {c.id} ...", err=True)
+        if not quiet:
+            click.echo(f"verifying {c.id} ...", err=True)
         r = reg.run_claim(c, **params)
-        click.echo(f"  {r.status} ({r.seconds:.1f}s)", err=True)
+        if not quiet:
+            click.echo(f"  {r.status} ({r.seconds:.1f}s)", err=True)
         results.append((c, r))
     import torch
 

@@ -43,6 +43,30 @@ class MemorySize(click.ParamType):
             self.fail(str(exc), param, ctx)
 
 
+class IsoTimeout(click.ParamType):
+    """``--iso-timeout``: seconds > 0; ``inf``, ``none`` or anything at or above
+    :data:`wltools.check.MAX_ISO_TIMEOUT` (11.6 days) mean no limit; NaN is refused."""
+
+    name = "SECONDS"
+
+    def convert(self, value, param, ctx):
+        import math
+
+        from wltools.check import MAX_ISO_TIMEOUT
+
+        if value is None or isinstance(value, float) and value >= MAX_ISO_TIMEOUT:
+            return None
+        if isinstance(value, str) and value.strip().lower() in ("none", "inf", "infinity"):
+            return None
+        try:
+            t = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"expected a number of seconds > 0 (or inf), got {value!r}", param, ctx)
+        if math.isnan(t) or t <= 0:
+            self.fail(f"expected a number of seconds > 0 (or inf), got {value!r}", param, ctx)
+        return None if t >= MAX_ISO_TIMEOUT else t
+
+
 class TestName(click.Choice):
     """A test name of the choices, or ``nK`` (BREC's ego-network test of radius K, any K >= 1)."""
 
@@ -58,13 +82,16 @@ class TestName(click.Choice):
                       "the ego-network test of radius K)", param, ctx)
 
 
+QUIET_HELP = ("No progress output: neither the bar (shown on a terminal) nor the one line per stage "
+              "written when stderr is a file or a pipe; results and warnings are still printed.")
+
 MAX_MEMORY_HELP = ("Refuse work whose estimated peak memory is above SIZE (e.g. 4G), before "
                     "starting it; default 80% of the memory free now.")
 
 ISO_TIMEOUT_HELP = ("Stop the canonical labelling of graphs above 256 nodes (bliss, in a child "
                      "process) after SECONDS and report isomorphism as undecided; cheap exact "
                      "invariants (degrees, components, triangles, 4-cycles, closed walks) are "
-                     "compared first.")
+                     "compared first. inf, or 1000000 and above (11.6 days), means no limit.")
 
 
 def table(rows: list[tuple[str, ...]]) -> list[str]:
@@ -147,24 +174,89 @@ class MultiPair(click.ParamType):
 
 
 
-def check_output_target(option: str, target, run_dirs=()) -> None:
+def _input_paths(inputs) -> list:
+    """The existing files and folders a command reads, from its input arguments: a path as given,
+    ``FILE`` of ``FILE:INDEX``, and the whole TU folder of a ``DS_A.txt``."""
+    from pathlib import Path
+
+    out = []
+    for spec in inputs:
+        if not spec:
+            continue
+        spec = str(spec)
+        for cand in dict.fromkeys((spec, spec.rsplit(":", 1)[0])):
+            p = Path(cand)
+            if p.exists():
+                out.append(p)
+                if p.name.endswith("_A.txt"):
+                    out.append(p.parent)
+    return out
+
+
+def check_inputs(*specs) -> None:
+    """Refuse (one line, exit 2) an input that exists but is neither a regular file nor a folder: a
+    FIFO would block its reader until some process writes to it, a device (``/dev/zero``) would
+    never end. ``FILE:INDEX`` is checked as ``FILE``."""
+    import os
+    import stat
+
+    from wltools.runtime.atomic import kind_of
+
+    for spec in specs:
+        for cand in dict.fromkeys((str(spec), str(spec).rsplit(":", 1)[0])) if spec else ():
+            try:
+                mode = os.stat(cand).st_mode
+            except (OSError, ValueError):
+                continue
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                raise ReportedError(f"{cand} is {kind_of(mode)}, not a regular file; give a graph file or folder")
+            break
+
+
+def check_output_file(option: str, target, inputs=()) -> None:
+    """Refuse (one line, exit 2), before any work, an output that would replace what is not a regular
+    file (a device such as /dev/null, a FIFO, a folder: :func:`wltools.runtime.atomic.output_target`;
+    a link to a regular file is written through) or one of the command's ``inputs`` (the same
+    file, a hard link included, or a file inside an input folder)."""
+    import os
+    from pathlib import Path
+
+    from wltools.runtime.atomic import output_target
+
+    if not target:
+        return
+    real = output_target(target, error=ReportedError)
+    for p in _input_paths(inputs):
+        if p.is_dir():
+            if Path(os.path.realpath(real)).is_relative_to(os.path.realpath(p)):
+                raise ReportedError(f"{option} {target} would write into the input folder {p}; write it elsewhere")
+        elif real.exists() and os.path.samefile(real, p) or os.path.realpath(real) == os.path.realpath(p):
+            raise ReportedError(f"{option} {target} would overwrite the input {p}; write it elsewhere")
+
+
+def check_output_target(option: str, target, run_dirs=(), inputs=()) -> None:
     """Refuse (one line, exit 2) an output path that would overwrite a run file
-    (:func:`brec_runner.fileio.run_file_target`): checked before any work."""
+    (:func:`brec_runner.fileio.run_file_target`), an input or a non-regular file
+    (:func:`check_output_file`): checked before any work."""
+    if not target:
+        return
+    check_output_file(option, target, inputs)
     from brec_runner.fileio import run_file_target
 
-    why = run_file_target(target, run_dirs) if target else None
+    why = run_file_target(target, run_dirs)
     if why:
         raise ReportedError(f"{option} {target} would overwrite the run's records ({why}); write it elsewhere")
 
 
-def check_report_targets(run_dirs, out_path, plot_path) -> None:
+def check_report_targets(run_dirs, out_path, plot_path, inputs=()) -> None:
     """Refuse (one line, exit 2) an --out or --plot that would overwrite a run file of any run
-    directory (:func:`brec_runner.fileio.run_file_target`), the two naming one file, or a chart
-    format matplotlib cannot write."""
+    directory (:func:`brec_runner.fileio.run_file_target`), an input or a non-regular file
+    (:func:`check_output_file`), the two naming one file, or a chart format matplotlib cannot
+    write."""
     from pathlib import Path
 
     for option, target in (("--out", out_path), ("--plot", plot_path)):
-        check_output_target(option, target, run_dirs)
+        check_output_target(option, target, run_dirs, inputs)
     if out_path and plot_path and Path(out_path).resolve() == Path(plot_path).resolve():
         raise ReportedError(f"--out and --plot name the same file {out_path}")
     if plot_path:
@@ -180,6 +272,6 @@ def check_report_targets(run_dirs, out_path, plot_path) -> None:
 def write_text(path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (a temporary file beside it, fsynced, renamed); an
     unwritable path is one error line."""
-    from brec_runner.fileio import write_atomic
+    from wltools.runtime.atomic import write_atomic
 
     write_atomic(path, text, error=ReportedError)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import click
-from cli.common import MAX_MEMORY_HELP, MemorySize, check_report_targets, table, write_text
+from cli.common import MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, check_report_targets, table, write_text
 from wltools.refine.names import tests_help
 
 
@@ -45,7 +45,7 @@ def _not_nan(value, param):
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9), default=1800.0,
               show_default=True, metavar="SECONDS", callback=lambda ctx, param, v: _not_nan(v, param),
               help="Refuse a test refined pairwise (all but 1wl, spd, 3wl) whose estimated time is above SECONDS.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help="No progress bar (none either when stderr is not a terminal).")
 def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, targets_path, task, node_features,
                 no_edge_labels, no_iso, executor, shards, address, max_memory, max_seconds, quiet) -> None:
     """Per test and round: equivalence classes, non-isomorphic pairs not separated, graphs in
@@ -53,20 +53,26 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
     floor) of a collection (PATH: a TU folder, a graph6 / sparse6 file, or a committed dataset's
     name such as NCI1K). See docs/datasets.md."""
     from wltools.dataset import analyse, open_dataset, plot_bounds, render
+    from wltools.dataset.tu import bundled
     from wltools.refine.names import parse_tests
+    from wltools.runtime.progress import on_terminal
 
     test_names = parse_tests(tests, command="--tests")
-    check_report_targets((), out_path, plot_path)
+    check_inputs(path, targets_path)  # a FIFO or device as input: one line, not a hang
+    check_report_targets((), out_path, plot_path, inputs=(path, targets_path, bundled(str(path))))
     coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,
                         node_targets=node_targets, targets=targets_path, max_memory=max_memory)
     report = analyse(coll, test_names, rounds, task=task, node_targets=node_targets, iso=not no_iso, shards=shards,
-                     executor=executor, max_memory=max_memory, progress=not quiet, ray_address=address,
-                     max_seconds=max_seconds)
+                     executor=executor, max_memory=max_memory, progress=not quiet and on_terminal(),
+                     ray_address=address, max_seconds=max_seconds)
     text = render(report, fmt)
     if out_path:
         write_text(out_path, text)
     else:
         click.echo(text, nl=False)
     if plot_path:
-        plot_bounds(report, plot_path)
+        from wltools.runtime.atomic import atomic_path
+
+        with atomic_path(plot_path, error=ReportedError) as tmp:  # a full disk leaves the old chart whole
+            plot_bounds(report, tmp)
 

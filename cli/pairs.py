@@ -6,7 +6,8 @@ import click
 
 from wltools.check import EXPLAIN_MAX_NODES, ISO_TIMEOUT
 from wltools.refine.names import TESTS, tests_help
-from cli.common import EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP, out_of_memory, table
+from cli.common import (EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, IsoTimeout, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP,
+                        ReportedError, check_inputs, check_output_file, out_of_memory, table)
 
 #: --stereo on check and iso (wltools.graphs.inputs.from_smiles).
 STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descriptor of each atom (R, S; r, s "
@@ -41,7 +42,7 @@ STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descripto
     help="text: a table with witnesses; json: one object for scripts.",
 )
 @click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
-@click.option("--iso-timeout", type=click.FloatRange(min=0, min_open=True), default=ISO_TIMEOUT,
+@click.option("--iso-timeout", type=IsoTimeout(), default=ISO_TIMEOUT,
               show_default=True, metavar="SECONDS", help=ISO_TIMEOUT_HELP)
 @click.option("--no-iso", is_flag=True,
               help="Skip the canonical labelling (the cheap invariants are still compared).")
@@ -86,6 +87,8 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         from wltools.draw.figure import check_target
 
         check_target(draw_path, (g, h), tests[0] if len(tests) == 1 else "all")
+        check_output_file("--draw", draw_path, (g, h))  # nor a device, FIFO or input given as FILE:INDEX
+    check_inputs(g, h)  # a FIFO or device as a graph file: one line, not a hang
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr, "stereo": stereo}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
     tests = _applicable(tests, test, G, H)
@@ -113,8 +116,10 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         click.echo("warning: isomorphic graphs reported as distinguished; this is a bug", err=True)
     if draw_path:
         from wltools.draw.figure import draw_results
+        from wltools.runtime.atomic import atomic_path
 
-        drawn = draw_results(G, H, c.results, draw_path, rrwp_steps=c.rrwp_steps, names=(g, h))
+        with atomic_path(draw_path, error=ReportedError) as tmp:  # a full disk leaves the old drawing whole
+            drawn = draw_results(G, H, c.results, tmp, rrwp_steps=c.rrwp_steps, names=(g, h))
         click.echo(f"drawing: {draw_path} ({drawn})", err=True)
     if fmt == "json":
         click.echo(json.dumps(check_dict(c, (g, h), (G, H), exact), indent=2))
@@ -147,7 +152,7 @@ def _applicable(tests: tuple, text: str, G, H) -> tuple:
          "(graph6 up to 1,000 nodes and of unlabelled graphs, else null).",
 )
 @click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
-@click.option("--iso-timeout", type=click.FloatRange(min=0, min_open=True), default=ISO_TIMEOUT,
+@click.option("--iso-timeout", type=IsoTimeout(), default=ISO_TIMEOUT,
               show_default=True, metavar="SECONDS", help=ISO_TIMEOUT_HELP)
 @click.option("--node-attr", default=None, metavar="NAME", help=NODE_ATTR_HELP)
 @click.option("--edge-attr", default=None, metavar="NAME", help=EDGE_ATTR_HELP)
@@ -167,6 +172,7 @@ def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, no
     from wltools.check import check_pair, iso_dict, iso_text
     from wltools.graphs import load_graph
 
+    check_inputs(g, h)  # a FIFO or device as a graph file: one line, not a hang
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr, "stereo": stereo}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
     try:

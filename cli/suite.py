@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from wltools.refine.names import DEFAULT_RRWP_STEPS, bound_help, tests_help
-from cli.common import Group, MultiPair, check_output_target, parse_seeds, parse_set, write_text
+from cli.common import QUIET_HELP, Group, MultiPair, check_output_target, parse_seeds, parse_set, write_text
 
 
 @click.group(cls=Group)
@@ -56,7 +56,7 @@ def suite_list(fmt: str) -> None:
 @click.option("--max-failures", "max_failures", type=click.IntRange(min=0), default=10, show_default=True,
               help="Units whose model raises are recorded in RUN_DIR/failures.jsonl (one line on stderr each) "
                    "and the run goes on; one more than this many stops it (exit 2). A resume retries them.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help=QUIET_HELP)
 def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds, device, out_dir, epochs,
               threshold_rule, sets, workers, multi_pair, allow_code_change, max_failures, quiet):
     """Train and test MODEL on the pairs of suite NAME with BREC's RPC protocol (same runner, run
@@ -78,7 +78,8 @@ def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds
 @suite.command("verify-data")
 @click.argument("names", nargs=-1)
 @click.option("--all", "all_", is_flag=True, help="Verify every suite.")
-def suite_verify_data(names: tuple[str, ...], all_: bool) -> None:
+@click.option("--quiet", is_flag=True, help=QUIET_HELP)
+def suite_verify_data(names: tuple[str, ...], all_: bool, quiet: bool) -> None:
     """Prove suite data sound with pynauty: checksums, pairs non-isomorphic, copies isomorphic,
     and each suite's own checks (graph8c: complete, against graphs generated here)."""
     from wltools.suites import SUITES, get_suite, verify_suite_data
@@ -86,7 +87,7 @@ def suite_verify_data(names: tuple[str, ...], all_: bool) -> None:
     if all_ == bool(names):
         raise click.UsageError("give suite names (see `wltools suite list`) or --all, not both or neither")
     for name in list(SUITES) if all_ else [get_suite(n).name for n in names]:
-        summary = verify_suite_data(name, progress=True)
+        summary = verify_suite_data(name, progress=not quiet)
         click.echo(f"OK {summary['suite']}: " + "; ".join(summary["checks"]) + ".")
 
 
@@ -101,7 +102,8 @@ def suite_verify_data(names: tuple[str, ...], all_: bool) -> None:
               help="md: tables; json: per-pair verdicts per test; csv: one row per pair and test.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, help="Write here, not to stdout.")
 @click.option("--exact", is_flag=True, help="Use the exact refinement path instead of the fast one.")
-def suite_theory_cmd(name, tests, rrwp_steps, pair_ids, fmt, out_path, exact) -> None:
+@click.option("--quiet", is_flag=True, help=QUIET_HELP)
+def suite_theory_cmd(name, tests, rrwp_steps, pair_ids, fmt, out_path, exact, quiet) -> None:
     """Verdict of each refinement test on each pair of suite NAME, with counts and expected counts."""
     from wltools.suites import parse_pair_ids
     from wltools.suites.theory import parse_tests, render, suite_theory
@@ -109,7 +111,7 @@ def suite_theory_cmd(name, tests, rrwp_steps, pair_ids, fmt, out_path, exact) ->
     check_output_target("--out", out_path)
     test_names = parse_tests(tests)
     ids = parse_pair_ids(name, pair_ids) if pair_ids else None
-    text = render(suite_theory(name, test_names, rrwp_steps=rrwp_steps, ids=ids, fast=not exact, progress=True), fmt)
+    text = render(suite_theory(name, test_names, rrwp_steps=rrwp_steps, ids=ids, fast=not exact, progress=not quiet), fmt)
     if out_path:
         write_text(out_path, text)
         click.echo(f"wrote {out_path}", err=True)

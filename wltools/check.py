@@ -28,7 +28,6 @@ True
 from __future__ import annotations
 
 import math
-import multiprocessing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -51,6 +50,28 @@ ISO_TIMEOUT = 60.0
 #: other category at most 0.15 s (benchmarks/results/hom.json, 2 shared cores). With 6 vertices
 #: 3-WL's search on the CFI pair takes 13 s, and 3-FWL has 132 patterns instead of 30.
 EXPLAIN_MAX_NODES = 5
+
+#: Time budgets (seconds) at or above this mean no limit (11.6 days; beyond about 2.1e6 s the
+#: child processes' wait overflows the operating system's millisecond timer).
+MAX_ISO_TIMEOUT = 1_000_000.0
+
+
+def iso_budget(timeout: float | None) -> float | None:
+    """``timeout`` as the labelling's budget: None (no limit) for None, ``inf`` or anything at or
+    above :data:`MAX_ISO_TIMEOUT`; a :class:`~wltools.errors.WLToolsError` for NaN, zero or a
+    negative value.
+
+    Examples
+    --------
+    >>> iso_budget(60), iso_budget(float("inf")), iso_budget(3e6)
+    (60.0, None, None)
+    """
+    if timeout is None:
+        return None
+    t = float(timeout)
+    if math.isnan(t) or t <= 0:
+        raise WLToolsError(f"the isomorphism time budget must be a number of seconds > 0, got {timeout!r}")
+    return None if t >= MAX_ISO_TIMEOUT else t
 
 
 class LabellingFailed(WLToolsError):
@@ -207,6 +228,7 @@ def _forms_in_children(G, H, timeout: float):
     would keep a core and its memory until exit; killing a process frees both at once. The
     children are forked where possible (no copy of the graphs through a pipe), spawned elsewhere,
     and killed on timeout, on an interrupt, or on any error here."""
+    import multiprocessing  # here, not at the top: only graphs above 256 nodes are labelled in children
     import time
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
@@ -280,7 +302,8 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     iso : bool
         False: no canonical labelling (the invariants are still compared).
     iso_timeout : float, optional
-        Seconds for the labelling of graphs above 256 nodes; None: no limit.
+        Seconds for the labelling of graphs above 256 nodes; None, ``inf`` or at least
+        :data:`MAX_ISO_TIMEOUT`: no limit (:func:`iso_budget`; NaN or <= 0: an error).
     always_label_small : bool
         Label graphs of at most 256 nodes even when an invariant already differs (``wltools iso``
         prints their certificates; milliseconds).
@@ -298,6 +321,7 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     from .refine import refine_pair
 
     notes = []
+    iso_timeout = iso_budget(iso_timeout)
     n = max(G.number_of_nodes(), H.number_of_nodes())
     if rrwp_steps is not None and rrwp_steps > n + 1 and "rrwp" in tests:
         notes.append(f"--rrwp-steps {rrwp_steps} lowered to n + 1 = {n + 1}: by Cayley-Hamilton "

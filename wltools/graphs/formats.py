@@ -272,6 +272,18 @@ def _node_link_id(value: object, what: str, where: str) -> object:
     return value
 
 
+def _require_member(items: list, attr: str | None, kind: str, structural: tuple, where: str) -> None:
+    """One line when ``attr`` is asked for and no node (edge) object has it, naming the members they
+    do have (up to ten; the structural ``id`` / ``source`` / ``target`` left out)."""
+    if attr is None or any(attr in item for item in items):
+        return
+    names = sorted({str(k) for item in items for k in item if k not in structural})
+    shown = ", ".join(n if len(n) <= 40 else n[:40] + "..." for n in names[:10]) + (
+        f", ... ({len(names)} in all)" if len(names) > 10 else "")
+    have = f" ({kind} attributes: {shown})" if names else f" (its {kind}s have no attributes)"
+    raise GraphFormatError(f"{where}: no {kind} has attribute {attr!r}{have}")
+
+
 def _read_json(data: bytes, where: str, max_memory: int | None = None, node_attr: str | None = None,
                edge_attr: str | None = None) -> nx.Graph:
     """Node-link JSON (``networkx.node_link_data``), checked before a graph is built: ``directed``
@@ -283,6 +295,9 @@ def _read_json(data: bytes, where: str, max_memory: int | None = None, node_attr
         obj = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise GraphFormatError(f"malformed JSON in {where}: {one_line(exc)}") from None
+    except RecursionError:  # [[[[...]]]] nested deeper than the parser's recursion limit
+        raise GraphFormatError(f"malformed JSON in {where}: nested too deeply to read (over the recursion "
+                               "limit of the JSON parser)") from None
     if not isinstance(obj, dict):
         raise GraphFormatError(f"{where}: expected {_NODE_LINK}")
     for key in ("directed", "multigraph"):
@@ -316,6 +331,8 @@ def _read_json(data: bytes, where: str, max_memory: int | None = None, node_attr
         if v in ids:
             raise GraphFormatError(f"node-link JSON {where}: node id {json.dumps(v)} is listed twice")
         ids[v] = {node_attr: node[node_attr]} if node_attr is not None and node_attr in node else {}
+    _require_member(nodes, node_attr, "node", ("id",), where)
+    _require_member(edges, edge_attr, "edge", ("source", "target", "key"), where)
     pairs = []
     for j, edge in enumerate(edges):
         if not isinstance(edge, dict) or "source" not in edge or "target" not in edge:

@@ -252,15 +252,31 @@ def label_key(value: object) -> tuple:
     return (0, value)
 
 
+#: Longest label text shown whole in a witness; a longer one is cut (:func:`label_text`).
+LABEL_TEXT_MAX = 100
+
+
 def label_text(value: object) -> str:
     """A label as it appears in a witness: strings quoted, numbers and tuples as Python writes them.
+
+    A text longer than :data:`LABEL_TEXT_MAX` characters is cut to its first 60 and named by its
+    length and a SHA-256 prefix, so two long labels that differ late stay told apart, and a 10 MB
+    label costs a line, not 10 MB per witness.
 
     Examples
     --------
     >>> label_text("C"), label_text(2), label_text(("C", 0))
     ("'C'", '2', "('C', 0)")
+    >>> label_text("x" * 1000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (1002 characters, sha256 fa15e62c3574)"
     """
-    return repr(value)
+    text = repr(value)
+    if len(text) <= LABEL_TEXT_MAX:
+        return text
+    import hashlib
+
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{text[:60]}... ({len(text)} characters, sha256 {digest})"
 
 
 def label_bytes(value: object) -> bytes:

@@ -18,7 +18,8 @@ bliss about 95 s; most non-isomorphic pairs differ already in a number that cost
    cycles of length 3 to 8 each).
 
 Each is a function of the isomorphism class alone, and computed exactly: integer sparse matrix
-products (``int64``; no float anywhere). Steps 4 and 5 form ``A^2``, whose work and number of
+products (``int64``; no float anywhere); graphs of at most :data:`DENSE_MAX_NODES` nodes use dense
+``int64`` numpy arrays instead (the same integers, and no import of scipy for a small ``check``). Steps 4 and 5 form ``A^2``, whose work and number of
 non-zeros are at most ``sum_v d_v^2``; above :data:`MAX_WORK` they are skipped (a dense graph),
 never approximated. Step 6 forms ``A^4 = A^2 A^2`` only when its work, the sum of the squared
 row sizes of ``A^2``, is below :data:`MAX_WORK` too, and only when no count can overflow
@@ -45,7 +46,11 @@ import networkx as nx
 
 from wltools.errors import UnsupportedGraphError
 
-__all__ = ["MAX_WORK", "INVARIANTS", "WALK_LENGTHS", "invariants", "first_difference"]
+__all__ = ["MAX_WORK", "DENSE_MAX_NODES", "INVARIANTS", "WALK_LENGTHS", "invariants", "first_difference"]
+
+#: Graphs up to this many nodes are counted with dense arrays (64^3 products: well under a
+#: millisecond), larger ones with scipy.sparse; both give the same integers (tested).
+DENSE_MAX_NODES = 64
 
 #: Largest ``sum_v d_v^2`` (the work and non-zeros of ``A^2``) for which triangles and 4-cycles
 #: are counted; denser graphs skip them (a random 3-regular graph of 100,000 nodes: 900,000).
@@ -76,9 +81,29 @@ class _Stats:
             )
         self.G = G
         self.max_work = max_work
+        self.dense = G.number_of_nodes() <= DENSE_MAX_NODES
         self._cache: dict[str, object] = {}
 
+    def _nonzeros_per_row(self, X):
+        import numpy as np
+
+        return np.count_nonzero(X, axis=1) if self.dense else np.diff(X.indptr)
+
+    def _diag_of_product(self, X, Y):
+        """``diag(X Y)`` for symmetric ``Y``: ``sum_u X_vu Y_vu`` per row ``v``."""
+        import numpy as np
+
+        return (X * Y).sum(axis=1) if self.dense else np.asarray(X.multiply(Y).sum(axis=1)).ravel()
+
     def _adjacency(self):
+        if "A" not in self._cache and self.dense:
+            import numpy as np
+
+            nodes = {v: i for i, v in enumerate(self.G)}
+            A = np.zeros((len(nodes), len(nodes)), dtype=np.int64)
+            for u, v in self.G.edges():
+                A[nodes[u], nodes[v]] = A[nodes[v], nodes[u]] = 1
+            self._cache["A"] = A
         if "A" not in self._cache:
             import numpy as np
             from scipy.sparse import csr_array
@@ -100,9 +125,7 @@ class _Stats:
 
     def _degrees(self):
         """Degrees in node order (int64 array), from the adjacency rows."""
-        import numpy as np
-
-        return np.diff(self._adjacency().indptr)
+        return self._nonzeros_per_row(self._adjacency())
 
     def _square(self):
         """``A @ A`` (int64), or None when ``sum d^2`` is above the work limit."""
@@ -116,10 +139,7 @@ class _Stats:
         A2 = self._square()
         if A2 is None:
             return None
-        import numpy as np
-
-        closed = np.asarray(A2.multiply(self._adjacency()).sum(axis=1)).ravel()  # diag(A^3)
-        return closed // 2
+        return self._diag_of_product(A2, self._adjacency()) // 2  # diag(A^3) / 2
 
     def _closed_walks(self):
         """Sorted per-node tuples ``((A^5)_vv, ..., (A^8)_vv)``, or None when too costly or when a
@@ -130,15 +150,12 @@ class _Stats:
             return None
         import numpy as np
 
-        rows = np.diff(A2.indptr)
+        rows = self._nonzeros_per_row(A2)
         if int((rows * rows).sum()) > self.max_work:
             return None
         A = self._adjacency()
         A3, A4 = A2 @ A, A2 @ A2
-
-        def diag(X, Y):  # (X Y)_vv = sum_u X_vu Y_uv = sum_u X_vu Y_vu (Y symmetric)
-            return np.asarray(X.multiply(Y).sum(axis=1)).ravel()
-
+        diag = self._diag_of_product  # (X Y)_vv = sum_u X_vu Y_uv = sum_u X_vu Y_vu (Y symmetric)
         walks = np.stack([diag(A2, A3), diag(A3, A3), diag(A3, A4), diag(A4, A4)], axis=1)
         return tuple(sorted(map(tuple, walks.tolist())))
 
@@ -149,15 +166,17 @@ class _Stats:
         if name == "nodes":
             v = G.number_of_nodes()
         elif name == "edges":
-            v = int(self._adjacency().nnz) // 2  # each edge stored twice, no self-loops
+            v = int(self._nonzeros_per_row(self._adjacency()).sum()) // 2  # each edge stored twice, no self-loops
         elif name == "degree sequence":
             v = tuple(sorted(self._degrees().tolist()))
         elif name == "component sizes":
-            from scipy.sparse.csgraph import connected_components
-
             if G.number_of_nodes() == 0:
                 v = ()
+            elif self.dense:
+                v = tuple(sorted(len(c) for c in nx.connected_components(G)))
             else:
+                from scipy.sparse.csgraph import connected_components
+
                 _, labels = connected_components(self._adjacency(), directed=False)
                 v = tuple(sorted(Counter(labels.tolist()).values()))
         elif name == "triangles per node":
@@ -173,8 +192,11 @@ class _Stats:
             else:
                 import numpy as np
 
-                A2 = A2.tocoo()
-                off = A2.data[A2.row != A2.col].astype(np.int64)
+                if self.dense:  # zeros add nothing to the sum below
+                    off = A2[~np.eye(len(A2), dtype=bool)]
+                else:
+                    A2 = A2.tocoo()
+                    off = A2.data[A2.row != A2.col].astype(np.int64)
                 v = int((off * (off - 1) // 2).sum()) // 4
         elif name == "closed walks per node":
             v = self._closed_walks()

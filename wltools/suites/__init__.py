@@ -34,7 +34,6 @@ Examples
 from __future__ import annotations
 
 import functools
-import sys
 from typing import Iterable
 
 import networkx as nx
@@ -317,16 +316,15 @@ def verify_suite_data(name: str, *, progress: bool = False) -> dict:
 
     Returns ``{"suite", "files", "graphs", "pairs", "copies", "checks": [sentences]}``.
     """
-    from tqdm import tqdm
-
     from ..graphs import check_simple
+    from ..runtime.progress import progress_bar
     from .graph8c import certificates
 
     suite = get_suite(name)
     for rel in suite.files:
         check_file(rel)
     data = suite_data(suite.name)
-    bar = tqdm(data.graphs, desc=f"verify {suite.name}", unit="graph", disable=not progress, file=sys.stderr)
+    bar = progress_bar(data.graphs, desc=f"verify {suite.name}", unit="graph", enabled=progress)
     for i, G in enumerate(bar):
         check_simple(G, f"{suite.name} graph {i} ({data.sources[i] if data.sources else i})")
     certs = certificates(data.graphs)

@@ -16,7 +16,6 @@ import csv
 import io
 import json
 import platform
-import sys
 import time
 from dataclasses import dataclass
 from typing import Iterable
@@ -113,9 +112,8 @@ def suite_theory(
     >>> counts(th)
     {'1wl': (0, 1), 'epwl': (0, 1)}
     """
-    from tqdm import tqdm
-
     from ..refine import refine_pair
+    from ..runtime.progress import progress_bar
 
     suite = get_suite(name)
     tests = parse_tests(tests)
@@ -125,7 +123,7 @@ def suite_theory(
     out: dict[int, dict[str, dict]] = {p.id: {} for p in pairs}
     t0 = time.perf_counter()
     todo = [(t, p) for t in tests for p in pairs]
-    bar = tqdm(todo, desc=f"{suite.name}", unit="run", disable=not progress, file=sys.stderr)
+    bar = progress_bar(todo, desc=f"{suite.name}", unit="run", enabled=progress)
     hits = dict.fromkeys(tests, 0)
     current = None
     for test, pair in bar:
