@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from cli import brec, claims, dataset, models, pairs, suite
+from cli import brec, claims, count, dataset, models, pairs, suite
 from cli.common import Group, ReportedError
 
 __all__ = ["ReportedError", "cli", "main"]
@@ -23,7 +23,7 @@ def cli() -> None:
 
 
 
-for _command in (pairs.check, pairs.iso, brec.brec, suite.suite, dataset.dataset_cmd, claims.claims, models.models):
+for _command in (pairs.check, pairs.iso, brec.brec, suite.suite, dataset.dataset_cmd, claims.claims, models.models, count.count):
     cli.add_command(_command)
 
 
