@@ -17,7 +17,7 @@ import numpy as np
 
 from wltools.errors import WLToolsError
 
-from .count_run import MAX_FAILURES, CountRun, _code, _dataset_digest, count_protocol
+from .count_run import MAX_FAILURES, CountRun, count_code_version, count_protocol, dataset_digest
 from .count_train import GRAPH_WIDE, CountProtocol, level_outputs, train_unit
 from .model_source import ModelContractError, ModelSource, resolve_model
 
@@ -80,10 +80,6 @@ def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, d
     d = check_model(source, sample, num_relabelings=2 ** 31, device=device, where=" of the counting benchmark")
     if any(level != "graph" for level in levels):
         model = source.build().to(device)
-        if source.kind == "built-in" and source.name in GRAPH_WIDE and not callable(getattr(model, "node_embeddings", None)):
-            raise ModelContractError(f"model {source.name}: its layers attend within each graph through the batch "
-                                     "vector, so it has no per-node readout; node and edge levels need "
-                                     "node_embeddings(batch) -> [num_nodes, d]")
         batch = Batch.from_data_list(sample).to(device)
         model.eval()
         try:
@@ -97,6 +93,20 @@ def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, d
                                      f"[{batch.num_nodes}, d] node outputs, got "
                                      f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__}")
     return d
+
+
+def _refuse_graph_wide(source: ModelSource, levels: Sequence[str]) -> None:
+    """Refuse node and edge levels of a :data:`~brec_runner.count_train.GRAPH_WIDE` built-in without
+    ``node_embeddings`` (one line), before any graph is encoded."""
+    if source.kind != "built-in" or source.name not in GRAPH_WIDE or all(lv == "graph" for lv in levels):
+        return
+    from wltools.models import registry
+
+    if not callable(getattr(registry.create_model(source.name, source.preset or "brec", **source.options),
+                            "node_embeddings", None)):
+        raise ModelContractError(f"model {source.name}: its layers attend within each graph through the batch "
+                                 "vector, so it has no per-node readout; node and edge levels need "
+                                 "node_embeddings(batch) -> [num_nodes, d]")
 
 
 def _config(source: ModelSource, protocol: CountProtocol, tasks, levels, seeds, device: str) -> dict[str, Any]:
@@ -113,7 +123,7 @@ def _config(source: ModelSource, protocol: CountProtocol, tasks, levels, seeds, 
         mcfg = registry.model_config(source.name, source.preset, **source.options)
         cfg["model_config"] = dataclasses.asdict(mcfg) if dataclasses.is_dataclass(mcfg) else repr(mcfg)
     return {**cfg, "protocol": protocol.to_dict(), "device_type": torch.device(device).type, "device": device,
-            "dataset": _dataset_digest(), "tasks": list(tasks), "levels": list(levels), "seeds": list(seeds),
+            "dataset": dataset_digest(), "tasks": list(tasks), "levels": list(levels), "seeds": list(seeds),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "environment": environment(device)}
 
 
@@ -157,11 +167,12 @@ def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequenc
         targets(t, "graph", [0])
     protocol = protocol if isinstance(protocol, CountProtocol) else count_protocol(protocol)
     source = resolve_model(model, preset=preset, options=options, bound=bound, transform=transform)
+    _refuse_graph_wide(source, levels)
     with torch_threads(threads):
         graphs = _encoded(source, protocol.limit)
         check_levels(source, levels, graphs, device)
         units = [(t, lv, s) for t in tasks for lv in levels for s in seeds]
-        with CountRun(out, _config(source, protocol, tasks, levels, seeds, device), _code(source),
+        with CountRun(out, _config(source, protocol, tasks, levels, seeds, device), count_code_version(source),
                       allow_code_change) as run:
             _train_all(run, source, [u for u in units if u not in run.done], graphs, protocol, device,
                        progress and sys.stderr.isatty(), quiet, max_failures)

@@ -20,7 +20,6 @@ Flags (our thresholds, in the gap between the two groups of Zhang et al.'s Table
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any, Sequence
 

@@ -23,21 +23,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from wltools.errors import RunDirectoryError, WLToolsError
 
-from .count_train import GRAPH_WIDE, CountProtocol, level_outputs, train_unit
+from .count_train import CountProtocol
 from .fileio import read_regular, write_atomic
 from .identity import (code_version, config_problem, differing_settings, record_checksum, seal_config,
                        settings_hash)
 from .locks import FileLock
-from .model_source import ModelContractError, ModelSource, resolve_model
-from .record import read_config, read_results
+from .model_source import ModelSource
+from .record import prepare_run_dir, read_config, read_results
 
-__all__ = ["run_count", "read_count_run", "count_protocol", "CountRun", "MAX_FAILURES"]
+__all__ = ["read_count_run", "record_problem", "count_protocol", "count_code_version", "dataset_digest", "CountRun",
+           "MAX_FAILURES"]
 
 MAX_FAILURES = 10
 KIND = "count"
@@ -56,7 +56,7 @@ def count_protocol(overrides: dict[str, Any] | None = None) -> CountProtocol:
     return dataclasses.replace(CountProtocol(), **overrides)
 
 
-def _code(source: ModelSource) -> str:
+def count_code_version(source: ModelSource) -> str:
     """The code version of a count record: the BREC runner's and the model's
     (:func:`brec_runner.identity.code_version`), the counting modules and ``wltools/counting``."""
     import wltools.counting as counting
@@ -68,7 +68,7 @@ def _code(source: ModelSource) -> str:
     return h.hexdigest()[:12]
 
 
-def _dataset_digest() -> str:
+def dataset_digest() -> str:
     from wltools.counting.data import CHECKSUMS
 
     return hashlib.sha256(json.dumps(CHECKSUMS, sort_keys=True).encode()).hexdigest()[:16]
@@ -118,12 +118,7 @@ class CountRun:
 
     def __init__(self, path, config: dict[str, Any], code: str, allow_code_change: bool = False) -> None:
         self.path = Path(path)
-        if self.path.exists() and not self.path.is_dir():
-            raise RunDirectoryError(f"{self.path} exists and is not a directory")
-        try:
-            self.path.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise RunDirectoryError(f"cannot create the run directory {self.path}: {exc.strerror}") from None
+        prepare_run_dir(self.path)
         self.code = code
         self._lock = FileLock(self.path / ".lock-results.jsonl", f"{self.path / 'results.jsonl'}").acquire()
         try:

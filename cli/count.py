@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cli.common import Group, ReportedError, check_report_targets, parse_seeds, parse_set, write_text
+from cli.common import Group, check_report_targets, parse_seeds, parse_set, write_text
 
 LEVEL = click.Choice(["graph", "node", "edge"])
 
@@ -164,4 +164,4 @@ def count_report(run_dirs, fmt, out_path, plot_path, skip_bad):
         plot_count_report(report, plot_path)
 
 
-__all__ = ["count", "ReportedError"]
+__all__ = ["count"]
