@@ -70,6 +70,16 @@ def _flag(verdict: str, mean: float) -> str:
     return ""
 
 
+def _setting(cfg: dict) -> str:
+    """A run's training setting in a few words (epochs, batch, early stop, limit) and its settings
+    hash, so rows of different protocols are never merged."""
+    p = cfg.get("protocol") or {}
+    words = [f"{p.get('epochs')} ep", f"batch {p.get('batch_size')}", f"lr {p.get('lr')}"]
+    words += [f"early stop {p['early_stop']}"] if p.get("early_stop") else []
+    words += [f"first {p['limit']} per split"] if p.get("limit") else []
+    return f"{', '.join(words)} [{str(cfg.get('settings_hash'))[:8]}]"
+
+
 def _run_summary(path, cfg: dict, records: list[dict]) -> dict[str, Any]:
     env = cfg.get("environment") or {}
     return {"dir": str(path), "model": cfg.get("model"), "bound": (cfg.get("bound") or {}).get("upper"),
@@ -89,15 +99,15 @@ def build_count_report(run_dirs: Sequence, *, skip_bad: bool = False) -> dict[st
         bad += b
         runs.append(_run_summary(d, cfg, records))
         bound = (cfg.get("bound") or {}).get("upper")
-        for r in records:
-            groups.setdefault((cfg["model"], bound, r["task"], r["level"]), []).append(r)
+        for r in records:  # runs of one model merge only under the same settings (protocol included)
+            groups.setdefault((cfg["model"], _setting(cfg), bound, r["task"], r["level"]), []).append(r)
     rows = []
-    for (model, bound, task, level), recs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
+    for (model, setting, bound, task, level), recs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
         vals = np.array([r["test_nmae"] for r in recs], dtype=float)
         mean = float(vals.mean())
         std = float(vals.std(ddof=1)) if len(vals) > 1 else 0.0
         verdict, witness = theory_verdict(task, level, bound)
-        rows.append({"model": model, "bound": bound, "task": task, "level": level,
+        rows.append({"model": model, "setting": setting, "bound": bound, "task": task, "level": level,
                      "seeds": sorted(r["seed"] for r in recs), "test_nmae_mean": mean, "test_nmae_std": std,
                      "test_mae_mean": float(np.mean([r["test_mae"] for r in recs])),
                      "theory": verdict, "witness": witness, "flag": _flag(verdict, mean)})
@@ -109,10 +119,11 @@ def _markdown(report: dict[str, Any]) -> str:
              "Test normalised MAE (MAE / std of the targets at that level), mean ± std over seeds, beside the "
              "theory's verdict for the model's declared bound. Flags: near-zero error where the class cannot count "
              f"(< {NEAR_ZERO}), or error above {UNREALISED} where it can.", "",
-             "| model | bound | task | level | test nMAE | seeds | theory | flag |", "|---|---|---|---|---:|---|---|---|"]
+             "| model | setting | bound | task | level | test nMAE | seeds | theory | flag |",
+             "|---|---|---|---|---|---:|---|---|---|"]
     for r in report["rows"]:
         theory = r["theory"] + (f" (witness {r['witness']})" if r["witness"] else "")
-        lines.append(f"| {r['model']} | {r['bound'] or '-'} | {r['task']} | {r['level']} | "
+        lines.append(f"| {r['model']} | {r['setting']} | {r['bound'] or '-'} | {r['task']} | {r['level']} | "
                      f"{r['test_nmae_mean']:.4f} ± {r['test_nmae_std']:.4f} | {len(r['seeds'])} | {theory} | "
                      f"{r['flag'] or '-'} |")
     lines += ["", "## Runs", "", "| run | model | epochs | early stop | units | wall time (s) | hardware |",
@@ -136,7 +147,7 @@ def format_count_report(report: dict[str, Any], fmt: str = "md") -> str:
         import io
 
         buf = io.StringIO()
-        keys = ["model", "bound", "task", "level", "test_nmae_mean", "test_nmae_std", "test_mae_mean", "seeds",
+        keys = ["model", "setting", "bound", "task", "level", "test_nmae_mean", "test_nmae_std", "test_mae_mean", "seeds",
                 "theory", "witness", "flag"]
         w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
         w.writeheader()

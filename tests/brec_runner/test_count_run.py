@@ -149,5 +149,6 @@ def test_report_theory_column_pending_then_filled(finished, monkeypatch):
     text = count_report.format_count_report(report, "md")
     assert "can count (witness C3)" in text and "| examples" not in text
     csv_lines = count_report.format_count_report(report, "csv").splitlines()
-    assert csv_lines[0].startswith("model,bound,task,level") and len(csv_lines) == 3
+    assert csv_lines[0].startswith("model,setting,bound,task,level") and len(csv_lines) == 3
+    assert all("1 ep, batch 16" in r["setting"] for r in report["rows"])
     assert json.loads(count_report.format_count_report(report, "json"))["rows"][0]["task"] == "cycle:3"

@@ -86,9 +86,6 @@ def test_run_and_report_a_model_written_outside_the_project(tmp_path):
     assert plot.read_bytes()[:4] == b"\x89PNG" and "| edge |" in (tmp_path / "r.md").read_text()
     res = CliRunner().invoke(cli, ["count", "report", str(out), "--out", str(out / "results.jsonl")])
     assert res.exit_code == 2 and "overwrite" in res.output
-    res = CliRunner().invoke(cli, ["count", "run", "--model", f"{model}:tiny", "--task", "star:3", "--level",
-                                   "graph", "--epochs", "3", "--limit", "20", "--out", str(out), "--quiet"])
-    assert res.exit_code == 2 and "other settings" in res.output
 
 
 def test_run_refusals_are_one_line(tmp_path):
