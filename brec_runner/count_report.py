@@ -48,11 +48,11 @@ def theory_verdict(task: str, level: str, test: str | None) -> tuple[str, str | 
     t = parse_task(task)
     if test is None:
         return "no declared bound", None
-    if t.kind == "hom":
-        return "theory pending (homomorphism tasks: family membership not wired)", None
     can_count = _can_count()
     if can_count is None:
         return PENDING, None
+    if t.kind == "hom":  # hom(F, .) is counted iff F itself is in the family: not can_count's question
+        return "theory pending (homomorphism tasks: family membership not wired)", None
     try:
         result = can_count(t.pattern, test, level)
     except Exception as exc:  # noqa: BLE001 - another module's refusal is shown, not raised
