@@ -169,18 +169,19 @@ def plot_count_report(report: dict[str, Any], path) -> Path:
 
     rows = report["rows"]
     cols = sorted({(r["task"], r["level"]) for r in rows})
-    models = sorted({str(r["model"]) for r in rows})
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(cols) * max(1, len(models)) / 2), 4))
-    width = 0.8 / max(1, len(models))
-    for k, m in enumerate(models):
-        for r in (r for r in rows if str(r["model"]) == m):
-            x = cols.index((r["task"], r["level"])) + k * width
-            ax.bar(x, max(r["test_nmae_mean"], 1e-4), width, yerr=r["test_nmae_std"], color=f"C{k}",
-                   hatch="//" if r["theory"] == "cannot count" else None, label=m if x < 1 else None)
+    series = sorted({(str(r["model"]), r["setting"]) for r in rows})  # one bar per model and setting
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.6 * len(cols) * max(1, len(series))), 4.5))
+    width = 0.8 / max(1, len(series))
+    for k, key in enumerate(series):
+        mine = [r for r in rows if (str(r["model"]), r["setting"]) == key]
+        for j, r in enumerate(mine):
+            ax.bar(cols.index((r["task"], r["level"])) + k * width, max(r["test_nmae_mean"], 1e-4), width,
+                   yerr=r["test_nmae_std"], color=f"C{k}", hatch="//" if r["theory"] == "cannot count" else None,
+                   label=f"{key[0]} ({key[1].split(' [')[0]})" if j == 0 else None)
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cols))], [f"{t}\n{lv}" for t, lv in cols], fontsize=8)
     ax.set_yscale("log")
     ax.set_ylabel("test normalised MAE")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
     fig.tight_layout()
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format=Path(path).suffix.lstrip(".") or "png")
