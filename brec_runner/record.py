@@ -82,6 +82,7 @@ __all__ = [
     "RunDirectory",
     "FAILURES",
     "read_failures",
+    "prepare_run_dir",
 ]
 
 CONFIG = "config.json"
@@ -337,6 +338,19 @@ def write_json_atomic(path: Path, obj: Any) -> None:
             os.unlink(tmp)
 
 
+def prepare_run_dir(path: Path) -> None:
+    """Create the run directory ``path`` if needed and check it is a writable directory (one
+    :class:`RunDirectoryError` line otherwise); shared by BREC and count run directories."""
+    if path.exists() and not path.is_dir():
+        raise RunDirectoryError(f"{path} exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunDirectoryError(f"cannot create the run directory {path}: {exc.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise RunDirectoryError(f"the run directory {path} is not writable")
+
+
 class RunDirectory:
     """A run directory being written (module docstring): config check and write, resume set,
     appending records, one writer per results file.
@@ -375,14 +389,7 @@ class RunDirectory:
         self.done = {(int(r["id"]), int(r["seed"])) for r in run.records}
 
     def _prepare_dir(self) -> None:
-        if self.path.exists() and not self.path.is_dir():
-            raise RunDirectoryError(f"{self.path} exists and is not a directory")
-        try:
-            self.path.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise RunDirectoryError(f"cannot create the run directory {self.path}: {exc.strerror}") from None
-        if not os.access(self.path, os.W_OK | os.X_OK):
-            raise RunDirectoryError(f"the run directory {self.path} is not writable")
+        prepare_run_dir(self.path)
 
     def _open(self, new: dict[str, Any], allow_code_change: bool) -> dict[str, Any]:
         new.update(format=FORMAT)

@@ -1,0 +1,215 @@
+"""The driver of ``wltools count run``: resolve and check the model, plan the remaining units,
+train each (:func:`brec_runner.count_train.train_unit`) and record it (:class:`brec_runner.count_run.CountRun`).
+
+A unit whose model raises (:func:`brec_runner.rpc.is_model_failure`) is recorded in
+``failures.jsonl``, said in one line on stderr, and the run goes on; more than ``max_failures`` in
+one invocation stop it (one error). A resume runs failed units again.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from wltools.errors import WLToolsError
+
+from .count_run import MAX_FAILURES, CountRun, count_code_version, count_protocol, dataset_digest
+from .count_train import GRAPH_WIDE, CountProtocol, level_outputs, train_unit
+from .model_source import ModelContractError, ModelSource, resolve_model
+
+__all__ = ["run_count", "unit_data", "check_levels"]
+
+
+def _used(limit: int) -> dict[str, list[int]]:
+    """The graph indices of each split a run uses: all, or the first ``limit`` of each."""
+    from wltools.counting.data import SPLITS, split_indices
+
+    return {s: list(split_indices(s))[:limit or None] for s in SPLITS}
+
+
+def _encoded(source: ModelSource, limit: int = 0) -> list:
+    """The benchmark graphs a run uses as PyG ``Data`` (BREC's :func:`~brec_runner.dataset.to_pyg`),
+    the model's transform applied (:func:`brec_runner.encoding_cache.encoded_graphs`), at their
+    indices; None elsewhere."""
+    from wltools.counting.data import load_graphs
+
+    from .encoding_cache import encoded_graphs
+
+    graphs = load_graphs()
+    ids = sorted(i for idx in _used(limit).values() for i in idx)
+    out: list = [None] * len(graphs)
+    for i, g in zip(ids, encoded_graphs([graphs[i] for i in ids], source.transform, source.transform_key)):
+        out[i] = g
+    return out
+
+
+def unit_data(task: str, level: str, graphs: Sequence, limit: int = 0) -> tuple[dict[str, tuple], float]:
+    """Per split ``(graphs, normalised targets, edge ends, indices)`` of ``task`` at ``level``, and
+    the normalising standard deviation (unbiased, over every item of the dataset at that level)."""
+    import torch
+
+    from wltools.counting.data import edge_list, load_graphs, targets
+
+    raw = [np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in targets(task, level)]
+    flat = np.concatenate(raw)
+    std = float(np.std(flat, ddof=1)) if flat.size > 1 else 0.0
+    if not std > 0:
+        raise WLToolsError(f"task {task} at level {level}: the targets are constant, so the normalised MAE "
+                           "is undefined")
+    ys = [torch.tensor(v / std, dtype=torch.float32) for v in raw]
+    pairs = None
+    if level == "edge":
+        pairs = [torch.tensor(edge_list(G), dtype=torch.long).reshape(-1, 2).t().contiguous()
+                 if g is not None else None for G, g in zip(load_graphs(), graphs)]
+    return {s: (graphs, ys, pairs, idx) for s, idx in _used(limit).items()}, std
+
+
+def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, device: str) -> int:
+    """The BREC contract (:func:`brec_runner.contract.check_model`, no T² width limit) and, for node
+    and edge levels, ``[num_nodes, d]`` node outputs; refusals are one line. Returns ``d``."""
+    import torch
+    from torch_geometric.data import Batch
+
+    from .contract import check_model
+
+    sample = [g for g in graphs if g is not None][:2]
+    d = check_model(source, sample, num_relabelings=2 ** 31, device=device, where=" of the counting benchmark")
+    if any(level != "graph" for level in levels):
+        model = source.build().to(device)
+        batch = Batch.from_data_list(sample).to(device)
+        model.eval()
+        try:
+            with torch.no_grad():
+                out = level_outputs(model, batch, "node")
+        except Exception as exc:  # noqa: BLE001 - a user's model: one line
+            raise ModelContractError(f"model {source.name}: node-level outputs failed: {type(exc).__name__}: "
+                                     f"{(str(exc).splitlines() or [''])[0][:200]}") from None
+        if not isinstance(out, torch.Tensor) or out.dim() != 2 or out.shape[0] != batch.num_nodes:
+            raise ModelContractError(f"model {source.name}: node and edge levels need [num_nodes, d] = "
+                                     f"[{batch.num_nodes}, d] node outputs, got "
+                                     f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__}")
+    return d
+
+
+def _refuse_graph_wide(source: ModelSource, levels: Sequence[str]) -> None:
+    """Refuse node and edge levels of a :data:`~brec_runner.count_train.GRAPH_WIDE` built-in without
+    ``node_embeddings`` (one line), before any graph is encoded."""
+    if source.kind != "built-in" or source.name not in GRAPH_WIDE or all(lv == "graph" for lv in levels):
+        return
+    from wltools.models import registry
+
+    if not callable(getattr(registry.create_model(source.name, source.preset or "brec", **source.options),
+                            "node_embeddings", None)):
+        raise ModelContractError(f"model {source.name}: its layers attend within each graph through the batch "
+                                 "vector, so it has no per-node readout; node and edge levels need "
+                                 "node_embeddings(batch) -> [num_nodes, d]")
+
+
+def _config(source: ModelSource, protocol: CountProtocol, tasks, levels, seeds, device: str) -> dict[str, Any]:
+    import dataclasses
+
+    import torch
+
+    from wltools.runtime.provenance import environment
+
+    cfg = source.config_entries()
+    if source.kind == "built-in":
+        from wltools.models import registry
+
+        mcfg = registry.model_config(source.name, source.preset, **source.options)
+        cfg["model_config"] = dataclasses.asdict(mcfg) if dataclasses.is_dataclass(mcfg) else repr(mcfg)
+    return {**cfg, "protocol": protocol.to_dict(), "device_type": torch.device(device).type, "device": device,
+            "dataset": dataset_digest(), "tasks": list(tasks), "levels": list(levels), "seeds": list(seeds),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "environment": environment(device)}
+
+
+def _one(source, data, level, protocol, seed, device, bar) -> dict[str, Any]:
+    from .rpc import fresh_model, fresh_parameters
+
+    model = fresh_model(source.factory, source.options, seed, 0, device)
+    fresh_parameters(model, seed, 0)
+    on_epoch = None
+    if bar is not None:
+        def on_epoch(epoch: int, val: float) -> None:
+            bar.set_postfix(epoch=epoch, val=f"{val:.4f}")
+    return train_unit(model, data, level, protocol, seed, device, on_epoch)
+
+
+def _failure(task, level, seed, exc) -> dict[str, Any]:
+    import traceback
+
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f"{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
+    first = (str(exc).splitlines() or [""])[0][:300]
+    return {"task": task, "level": level, "seed": seed, "error": f"{type(exc).__name__}: {first}", "where": where}
+
+
+def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequence[int], out, *,
+              preset=None, bound=None, transform=None, options=None, protocol=None, device="cpu",
+              progress=True, quiet=False, threads: int | None = 1, max_failures: int = MAX_FAILURES,
+              allow_code_change=False) -> Path:
+    """Train ``model`` on every (task, level, seed) not yet in the run directory ``out``; return it."""
+    from wltools.counting.tasks import LEVELS, parse_task
+
+    from .evaluate import torch_threads
+
+    tasks = [parse_task(t).name for t in tasks]
+    bad = [lv for lv in levels if lv not in LEVELS]
+    if bad or not levels or not tasks or not seeds:
+        raise WLToolsError(f"need tasks, seeds and levels among {', '.join(LEVELS)} (got levels {list(levels)})")
+    for t in tasks:  # refuse an unavailable task (homomorphism counting) before any work
+        from wltools.counting.data import targets
+
+        targets(t, "graph", [0])
+    protocol = protocol if isinstance(protocol, CountProtocol) else count_protocol(protocol)
+    source = resolve_model(model, preset=preset, options=options, bound=bound, transform=transform)
+    _refuse_graph_wide(source, levels)
+    with torch_threads(threads):
+        graphs = _encoded(source, protocol.limit)
+        check_levels(source, levels, graphs, device)
+        units = [(t, lv, s) for t in tasks for lv in levels for s in seeds]
+        with CountRun(out, _config(source, protocol, tasks, levels, seeds, device), count_code_version(source),
+                      allow_code_change) as run:
+            _train_all(run, source, [u for u in units if u not in run.done], graphs, protocol, device,
+                       progress and sys.stderr.isatty(), quiet, max_failures)
+    return Path(out)
+
+
+def _train_all(run, source, todo, graphs, protocol, device, bar_on, quiet, max_failures) -> None:
+    from tqdm.auto import tqdm
+
+    from .rpc import is_model_failure
+
+    bar = tqdm(total=len(todo), unit="unit", desc=f"count {source.name}", file=sys.stderr) if bar_on and todo else None
+    failures, cache = [], {}
+    try:
+        for task, level, seed in todo:
+            if (task, level) not in cache:
+                cache = {(task, level): unit_data(task, level, graphs, protocol.limit)}
+            data, std = cache[(task, level)]
+            try:
+                body = _one(source, data, level, protocol, seed, device, bar)
+            except Exception as exc:  # noqa: BLE001 - classified below
+                if not is_model_failure(exc):
+                    raise
+                entry = run.append_failure(_failure(task, level, seed, exc))
+                failures.append(entry)
+                print(f"wltools: {task} {level} seed {seed} failed: {entry['error']}", file=sys.stderr)
+                if len(failures) > max_failures:
+                    raise WLToolsError(f"stopped after {len(failures)} failed units (more than --max-failures "
+                                       f"{max_failures}); see {run.path / 'failures.jsonl'}") from None
+                continue
+            rec = run.append({"task": task, "level": level, "seed": seed, "std": std,
+                              "test_mae": body["test_nmae"] * std, **body})
+            if bar is not None:
+                bar.update(1)
+            elif not quiet:
+                print(f"wltools: {task} {level} seed {seed}: test normalised MAE {rec['test_nmae']:.4f} "
+                      f"(epoch {rec['best_epoch']} of {rec['epochs_run']}, {rec['wall_s']:.0f} s)", file=sys.stderr)
+    finally:
+        if bar is not None:
+            bar.close()

@@ -1,0 +1,189 @@
+r"""``wltools count report``: realised counting error beside what the model's class can count.
+
+Per model, task and level: the test *normalised MAE* (MAE divided by the standard deviation of the
+task's targets at that level over the dataset; GNN-AK, Zhao et al. ICLR 2022, Sec. 5 / code
+``y / y.std(0)``; I²-GNN, Huang et al. ICLR 2023, Sec. 6.1; Zhang et al. ICLR 2024, Sec. 6),
+mean ± std over seeds (sample std, ``ddof=1``; 0 with one seed), beside the theory's verdict for
+the model's declared bound (the ``upper`` test of its ``bound``): "can count" / "cannot count",
+from ``wltools.hom.spasm.can_count(F, test, level)`` (a class counts F iff F's spasm lies in its
+homomorphism-expressivity family; Zhang et al. 2024, Theorem 3.3 and Sec. 4). That module is
+imported lazily; where it is absent the column says :data:`PENDING`, never a guess.
+
+Flags (our thresholds, in the gap between the two groups of Zhang et al.'s Table 1):
+
+* ``cannot count, near-zero error``: the class cannot count F yet the error is below
+  :data:`NEAR_ZERO` (a model that is not permutation invariant, or a wrong bound).
+* ``can count, unrealised``: the class can count F but the error is above :data:`UNREALISED`
+  (training budget, optimisation or architecture falls short of the class).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+__all__ = ["build_count_report", "format_count_report", "plot_count_report", "theory_verdict", "PENDING",
+           "NEAR_ZERO", "UNREALISED"]
+
+PENDING = "theory pending (homomorphism-expressivity not merged)"
+NEAR_ZERO = 0.01
+UNREALISED = 0.1
+
+
+def _can_count():
+    try:
+        from wltools.hom.spasm import can_count
+    except ImportError:
+        return None
+    return can_count
+
+
+def theory_verdict(task: str, level: str, test: str | None) -> tuple[str, str | None]:
+    """``(verdict, witness)`` for counting ``task`` at ``level`` under the test ``test``."""
+    from wltools.counting.tasks import parse_task
+
+    t = parse_task(task)
+    if test is None:
+        return "no declared bound", None
+    can_count = _can_count()
+    if can_count is None:
+        return PENDING, None
+    if t.kind == "hom":  # hom(F, .) is counted iff F itself is in the family: not can_count's question
+        return "theory pending (homomorphism tasks: family membership not wired)", None
+    try:
+        result = can_count(t.pattern, test, level)
+    except Exception as exc:  # noqa: BLE001 - another module's refusal is shown, not raised
+        return f"theory unavailable ({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})", None
+    ok, witness = result if isinstance(result, tuple) else (
+        getattr(result, "can_count", getattr(result, "countable", result)), getattr(result, "witness", None))
+    return ("can count" if bool(ok) else "cannot count"), (None if witness is None else str(witness))
+
+
+def _flag(verdict: str, mean: float) -> str:
+    if verdict == "cannot count" and mean < NEAR_ZERO:
+        return "cannot count, near-zero error"
+    if verdict == "can count" and mean > UNREALISED:
+        return "can count, unrealised"
+    return ""
+
+
+def _setting(cfg: dict) -> str:
+    """A run's training setting in a few words (epochs, batch, early stop, limit) and its settings
+    hash, so rows of different protocols are never merged."""
+    p = cfg.get("protocol") or {}
+    words = [f"{p.get('epochs')} ep", f"batch {p.get('batch_size')}", f"lr {p.get('lr')}"]
+    words += [f"early stop {p['early_stop']}"] if p.get("early_stop") else []
+    words += [f"first {p['limit']} per split"] if p.get("limit") else []
+    return f"{', '.join(words)} [{str(cfg.get('settings_hash'))[:8]}]"
+
+
+def _run_summary(path, cfg: dict, records: list[dict]) -> dict[str, Any]:
+    env = cfg.get("environment") or {}
+    return {"dir": str(path), "model": cfg.get("model"), "bound": (cfg.get("bound") or {}).get("upper"),
+            "protocol": {k: v for k, v in (cfg.get("protocol") or {}).items() if k != "sources"},
+            "seeds": cfg.get("seeds"), "units": len(records), "wall_s": round(sum(r["wall_s"] for r in records), 1),
+            "hardware": env.get("hardware"), "versions": env.get("versions"), "git_revision": env.get("git_revision")}
+
+
+def build_count_report(run_dirs: Sequence, *, skip_bad: bool = False) -> dict[str, Any]:
+    """Read and check every run directory; one row per (model, bound, task, level)."""
+    from .count_run import read_count_run
+
+    groups: dict[tuple, list[dict]] = {}
+    runs, bad = [], []
+    for d in run_dirs:
+        cfg, records, b = read_count_run(d, skip_bad=skip_bad)
+        bad += b
+        runs.append(_run_summary(d, cfg, records))
+        bound = (cfg.get("bound") or {}).get("upper")
+        for r in records:  # runs of one model merge only under the same settings (protocol included)
+            groups.setdefault((cfg["model"], _setting(cfg), bound, r["task"], r["level"]), []).append(r)
+    rows = []
+    for (model, setting, bound, task, level), recs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
+        vals = np.array([r["test_nmae"] for r in recs], dtype=float)
+        mean = float(vals.mean())
+        std = float(vals.std(ddof=1)) if len(vals) > 1 else 0.0
+        verdict, witness = theory_verdict(task, level, bound)
+        rows.append({"model": model, "setting": setting, "bound": bound, "task": task, "level": level,
+                     "seeds": sorted(r["seed"] for r in recs), "test_nmae_mean": mean, "test_nmae_std": std,
+                     "test_mae_mean": float(np.mean([r["test_mae"] for r in recs])),
+                     "theory": verdict, "witness": witness, "flag": _flag(verdict, mean)})
+    return {"rows": rows, "runs": runs, "bad": bad, "thresholds": {"near_zero": NEAR_ZERO, "unrealised": UNREALISED}}
+
+
+def _markdown(report: dict[str, Any]) -> str:
+    lines = ["# Counting power realised", "",
+             "Test normalised MAE (MAE / std of the targets at that level), mean ± std over seeds, beside the "
+             "theory's verdict for the model's declared bound. Flags: near-zero error where the class cannot count "
+             f"(< {NEAR_ZERO}), or error above {UNREALISED} where it can.", "",
+             "| model | setting | bound | task | level | test nMAE | seeds | theory | flag |",
+             "|---|---|---|---|---|---:|---|---|---|"]
+    for r in report["rows"]:
+        theory = r["theory"] + (f" (witness {r['witness']})" if r["witness"] else "")
+        lines.append(f"| {r['model']} | {r['setting']} | {r['bound'] or '-'} | {r['task']} | {r['level']} | "
+                     f"{r['test_nmae_mean']:.4f} ± {r['test_nmae_std']:.4f} | {len(r['seeds'])} | {theory} | "
+                     f"{r['flag'] or '-'} |")
+    lines += ["", "## Runs", "", "| run | model | epochs | early stop | units | wall time (s) | hardware |",
+              "|---|---|---:|---:|---:|---:|---|"]
+    for run in report["runs"]:
+        p, hw = run["protocol"], run.get("hardware") or {}
+        hw_text = ", ".join(f"{k} {v}" for k, v in hw.items()) if isinstance(hw, dict) else str(hw)
+        lines.append(f"| {run['dir']} | {run['model']} | {p.get('epochs')} | {p.get('early_stop')} | {run['units']} | "
+                     f"{run['wall_s']} | {hw_text} |")
+    if report["bad"]:
+        lines += ["", f"{len(report['bad'])} bad results line(s) skipped:"] + [f"- {b}" for b in report["bad"]]
+    return "\n".join(lines) + "\n"
+
+
+def format_count_report(report: dict[str, Any], fmt: str = "md") -> str:
+    """The report as Markdown (``md``), JSON or CSV (one line per row)."""
+    if fmt == "json":
+        return json.dumps(report, indent=2, sort_keys=True) + "\n"
+    if fmt == "csv":
+        import csv
+        import io
+
+        buf = io.StringIO()
+        keys = ["model", "setting", "bound", "task", "level", "test_nmae_mean", "test_nmae_std", "test_mae_mean", "seeds",
+                "theory", "witness", "flag"]
+        w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
+        w.writeheader()
+        for r in report["rows"]:
+            w.writerow({**{k: r[k] for k in keys}, "seeds": " ".join(map(str, r["seeds"]))})
+        return buf.getvalue()
+    return _markdown(report)
+
+
+def plot_count_report(report: dict[str, Any], path) -> Path:
+    """A bar chart (log scale) of the test normalised MAE per (task, level), one bar per model,
+    error bars one std, hatched where the theory says the class cannot count; written atomically."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .fileio import atomic_path
+
+    rows = report["rows"]
+    cols = sorted({(r["task"], r["level"]) for r in rows})
+    series = sorted({(str(r["model"]), r["setting"]) for r in rows})  # one bar per model and setting
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.6 * len(cols) * max(1, len(series))), 4.5))
+    width = 0.8 / max(1, len(series))
+    for k, key in enumerate(series):
+        mine = [r for r in rows if (str(r["model"]), r["setting"]) == key]
+        for j, r in enumerate(mine):
+            ax.bar(cols.index((r["task"], r["level"])) + k * width, max(r["test_nmae_mean"], 1e-4), width,
+                   yerr=r["test_nmae_std"], color=f"C{k}", hatch="//" if r["theory"] == "cannot count" else None,
+                   label=f"{key[0]} ({key[1].split(' [')[0]})" if j == 0 else None)
+    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cols))], [f"{t}\n{lv}" for t, lv in cols], fontsize=8)
+    ax.set_yscale("log")
+    ax.set_ylabel("test normalised MAE")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format=Path(path).suffix.lstrip(".") or "png")
+    plt.close(fig)
+    return Path(path)

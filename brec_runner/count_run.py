@@ -1,0 +1,194 @@
+"""``wltools count run``: train a model to count a pattern, into a resumable run directory.
+
+The model is resolved and checked as for a BREC run (:func:`brec_runner.model_source.resolve_model`,
+:func:`brec_runner.contract.check_model`): built-ins, plugins, ``MODULE:ATTR`` and ``PATH.py:ATTR``
+take one path, with the same refusals. One *unit* is a (task, level, seed); its model is built by
+:func:`brec_runner.rpc.fresh_model` under the seed and trained by
+:func:`brec_runner.count_train.train_unit` with the protocol of :class:`~brec_runner.count_train.CountProtocol`.
+
+Layout of a count run directory (the BREC run's, :mod:`brec_runner.record`)::
+
+    RUN_DIR/
+      config.json        model, bound, protocol (with its sources), dataset digest, tasks, levels,
+                         seeds, provenance, settings hash, code versions; sealed (config_check)
+      results.jsonl      one checksummed JSON line per finished unit, appended and fsynced
+      failures.jsonl     units whose model raised (one line each); a resume runs them again
+      .lock-results.jsonl   the one writer's lock (brec_runner.locks)
+
+A resume skips finished units; other settings, or another code version without
+``allow_code_change``, are refused naming the difference (:func:`brec_runner.identity.differing_settings`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from wltools.errors import RunDirectoryError, WLToolsError
+
+from .count_train import CountProtocol
+from .fileio import read_regular, write_atomic
+from .identity import (code_version, config_problem, differing_settings, record_checksum, seal_config,
+                       settings_hash)
+from .locks import FileLock
+from .model_source import ModelSource
+from .record import prepare_run_dir, read_config, read_results
+
+__all__ = ["read_count_run", "record_problem", "count_protocol", "count_code_version", "dataset_digest", "CountRun",
+           "MAX_FAILURES"]
+
+MAX_FAILURES = 10
+KIND = "count"
+_REQUIRED = {"task": str, "level": str, "seed": int, "test_nmae": float, "val_nmae": float, "best_epoch": int}
+_FILES = ("count_train.py", "count_run.py")
+
+
+def count_protocol(overrides: dict[str, Any] | None = None) -> CountProtocol:
+    """The default :class:`CountProtocol` with ``overrides`` (unknown fields: one error)."""
+    import dataclasses
+
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    unknown = sorted(set(overrides) - set(CountProtocol.field_names()))
+    if unknown:
+        raise WLToolsError(f"unknown protocol field(s) {', '.join(unknown)}")
+    return dataclasses.replace(CountProtocol(), **overrides)
+
+
+def count_code_version(source: ModelSource) -> str:
+    """The code version of a count record: the BREC runner's and the model's
+    (:func:`brec_runner.identity.code_version`), the counting modules and ``wltools/counting``."""
+    import wltools.counting as counting
+
+    h = hashlib.sha256(code_version(source)["version"].encode())
+    here = Path(__file__).resolve().parent
+    for path in [here / f for f in _FILES] + sorted(Path(counting.__file__).resolve().parent.glob("*.py")):
+        h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def dataset_digest() -> str:
+    from wltools.counting.data import CHECKSUMS
+
+    return hashlib.sha256(json.dumps(CHECKSUMS, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def record_problem(rec: Any, cfg: dict[str, Any]) -> str | None:
+    """Why a results line cannot be trusted as a record of the count run ``cfg`` (None: it can)."""
+    if not isinstance(rec, dict):
+        return f"a JSON {type(rec).__name__}, not a record"
+    for k, kind in _REQUIRED.items():
+        v = rec.get(k)
+        if isinstance(v, bool) or not isinstance(v, (int, float) if kind is float else kind):
+            return f"missing or wrong field {k}"
+    if rec.get("check") != record_checksum(rec):
+        return "checksum mismatch (the line was edited or damaged)"
+    if rec.get("settings") != cfg.get("settings_hash"):
+        return "written under other settings"
+    if rec.get("code") not in (cfg.get("code_versions") or []):
+        return f"code version {rec.get('code')} is not one of this run's"
+    return None
+
+
+def read_count_run(run_dir, *, skip_bad: bool = False) -> tuple[dict[str, Any], list[dict], list[str]]:
+    """``(config, records, bad lines)`` of a count run directory, every line checked."""
+    cfg = read_config(run_dir)
+    if cfg.get("kind") != KIND:
+        raise RunDirectoryError(f"{run_dir} is not a count run directory (a BREC run? use wltools brec report)")
+    if cfg.get("settings_hash") != settings_hash(cfg) or config_problem(cfg):
+        raise RunDirectoryError(f"{run_dir}/config.json was edited (its checks fail); restore it from a backup")
+    records, bad, seen = [], [], set()
+    for i, rec in enumerate(read_results(Path(run_dir) / "results.jsonl"), start=1):
+        why = record_problem(rec, cfg)
+        if why is not None:
+            if not skip_bad:
+                raise RunDirectoryError(f"{run_dir}/results.jsonl, line {i}: {why} (--skip-bad skips such lines)")
+            bad.append(f"{run_dir}/results.jsonl, line {i}: {why}")
+            continue
+        key = (rec["task"], rec["level"], rec["seed"])
+        if key not in seen:
+            seen.add(key)
+            records.append(rec)
+    return cfg, records, bad
+
+
+class CountRun:
+    """A count run directory being written: config check, resume set, appends, one writer."""
+
+    def __init__(self, path, config: dict[str, Any], code: str, allow_code_change: bool = False) -> None:
+        self.path = Path(path)
+        prepare_run_dir(self.path)
+        self.code = code
+        self._lock = FileLock(self.path / ".lock-results.jsonl", f"{self.path / 'results.jsonl'}").acquire()
+        try:
+            self.config = self._open(config, allow_code_change)
+            read_results(self.path / "results.jsonl", repair=True)
+            _, records, _ = read_count_run(self.path)
+        except BaseException:
+            self.close()
+            raise
+        self.done = {(r["task"], r["level"], r["seed"]) for r in records}
+
+    def _open(self, new: dict[str, Any], allow_code_change: bool) -> dict[str, Any]:
+        new = {**json.loads(json.dumps(new)), "kind": KIND}
+        new["settings_hash"] = settings_hash(new)
+        new["code_versions"] = [self.code]
+        if read_regular(self.path / "config.json") is None:
+            if (self.path / "results.jsonl").exists():
+                raise RunDirectoryError(f"{self.path} holds results but no config.json; move them away to start afresh")
+            self._write(new)
+            return new
+        old, _, _ = read_count_run(self.path, skip_bad=True)
+        diff = differing_settings(old, new)
+        if diff:
+            raise RunDirectoryError(f"{self.path} holds a count run with other settings ({', '.join(diff)}); "
+                                    "use another --out or the same settings")
+        versions = list(old["code_versions"])
+        if self.code not in versions:
+            if not allow_code_change:
+                raise RunDirectoryError(f"{self.path} was run by code version {', '.join(versions)}, this code is "
+                                        f"{self.code}; use another --out, or --allow-code-change to continue")
+            versions.append(self.code)
+        merged = {**old, **{k: sorted(set(old.get(k) or []) | set(new.get(k) or []), key=str)
+                            for k in ("tasks", "levels", "seeds")},
+                  "bound": new.get("bound"), "code_versions": versions}
+        if merged != old:
+            self._write(merged)
+        return merged
+
+    def _write(self, cfg: dict[str, Any]) -> None:
+        write_atomic(self.path / "config.json", json.dumps(seal_config(cfg), indent=2, sort_keys=True) + "\n")
+
+    def _append(self, name: str, body: dict[str, Any]) -> dict[str, Any]:
+        import os
+
+        rec = {**body, "settings": self.config["settings_hash"], "code": self.code}
+        rec["check"] = record_checksum(rec)
+        try:
+            with open(self.path / name, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(rec, sort_keys=True) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise RunDirectoryError(f"cannot append to {self.path / name}: {exc.strerror}") from None
+        return rec
+
+    def append(self, body: dict[str, Any]) -> dict[str, Any]:
+        rec = self._append("results.jsonl", body)
+        self.done.add((rec["task"], rec["level"], rec["seed"]))
+        return rec
+
+    def append_failure(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self._append("failures.jsonl", body)
+
+    def close(self) -> None:
+        if getattr(self, "_lock", None) is not None:
+            self._lock.release()
+            self._lock = None
+
+    def __enter__(self) -> "CountRun":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

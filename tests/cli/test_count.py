@@ -1,0 +1,98 @@
+"""``wltools count``: data printed for anyone to check (against networkx's own counts), runs of a
+model written outside the project, reports, and refusals as one line with exit 2."""
+
+import csv
+import io
+import json
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+from tiny_gnn import tiny_gnn_source
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_graph_level_csv_equals_networkx_triangles():
+    res = invoke("count", "data", "--task", "cycle:3", "--split", "val", "--limit", "40")
+    assert res.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(res.output)))
+    assert len(rows) == 40 and {r["split"] for r in rows} == {"val"}
+    for r in rows:
+        G = nx.from_graph6_bytes(r["graph6"].encode())
+        assert int(r["count"]) == sum(nx.triangles(G).values()) // 3
+
+
+def test_node_and_edge_levels_equal_networkx_counts():
+    res = invoke("count", "data", "--task", "cycle:3", "--level", "node", "--split", "test", "--format", "json",
+                 "--limit", "30")
+    graphs = json.loads(res.output)
+    assert len(graphs) == 30
+    for g in graphs:
+        G = nx.from_graph6_bytes(g["graph6"].encode())
+        assert g["counts"] == [nx.triangles(G, v) for v in range(G.number_of_nodes())]
+    res = invoke("count", "data", "--task", "star:3", "--level", "edge", "--split", "train", "--limit", "10")
+    rows = list(csv.DictReader(io.StringIO(res.output)))
+    assert list(rows[0]) == ["index", "split", "graph6", "u", "v", "count"]
+    from math import comb
+
+    assert len({r["index"] for r in rows}) == 10
+    for r in rows:  # 3-stars through edge uv: centred at u with two more leaves, or at v
+        G = nx.from_graph6_bytes(r["graph6"].encode())
+        u, v = int(r["u"]), int(r["v"])
+        assert int(r["count"]) == comb(G.degree(u) - 1, 2) + comb(G.degree(v) - 1, 2)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["count", "data", "--task", "triangle"], "unknown counting task 'triangle'"),
+    (["count", "data", "--task", "cycle:99"], "size must be an integer in 3..8"),
+    (["count", "data", "--task", "path:6"], "not precomputed"),
+])
+def test_bad_tasks_are_one_line(args, message):
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
+
+
+def test_hom_task_refusal_until_hom_counting_lands():
+    try:
+        import wltools.hom.count  # noqa: F401
+    except ImportError:
+        res = CliRunner().invoke(cli, ["count", "data", "--task", "hom:boat", "--split", "val"])
+        assert res.exit_code == 2
+        assert res.output.strip() == "error: homomorphism counting not available in this build"
+        return
+    res = invoke("count", "data", "--task", "hom:chordal4_1", "--split", "val", "--limit", "5")
+    assert res.exit_code == 0 and len(res.output.splitlines()) == 6
+
+
+def test_run_and_report_a_model_written_outside_the_project(tmp_path):
+    model = tmp_path / "outside.py"
+    model.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + "\ndef tiny():\n    return TinyGNN()\n")
+    out = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["count", "run", "--model", f"{model}:tiny", "--task", "star:3", "--level",
+                                   "graph,edge", "--limit", "20", "--epochs", "1", "--batch-size", "10",
+                                   "--out", str(out), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert res.output == ""  # --quiet: nothing on stdout or stderr
+    assert len((out / "results.jsonl").read_text().splitlines()) == 2
+    rep = invoke("count", "report", str(out), "--format", "json")
+    assert rep.exit_code == 0 and {r["level"] for r in json.loads(rep.output)["rows"]} == {"graph", "edge"}
+    plot = tmp_path / "chart.png"
+    assert invoke("count", "report", str(out), "--out", str(tmp_path / "r.md"), "--plot", str(plot)).exit_code == 0
+    assert plot.read_bytes()[:4] == b"\x89PNG" and "| edge |" in (tmp_path / "r.md").read_text()
+    res = CliRunner().invoke(cli, ["count", "report", str(out), "--out", str(out / "results.jsonl")])
+    assert res.exit_code == 2 and "overwrite" in res.output
+
+
+def test_run_refusals_are_one_line(tmp_path):
+    for args, message in [(["--model", "nope"], "unknown model 'nope'"),
+                          (["--model", "examples/gin.py:gin", "--level", "face"], "levels"),
+                          (["--model", "examples/gin.py:gin", "--seeds", "1,1"], "distinct")]:
+        res = CliRunner().invoke(cli, ["count", "run", "--task", "cycle:3", "--out", str(tmp_path / "r"), *args])
+        assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
+    res = CliRunner().invoke(cli, ["count", "report", str(tmp_path)])
+    assert res.exit_code == 2 and "not a run directory" in res.output
