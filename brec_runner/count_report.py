@@ -6,8 +6,9 @@ task's targets at that level over the dataset; GNN-AK, Zhao et al. ICLR 2022, Se
 mean ± std over seeds (sample std, ``ddof=1``; 0 with one seed), beside the theory's verdict for
 the model's declared bound (the ``upper`` test of its ``bound``): "can count" / "cannot count",
 from ``wltools.hom.spasm.can_count(F, test, level)`` (a class counts F iff F's spasm lies in its
-homomorphism-expressivity family; Zhang et al. 2024, Theorem 3.3 and Sec. 4). That module is
-imported lazily; where it is absent the column says :data:`PENDING`, never a guess.
+homomorphism-expressivity family; Zhang et al. 2024, Theorem 4.5); a homomorphism task hom(F, .)
+is counted iff F itself lies in the family (Definition 3.1, Theorems 3.4-3.8). A test without a
+known family says so, never a guess.
 
 Flags (our thresholds, in the gap between the two groups of Zhang et al.'s Table 1):
 
@@ -25,20 +26,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["build_count_report", "format_count_report", "plot_count_report", "theory_verdict", "PENDING",
+__all__ = ["build_count_report", "format_count_report", "plot_count_report", "theory_verdict",
            "NEAR_ZERO", "UNREALISED"]
 
-PENDING = "theory pending (homomorphism-expressivity not merged)"
 NEAR_ZERO = 0.01
 UNREALISED = 0.1
-
-
-def _can_count():
-    try:
-        from wltools.hom.spasm import can_count
-    except ImportError:
-        return None
-    return can_count
 
 
 def theory_verdict(task: str, level: str, test: str | None) -> tuple[str, str | None]:
@@ -48,18 +40,35 @@ def theory_verdict(task: str, level: str, test: str | None) -> tuple[str, str | 
     t = parse_task(task)
     if test is None:
         return "no declared bound", None
-    can_count = _can_count()
-    if can_count is None:
-        return PENDING, None
-    if t.kind == "hom":  # hom(F, .) is counted iff F itself is in the family: not can_count's question
-        return "theory pending (homomorphism tasks: family membership not wired)", None
+    from wltools.hom.spasm import can_count
+
+    if t.kind == "hom":  # hom(F, .) is counted iff F itself is in the family (Definition 3.1)
+        return _hom_verdict(t.pattern, level, test)
     try:
         result = can_count(t.pattern, test, level)
     except Exception as exc:  # noqa: BLE001 - another module's refusal is shown, not raised
         return f"theory unavailable ({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})", None
     ok, witness = result if isinstance(result, tuple) else (
         getattr(result, "can_count", getattr(result, "countable", result)), getattr(result, "witness", None))
-    return ("can count" if bool(ok) else "cannot count"), (None if witness is None else str(witness))
+    if witness is not None:  # the homomorphic image outside the family, as graph6
+        from wltools.hom.patterns import graph6
+
+        witness = graph6(witness) if hasattr(witness, "edges") else str(witness)
+    return ("can count" if bool(ok) else "cannot count"), witness
+
+
+def _hom_verdict(F, level: str, test: str) -> tuple[str, str | None]:
+    """A class counts ``hom(F, .)`` at ``level`` (roots: pattern vertex 0, and 1 at edge level, as
+    the targets are computed in :mod:`wltools.counting.data`) exactly when the rooted F lies in its
+    homomorphism-expressivity family (Zhang et al. ICLR 2024, Definition 3.1 and Theorems
+    3.4-3.8): :func:`wltools.hom.families.family_of`."""
+    from wltools.hom.families import family_of, no_family_reason
+
+    fam = family_of(test, level)
+    if fam is None:
+        return f"theory unavailable ({no_family_reason(test, level)})", None
+    roots = {"graph": (), "node": (0,), "edge": (0, 1)}[level]
+    return ("can count" if fam.contains(F, roots) else "cannot count"), None
 
 
 def _flag(verdict: str, mean: float) -> str:
