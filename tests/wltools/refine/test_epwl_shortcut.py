@@ -126,3 +126,15 @@ def test_node_labels_go_through_the_shortcut_exactly():
     labels = pair_labels(G, H)
     for test in ("epwl", "epwl-lap"):
         assert refine_epwl(G, H, test, labels=labels) == refine(epwl_declaration(G, H, test, labels=labels))
+
+
+def test_a_distinguished_pair_the_shortcut_takes_is_refined_in_full():
+    """K_{1,16} and K_{2,8} plus seven isolated nodes: cospectral for A (4, -4 and fifteen zeros), so the shortcut
+    takes walks of length 3; their degrees differ, so EPWL separates them at round 1, and the
+    record (witness included, which names colour ids) is the full keys' one."""
+    G = nx.star_graph(16)
+    H = nx.disjoint_union(nx.complete_bipartite_graph(2, 8), nx.empty_graph(7))
+    assert annihilated_keys([G, H], "adjacency", 18) is not None
+    r = refine_epwl(G, H, "epwl")
+    assert r.distinguished and r.iteration == 1
+    assert r == refine(epwl_declaration(G, H, "epwl"))
