@@ -45,10 +45,11 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ._common import as_bool, data_tallies, memoised, observed_summary, refine_verdict
+from ._common import as_bool, data_tallies, observed_summary
 from .grit import brec_table, tally_chains
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
+from .zhang_gdwl import claim_verdict
 
 __all__ = ["PLACEMENT", "OBSERVED", "PROVED", "DEFAULT_SUITES", "bounded_by", "check_epwl_placement"]
 
@@ -155,7 +156,7 @@ def check_epwl_placement(*, pairs=None, brec_ids=None, theory_verdicts: Callable
     suites only, and never decide the status. ``model_bounds`` (``{model: declared upper bound}``)
     gives the evidence's "model bounds" table. PASS iff no chain has a violation and every atlas
     grouping is sound."""
-    verdict = memoised(refine_verdict(refine))
+    verdict = claim_verdict(refine)
     pairs = select_pairs(pairs, brec_ids)
     tests = sorted({t for c in list(chains) + list(observed) for t in c})
     table = brec_table(tests, pairs, theory_verdicts, verdict)

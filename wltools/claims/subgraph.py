@@ -94,14 +94,13 @@ from ._common import (
     grouped_atlas_tally,
     grouped_pairs,
     judge_inclusion,
-    memoised,
     observed_summary,
-    refine_verdict,
 )
 from .epwl import suite_tally, bounded_by
 from .grit import brec_table
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
+from .zhang_gdwl import claim_verdict
 
 __all__ = ["PLACEMENT", "OBSERVED", "INCOMPARABLE", "DEFAULT_SUITES", "wl1_key", "check_subgraph_hierarchy"]
 
@@ -251,7 +250,7 @@ def check_subgraph_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Call
     not, and one the other way, on the same data. ``observed`` relations are tallied and never
     decide the status. PASS iff no inclusion is violated, the grouping is sound and every
     incomparability has its two witnesses."""
-    verdict = memoised(refine_verdict(refine))
+    verdict = claim_verdict(refine)
     pairs = select_pairs(pairs, brec_ids)
     tests = sorted({t for c in list(chains) + list(incomparable) + list(observed) for t in c})
     table = brec_table(tests, pairs, theory_verdicts, verdict)

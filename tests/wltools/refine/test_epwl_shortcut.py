@@ -1,0 +1,140 @@
+"""EPWL's verdict shortcut (wltools.refine.epwl.annihilated_keys): walk vectors as long as the
+degree of an exactly verified annihilating polynomial split the node pairs exactly as the full
+``n + 1`` do, and ``refine_epwl`` (shortcut, then the full keys where anything differs) returns
+the same record as the refinement over the full keys.
+
+References: the partition of the full keys (:func:`walk_keys`, itself checked against sympy
+projections in test_epwl.py); the minimal polynomial from sympy's characteristic polynomial
+(squarefree part: a symmetric matrix is diagonalisable)."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from sympy import Matrix, Poly, gcd, symbols
+
+from brec_sample import all_pairs
+from wltools.graphs.labels import pair_labels
+from wltools.refine.epwl import (
+    _annihilates,
+    _primes_over,
+    annihilated_keys,
+    epwl_declaration,
+    graph_matrix,
+    refine_epwl,
+    walk_keys,
+)
+from wltools.refine.kernel import refine
+
+MATRICES = ("adjacency", "laplacian")
+
+
+def _same_partition(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    """Whether two key lists (one shared table each) split the positions of all graphs alike."""
+    fa, fb = np.concatenate([k.reshape(-1) for k in a]), np.concatenate([k.reshape(-1) for k in b])
+    pairs = set(zip(fa.tolist(), fb.tolist()))
+    return len(pairs) == len(set(fa.tolist())) == len(set(fb.tolist()))
+
+
+def _minimal_polynomial(B: np.ndarray) -> list[int]:
+    """Coefficients (``x^0`` first) of the minimal polynomial of a symmetric integer matrix:
+    the squarefree part of sympy's characteristic polynomial."""
+    x = symbols("x")
+    chi = Poly(Matrix(B.tolist()).charpoly(x).as_expr(), x)
+    m = Poly(chi.quo(gcd(chi, chi.diff(x))), x).monic()
+    return [int(c) for c in reversed(m.all_coeffs())]
+
+
+def _pair(which):
+    """A BREC pair by id (loaded on first use), or the pair itself."""
+    if isinstance(which, int):
+        p = next(p for p in all_pairs() if p.id == which)
+        return p.g, p.h
+    return which
+
+
+# strongly regular (BREC 110: 16 nodes; 117: 25), 4-vertex condition (360, 63 nodes), distance
+# regular (380), the Petersen graph and the 4-cube with themselves
+_SHORTCUT_PAIRS = [110, 117, 360, 380, (nx.petersen_graph(), nx.petersen_graph()),
+                   (nx.hypercube_graph(4), nx.hypercube_graph(4))]
+
+
+@pytest.mark.parametrize("matrix", MATRICES)
+@pytest.mark.parametrize("which", _SHORTCUT_PAIRS, ids=["brec110", "brec117", "brec360", "brec380", "petersen", "cube4"])
+def test_shortcut_keys_split_node_pairs_as_the_full_keys(which, matrix):
+    G, H = _pair(which)
+    G, H = nx.convert_node_labels_to_integers(G), nx.convert_node_labels_to_integers(H)
+    K = max(len(G), len(H)) + 1
+    fast = annihilated_keys([G, H], matrix, K)
+    assert fast is not None  # these spectra have few distinct eigenvalues: the shortcut is taken
+    assert _same_partition(fast, walk_keys([G, H], matrix, K))
+
+
+@pytest.mark.parametrize("matrix", MATRICES)
+def test_annihilates_accepts_the_minimal_polynomial_and_nothing_less(matrix):
+    B = graph_matrix(nx.disjoint_union(nx.petersen_graph(), nx.cycle_graph(5)), matrix)
+    q = _minimal_polynomial(B)
+    b = int(np.abs(B).sum(axis=1).max())
+    primes = _primes_over(b, 2 * sum(abs(c) * b**j for j, c in enumerate(q)))
+    assert _annihilates([B], q, primes)
+    assert _annihilates([B, B], q, primes)
+    wrong = list(q)
+    wrong[0] += 1  # q(B) + I
+    assert not _annihilates([B], wrong, primes)
+    # a proper divisor: drop one linear factor when there is one over the integers
+    roots = [r for r in range(-2 * b, 2 * b + 1) if sum(c * r**j for j, c in enumerate(q)) == 0]
+    assert roots
+    r = roots[0]
+    quot, acc = [], 0
+    for c in reversed(q[1:]):  # synthetic division by (x - r), highest coefficient first
+        acc = acc * r + c
+        quot.append(acc)
+    assert not _annihilates([B], list(reversed(quot)), primes)
+
+
+def test_a_graph_whose_polynomial_does_not_annihilate_the_other_is_refused():
+    """K_4 and C_4 + K_0: the product over both spectra is needed; one graph's is rejected."""
+    G, H = nx.complete_graph(4), nx.cycle_graph(4)
+    A = graph_matrix(G)
+    q = _minimal_polynomial(A)  # (x - 3)(x + 1)
+    assert not _annihilates([A, graph_matrix(H)], q, _primes_over(3, 10**6))
+
+
+_REFINE_PAIRS = [0, 61, 110, 117, 170, 278, 360, 380] + [
+    (nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))),
+    (nx.petersen_graph(), nx.convert_node_labels_to_integers(nx.complement(nx.line_graph(nx.complete_graph(5))))),
+    (nx.empty_graph(4), nx.empty_graph(4)),
+    (nx.Graph(), nx.Graph()),
+]
+
+
+@pytest.mark.parametrize("test", ["epwl", "epwl-lap"])
+def test_refine_epwl_equals_the_refinement_over_the_full_keys(test):
+    """The same verdict, iteration, rounds, class sizes and witness, on pairs the shortcut serves
+    (not distinguished) and on pairs it hands back (distinguished)."""
+    for which in _REFINE_PAIRS:
+        G, H = _pair(which)
+        G, H = nx.convert_node_labels_to_integers(G), nx.convert_node_labels_to_integers(H)
+        assert refine_epwl(G, H, test) == refine(epwl_declaration(G, H, test)), (G, H)
+
+
+def test_node_labels_go_through_the_shortcut_exactly():
+    G, H = (X.copy() for X in _pair(110))
+    for X in (G, H):
+        nx.set_node_attributes(X, {v: int(v % 3 == 0) for v in X}, "x")
+    labels = pair_labels(G, H)
+    for test in ("epwl", "epwl-lap"):
+        assert refine_epwl(G, H, test, labels=labels) == refine(epwl_declaration(G, H, test, labels=labels))
+
+
+def test_a_distinguished_pair_the_shortcut_takes_is_refined_in_full():
+    """K_{1,16} and K_{2,8} plus seven isolated nodes: cospectral for A (4, -4 and fifteen zeros), so the shortcut
+    takes walks of length 3; their degrees differ, so EPWL separates them at round 1, and the
+    record (witness included, which names colour ids) is the full keys' one."""
+    G = nx.star_graph(16)
+    H = nx.disjoint_union(nx.complete_bipartite_graph(2, 8), nx.empty_graph(7))
+    assert annihilated_keys([G, H], "adjacency", 18) is not None
+    r = refine_epwl(G, H, "epwl")
+    assert r.distinguished and r.iteration == 1
+    assert r == refine(epwl_declaration(G, H, "epwl"))
