@@ -179,7 +179,8 @@ def _atlas_part(tests, verdict, max_nodes, family, count) -> dict:
 
 @register_claim(
     "hom-consistency",
-    statement=("For 1-WL (trees), 3-WL (treewidth <= 2) and 3-FWL (treewidth <= 3): a pair the test does not "
+    statement=("For 1-WL (trees), SWL(VS) (a vertex whose removal leaves a forest), SSWL (strong NED), SLFWL(2) "
+               "(almost-strong NED), 3-WL (treewidth <= 2) and 3-FWL (treewidth <= 3): a pair the test does not "
                "distinguish has equal homomorphism counts for every family pattern (checked up to K vertices); "
                "a pair it distinguishes comes with the smallest family pattern whose counts differ, recounted "
                "independently, or the note that none exists up to K."),
