@@ -180,7 +180,12 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
 @click.option("--figures", "figures_dir", default=None, metavar="DIR",
               help="Also draw into DIR the pairs missed although the declared bound separates them and those "
                    "separated beyond it (a PNG each, coloured by the bound's test).")
-def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_mixed, html_path, figures_dir):
+@click.option("--explain", is_flag=True,
+              help="Also name, for each pair missed although the declared bound separates it, the smallest pattern "
+                   "of the bound's homomorphism family whose counts into the two graphs differ (md and json; "
+                   "bounds with a family: see wltools patterns).")
+def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_mixed, html_path, figures_dir,
+                explain):
     """Realised vs theoretical counts per category from RUN_DIRS (shards and seeds are merged).
 
     Every results line is checked against its run's config.json (checksum, settings, code version,
@@ -194,6 +199,9 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
     from wltools.runtime.atomic import atomic_path
 
     check_report_targets(run_dirs, out_path, plot_path)
+    if explain and (no_theory or fmt == "csv"):
+        raise ReportedError("--explain needs the theoretical verdicts and the md or json format: "
+                            "drop --no-theory / --format csv")
     if html_path or figures_dir:
         from brec_runner.report_figures import check_figures_dir, draw_report_pairs, figure_test
         from brec_runner.report_html import check_html_target, write_html
@@ -212,6 +220,8 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         text = json.dumps(reps, indent=2, sort_keys=True) + "\n"
     else:
         text = ("\n" if fmt == "md" else "").join(format_report(r, fmt) for r in reps)
+    if explain:
+        text = _explained(reps, fmt, text)
     skipped = sum(len(r.get("skipped_lines") or []) for r in reps)
     if out_path:
         write_text(out_path, text)
@@ -242,6 +252,21 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         if no_theory:
             click.echo("note: --no-theory: no pair is known to be missed or beyond the bound, so none is drawn", err=True)
 
+
+
+def _explained(reps, fmt: str, text: str) -> str:
+    """The report ``text`` with the patterns each run failed to see (:mod:`brec_runner.report_patterns`):
+    a section per report in Markdown, an ``unseen_patterns`` member of each report in JSON."""
+    import json
+
+    from brec_runner.report import format_report
+    from brec_runner.report_patterns import unseen_lines, unseen_patterns
+
+    for r in reps:
+        r["unseen_patterns"] = unseen_patterns(r)
+    if fmt == "json":
+        return json.dumps(reps if len(reps) > 1 else reps[0], indent=2, sort_keys=True) + "\n"
+    return "\n".join(format_report(r, "md") + "\n".join(unseen_lines(r["unseen_patterns"])) + "\n" for r in reps)
 
 
 @brec.command("upgrade")
