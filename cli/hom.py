@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cli.common import ReportedError
+from cli.common import ReportedError, check_inputs
 
 
 def _roots(text: str | None, F, G) -> tuple:
@@ -52,6 +52,7 @@ def hom(f: str, g: str, root: str | None, fmt: str) -> None:
     from wltools.graphs import load_graph
     from wltools.hom.count import hom_count, hom_counts_at
 
+    check_inputs(f, g)  # a FIFO or device as a graph file: one line, not a hang
     F, G = load_graph(f), load_graph(g)
     roots = _roots(root, F, G)
     if roots:

@@ -7,7 +7,7 @@ import json
 
 import click
 
-from cli.common import ReportedError
+from cli.common import ReportedError, check_inputs
 
 __all__ = ["patterns_cmd", "can_count_cmd", "MAX_PATTERN_NODES"]
 
@@ -105,6 +105,7 @@ def can_count_cmd(pattern: str, test: str, level: str, root: tuple[int, ...], fm
 
     test = test.strip().lower()
     fam = _family(test, _level(level))
+    check_inputs(pattern)  # a FIFO or device as a pattern file: one line, not a hang
     F = load_graph(pattern)
     if F.number_of_nodes() > MAX_SPASM_NODES:
         raise ReportedError(f"the pattern has {F.number_of_nodes()} vertices; the spasm is enumerated "

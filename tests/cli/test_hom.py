@@ -106,3 +106,18 @@ def test_check_explain_refuses_labelled_graphs_and_large_k(tmp_path):
     assert r.exit_code == 2 and "unlabelled graphs only" in r.output and len(r.output.strip().splitlines()) == 1
     r = _run("check", "cycle:6", "cycle:3+cycle:3", "--explain", "--explain-max-nodes", "8")
     assert r.exit_code == 2 and "--explain-max-nodes" in r.output
+
+
+def test_a_fifo_as_pattern_or_graph_is_one_line(tmp_path):
+    """A FIFO would block its reader: hom and can-count refuse it in one line, exit 2."""
+    import os
+
+    from click.testing import CliRunner
+
+    import cli
+
+    fifo = tmp_path / "g.fifo"
+    os.mkfifo(fifo)
+    for args in (["hom", "cycle:3", str(fifo)], ["can-count", str(fifo), "--test", "3wl"]):
+        r = CliRunner().invoke(cli.cli, args)
+        assert r.exit_code == 2 and "FIFO" in r.output and r.output.count("\n") == 1, r.output
