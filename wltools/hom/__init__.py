@@ -1,6 +1,13 @@
 """What a test can see: homomorphism expressivity (Zhang, Gai, Du, Ye, He, Wang, ICLR 2024, "Beyond
 Weisfeiler-Lehman: A Quantitative Framework for GNN Expressiveness", arXiv 2401.08514).
 
-Modules: :mod:`~wltools.hom.decompose` (exact treewidth and optimal tree decompositions of
-patterns).
+Modules:
+
+* :mod:`~wltools.hom.decompose`: exact treewidth and optimal tree decompositions of patterns;
+* :mod:`~wltools.hom.count`: exact homomorphism counts hom(F, G), rooted too, by dynamic
+  programming over a tree decomposition; :mod:`~wltools.hom.brute`: the backtracking reference;
+* :mod:`~wltools.hom.families`, :mod:`~wltools.hom.ear`: each test's pattern family (Theorems
+  3.4-3.10) with exact membership; :mod:`~wltools.hom.patterns`: connected (rooted) patterns;
+* :mod:`~wltools.hom.spasm`: homomorphic images and subgraph-countability (Theorem 4.5);
+* :mod:`~wltools.hom.witness`: the smallest family pattern whose counts into two graphs differ.
 """
