@@ -180,11 +180,11 @@ def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequenc
 
 
 def _train_all(run, source, todo, graphs, protocol, device, bar_on, quiet, max_failures) -> None:
-    from tqdm.auto import tqdm
+    from wltools.runtime.progress import progress_bar
 
     from .rpc import is_model_failure
 
-    bar = tqdm(total=len(todo), unit="unit", desc=f"count {source.name}", file=sys.stderr) if bar_on and todo else None
+    bar = progress_bar(total=len(todo), unit="unit", desc=f"count {source.name}") if bar_on and todo else None
     failures, cache = [], {}
     try:
         for task, level, seed in todo:

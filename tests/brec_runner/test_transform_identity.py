@@ -118,7 +118,8 @@ def test_key_is_the_same_in_another_process():
     assert out == transform_key(Compose([AddRandomWalkPE(8, attr_name="pe"), AddLaplacianEigenvectorPE(k=2)]))
 
 
-def test_walk_length_8_and_16_get_their_own_encodings_in_one_cache():
+def test_walk_length_8_and_16_get_their_own_encodings_in_one_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path))  # its own cache: other tests' entries are not its
     pair = ds.load_pairs(ids=[0])[0]
     widths = {}
     for steps in (8, 16, 8):
