@@ -9,7 +9,7 @@ Examples
 """
 
 from .subgraph import automorphisms, subgraph_counts
-from .tasks import LEVELS, STANDARD_TASKS, ZHANG_HOM_TASKS, HomUnavailable, Task, parse_task, task_names
+from .tasks import LEVELS, STANDARD_TASKS, ZHANG_HOM_TASKS, Task, parse_task, task_names
 
-__all__ = ["LEVELS", "STANDARD_TASKS", "ZHANG_HOM_TASKS", "HomUnavailable", "Task", "parse_task", "task_names",
+__all__ = ["LEVELS", "STANDARD_TASKS", "ZHANG_HOM_TASKS", "Task", "parse_task", "task_names",
            "automorphisms", "subgraph_counts"]

@@ -6,8 +6,8 @@ and Zhang et al. (ICLR 2024); provenance, licence and checksums in ``data/counti
 Every file is checked against :data:`CHECKSUMS` before it is read.
 
 Subgraph-count targets are precomputed (``data/counting/make_targets.py``) into
-``targets.npz``; homomorphism-count targets come from :mod:`wltools.hom.count` (imported lazily;
-:class:`~wltools.counting.tasks.HomUnavailable` where it is absent) and are computed on first use.
+``targets.npz``; homomorphism-count targets come from :mod:`wltools.hom.count` (exact, by
+dynamic programming over a tree decomposition) and are computed on first use.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 from wltools.errors import DataIntegrityError, WLToolsError
 
 from .subgraph import automorphisms, subgraph_counts
-from .tasks import LEVELS, STANDARD_TASKS, HomUnavailable, Task, parse_task
+from .tasks import LEVELS, STANDARD_TASKS, Task, parse_task
 
 __all__ = ["DATA_DIR", "CHECKSUMS", "SPLITS", "load_graphs", "load_splits", "edge_list", "exact_targets",
            "targets", "split_indices", "verify_targets"]
@@ -79,17 +79,10 @@ def edge_list(G: nx.Graph) -> list[tuple[int, int]]:
     return sorted((min(index[a], index[b]), max(index[a], index[b])) for a, b in G.edges)
 
 
-def _hom_module():
-    try:
-        from wltools.hom import count
-    except ImportError:
-        raise HomUnavailable() from None
-    return count
-
-
 def _hom_targets(F: nx.Graph, G: nx.Graph) -> tuple[int, np.ndarray, np.ndarray]:
     """hom(F, G); per node v, homs with 0 -> v; per edge uv, homs with (0, 1) -> (u, v)."""
-    count = _hom_module()
+    from wltools.hom import count
+
     node = np.asarray(count.hom_counts_at(F, G, (0,)), dtype=object)
     pair = np.asarray(count.hom_counts_at(F, G, (0, 1)), dtype=object)
     edge = np.array([pair[i, j] for i, j in edge_list(G)], dtype=object)
@@ -128,7 +121,6 @@ def _all_targets(name: str, level: str) -> tuple:
     task = parse_task(name)
     if task.kind == "subgraph":
         raise WLToolsError(f"task {name}: targets not precomputed (shipped: {', '.join(STANDARD_TASKS)})")
-    _hom_module()
     out = [exact_targets(task, G) for G in graphs]
     return tuple(o[LEVELS.index(level)] if level != "graph" else o[0] for o in out)
 

@@ -25,7 +25,7 @@ import networkx as nx
 from wltools.errors import UnknownNameError, WLToolsError
 
 __all__ = ["LEVELS", "Task", "parse_task", "task_names", "ZHANG_HOM_TASKS", "HOM_PATTERNS",
-           "HomUnavailable", "STANDARD_TASKS"]
+           "STANDARD_TASKS"]
 
 LEVELS = ("graph", "node", "edge")
 
@@ -52,13 +52,6 @@ ZHANG_HOM_TASKS = (("hom:chordal4_1", "graph"), ("hom:boat", "graph"), ("hom:cho
 #: Subgraph-counting tasks whose targets are precomputed into the shipped data.
 STANDARD_TASKS = ("cycle:3", "cycle:4", "cycle:5", "cycle:6", "cycle:7", "cycle:8", "chordal:4", "chordal:5",
                   "tailed-triangle", "path:3", "path:4", "path:5", "star:3", "star:4", "complete:4")
-
-
-class HomUnavailable(WLToolsError):
-    """Homomorphism counting (``wltools.hom.count``) is not part of this build."""
-
-    def __init__(self) -> None:
-        super().__init__("homomorphism counting not available in this build")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ import pytest
 
 from wltools.counting import STANDARD_TASKS, parse_task
 from wltools.counting import data as D
-from wltools.counting.tasks import HomUnavailable
 from wltools.errors import DataIntegrityError, WLToolsError
 
 
@@ -71,15 +70,9 @@ def test_verify_targets_recomputes_exactly():
     assert D.verify_targets(("cycle:3", "star:3"), indices=range(3)) == {"tasks": 2, "graphs": 3, "checked": 6}
 
 
-def test_hom_tasks_refuse_or_match_brute_force():
-    """Homomorphism targets: refused with one line where wltools.hom.count is absent; otherwise
-    equal to brute-force homomorphism counts (every map V(F) -> V(G)) on a small graph."""
-    try:
-        import wltools.hom.count  # noqa: F401
-    except ImportError:
-        with pytest.raises(HomUnavailable, match="^homomorphism counting not available in this build$"):
-            D.targets("hom:boat", "graph", [0])
-        return
+def test_hom_tasks_match_brute_force():
+    """Homomorphism targets equal brute-force homomorphism counts (every map V(F) -> V(G)) on a
+    small graph, at graph, node and edge level."""
     import itertools
 
     G = nx.gnp_random_graph(6, 0.6, seed=2)
