@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from wltools.errors import UnknownNameError, WLToolsError
+from wltools.errors import UnknownNameError
 
 __all__ = ["LEVELS", "Task", "parse_task", "task_names", "ZHANG_HOM_TASKS", "HOM_PATTERNS",
            "STANDARD_TASKS"]
