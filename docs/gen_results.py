@@ -172,11 +172,11 @@ PLACEHOLDERS = {
 
 def render(root: Path = ROOT) -> str:
     """The text of ``docs/results.md``: the template with every placeholder filled in."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _generated import fill_template
+
     template = (root / "docs" / "_templates" / "results.md").read_text()
-    unknown = set(re.findall(r"\{\{ (\w+) \}\}", template)) - set(PLACEHOLDERS)
-    if unknown:
-        raise KeyError(f"unknown placeholders in the results template: {sorted(unknown)}")
-    return re.sub(r"\{\{ (\w+) \}\}", lambda m: PLACEHOLDERS[m.group(1)](root), template)
+    return fill_template(template, PLACEHOLDERS, root, "results")
 
 
 def main(argv: list[str]) -> int:

@@ -77,11 +77,11 @@ PLACEHOLDERS = {"tests_table": tests_table, "hierarchy": lambda root: hierarchy_
 
 def render(root: Path = ROOT) -> str:
     """The text of ``docs/tests.md``: the template with every placeholder filled in."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _generated import fill_template
+
     template = (root / "docs" / "_templates" / "tests.md").read_text()
-    unknown = set(re.findall(r"\{\{ (\w+) \}\}", template)) - set(PLACEHOLDERS)
-    if unknown:
-        raise KeyError(f"unknown placeholders in the tests template: {sorted(unknown)}")
-    return re.sub(r"\{\{ (\w+) \}\}", lambda m: PLACEHOLDERS[m.group(1)](root), template)
+    return fill_template(template, PLACEHOLDERS, root, "tests")
 
 
 def main(argv: list[str]) -> int:
