@@ -35,7 +35,6 @@ its multi-pair mode for the next groups.
 from __future__ import annotations
 
 import copy
-import time
 import warnings
 from collections import defaultdict
 from typing import Iterator, Sequence
@@ -48,6 +47,7 @@ from .rpc import (
     PairOutcome,
     PlateauState,
     UnitFailure,
+    UnitTimer,
     _batches,
     couple_loss,
     decide,
@@ -171,11 +171,7 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
     that epoch and leaves the group, so later epochs compute only the units still training.
     """
     device = torch.device(device)
-    cuda = device.type == "cuda"
-    if cuda:
-        ev0, ev1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        ev0.record()
-    t0 = time.perf_counter()
+    timer = UnitTimer(device)
     group = _GroupTraining(model, units, protocol, device)
     model.train()
     for epoch in range(protocol.epochs):
@@ -186,12 +182,8 @@ def train_and_test_group(model: nn.Module, units: Sequence[tuple], protocol: Pro
         group.finish()
         model.eval()
         t2 = [group.t2_values([unit[which] for unit in units], eval_batch_size) for which in (2, 3)]
-    cuda_s = None
-    if cuda:
-        ev1.record()
-        torch.cuda.synchronize(device)
-        cuda_s = ev0.elapsed_time(ev1) / 1000.0 / len(units)
-    wall = (time.perf_counter() - t0) / len(units)
+    wall, cuda_s = timer.stop()
+    wall, cuda_s = wall / len(units), None if cuda_s is None else cuda_s / len(units)  # a unit's share
     outcomes = []
     for u, (pid, seed, _, _) in enumerate(units):
         dist, rel = decide(t2[0][u], t2[1][u], protocol)

@@ -56,6 +56,7 @@ __all__ = [
     "PlateauState",
     "train_pair",
     "t2_of_graphs",
+    "UnitTimer",
     "evaluate_pair",
 ]
 
@@ -346,6 +347,29 @@ class UnitFailure:
         return f"pair {self.id} seed {self.seed} failed ({self.stage}): {self.error}"
 
 
+class UnitTimer:
+    """The two times a :class:`PairOutcome` records, started at construction: wall-clock seconds
+    (``wall_s``) and, on a CUDA ``device``, the GPU's own seconds between two CUDA events
+    (``cuda_s``; None on other devices)."""
+
+    def __init__(self, device) -> None:
+        self.device = torch.device(device)
+        self.events = None
+        if self.device.type == "cuda":
+            self.events = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+            self.events[0].record()
+        self.t0 = time.perf_counter()
+
+    def stop(self) -> tuple[float, float | None]:
+        """``(wall_s, cuda_s)`` since construction; on CUDA after the device has finished its work."""
+        cuda_s = None
+        if self.events is not None:
+            self.events[1].record()
+            torch.cuda.synchronize(self.device)
+            cuda_s = self.events[0].elapsed_time(self.events[1]) / 1000.0
+        return time.perf_counter() - self.t0, cuda_s
+
+
 def evaluate_pair(
     model: nn.Module,
     pair_id: int,
@@ -362,24 +386,15 @@ def evaluate_pair(
     ``reliability`` the interleaved reliability set.
     """
     device = torch.device(device)
-    cuda = device.type == "cuda"
-    if cuda:
-        start_ev, end_ev = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start_ev.record()
-    t0 = time.perf_counter()
+    timer = UnitTimer(device)
     model.to(device)
     fresh_parameters(model, seed, pair_id)
     epochs, loss = train_pair(model, graphs, protocol, device)
     t2p = t2_of_graphs(model, graphs, protocol, device, eval_batch_size)
     t2r = t2_of_graphs(model, reliability, protocol, device, eval_batch_size)
-    cuda_s = None
-    if cuda:
-        end_ev.record()
-        torch.cuda.synchronize(device)
-        cuda_s = start_ev.elapsed_time(end_ev) / 1000.0
+    wall_s, cuda_s = timer.stop()
     dist, rel = decide(t2p, t2r, protocol)
     return PairOutcome(
         id=int(pair_id), seed=int(seed), t2_pair=t2p, t2_reliability=t2r, threshold=protocol.threshold,
-        distinguished=dist, reliable=rel, epochs=epochs, final_loss=loss,
-        wall_s=time.perf_counter() - t0, cuda_s=cuda_s,
+        distinguished=dist, reliable=rel, epochs=epochs, final_loss=loss, wall_s=wall_s, cuda_s=cuda_s,
     )

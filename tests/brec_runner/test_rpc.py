@@ -11,6 +11,7 @@ from brec_runner import dataset
 from brec_runner.protocol import Protocol, t2_threshold
 from brec_runner.rpc import (
     PlateauState,
+    UnitTimer,
     couple_loss,
     decide,
     evaluate_pair,
@@ -175,3 +176,21 @@ def test_sgformer_never_reliably_distinguishes_1wl_equivalent_pairs():
         r = [tf(dataset.to_pyg(x)) for x in dataset.reliability_set(pair, 0, 64)]
         o = evaluate_pair(model, pid, g, r, protocol, seed=0)
         assert not (o.distinguished and o.reliable), o
+
+
+@pytest.mark.parametrize("device", ["cpu"] + (["cuda"] if torch.cuda.is_available() else []))
+def test_unit_timer_measures_the_work_between_start_and_stop(device):
+    """wall_s covers a known pause (time.sleep is independent of the timer); cuda_s exists on CUDA only."""
+    import time
+
+    timer = UnitTimer(device)
+    time.sleep(0.02)
+    if device == "cuda":
+        x = torch.randn(2048, 2048, device=device)
+        for _ in range(10):
+            x = x @ x / 2048  # GPU-side work the events must see
+    wall_s, cuda_s = timer.stop()
+    assert wall_s >= 0.02
+    assert (cuda_s is None) == (device == "cpu")
+    if cuda_s is not None:
+        assert 0 < cuda_s <= wall_s
