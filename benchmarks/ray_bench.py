@@ -16,7 +16,6 @@ but for the timing fields. Appends a record to ``benchmarks/results/ray_bench.js
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -25,7 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from brec_bench import ROOT, append_record, parse_brec_bench_args
+
 _VOLATILE = ("wall_s", "cuda_s", "check")
 #: Ray starts its workers with OMP_NUM_THREADS set to the task's CPUs; the local workers inherit this
 #: process's environment. The third variant gives the local workers one OpenMP / BLAS thread too.
@@ -33,12 +33,7 @@ _ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THR
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pairs", default="0-59")
-    ap.add_argument("--seeds", default="0,1")
-    ap.add_argument("--repeats", type=int, default=2)
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "ray_bench.json"))
-    args = ap.parse_args(argv)
+    args, seeds = parse_brec_bench_args(__doc__, argv, pairs="0-59", repeats=2, name="ray_bench")
 
     import ray
 
@@ -48,7 +43,6 @@ def main(argv=None) -> dict:
     from wltools.runtime.provenance import environment
 
     model = f"{ROOT / 'examples' / 'gin.py'}:gin"
-    seeds = [int(s) for s in args.seeds.split(",")]
     kinds = {"local_workers_2": dict(workers=2), "ray_2_cpus": dict(executor=RayExecutor(num_cpus=2)),
              "local_workers_2_blas1": dict(workers=2, env=_ONE_THREAD)}
     runs: dict[str, list[dict]] = {k: [] for k in kinds}
@@ -96,10 +90,7 @@ def main(argv=None) -> dict:
         "load_average_end": list(os.getloadavg()),
         "note": "2 cores shared with other jobs: the load average says how busy the machine was",
     }
-    path = Path(args.out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    existing = json.loads(path.read_text()) if path.exists() else []
-    path.write_text(json.dumps(existing + [result], indent=2) + "\n")
+    append_record(args.out, result)
     print(json.dumps({k: result[k] for k in ("units", "median", "ray_over_local_units_per_min",
                                               "ray_over_local_blas1_units_per_min", "identical_records")},
                      indent=1))

@@ -12,7 +12,6 @@ records, and appends a record to ``benchmarks/results/your_model_bench.json``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -22,7 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from brec_bench import ROOT, append_record, parse_brec_bench_args
 
 
 @dataclass
@@ -45,12 +44,7 @@ def _register_builtin(gin_module) -> str:
 
 
 def main(argv=None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pairs", default="0-11")
-    ap.add_argument("--seeds", default="0,1")
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "your_model_bench.json"))
-    args = ap.parse_args(argv)
+    args, seeds = parse_brec_bench_args(__doc__, argv, pairs="0-11", repeats=3, name="your_model_bench")
 
     from brec_runner.evaluate import run
     from brec_runner.model_source import load_object
@@ -60,7 +54,6 @@ def main(argv=None) -> dict:
     external = f"{ROOT / 'examples' / 'gin.py'}:gin"
     gin_module = sys.modules[load_object(external).__module__]
     builtin = _register_builtin(gin_module)
-    seeds = [int(s) for s in args.seeds.split(",")]
     times: dict[str, list[float]] = {"external": [], "builtin": []}
     records: dict[str, list] = {}
     with tempfile.TemporaryDirectory(prefix="your-model-bench-") as tmp:
@@ -85,10 +78,7 @@ def main(argv=None) -> dict:
         "environment": environment(), "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "load_average_end": list(os.getloadavg()),
     }
-    path = Path(args.out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    existing = json.loads(path.read_text()) if path.exists() else []
-    path.write_text(json.dumps(existing + [result], indent=2) + "\n")
+    append_record(args.out, result)
     print(json.dumps({k: result[k] for k in ("units", "median_seconds", "ratio_external_to_builtin",
                                               "identical_records")}))
     return result
