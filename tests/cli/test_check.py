@@ -8,6 +8,7 @@ import random
 import networkx as nx
 import pytest
 from click.testing import CliRunner
+from graphml_samples import DIRECTED_GRAPHML
 
 import cli
 from wltools.refine.names import TESTS
@@ -112,14 +113,6 @@ def test_check_bad_options(args, message):
 
 
 # ----------------------------------------------------------------------------- bad graph input
-
-DIRECTED_GRAPHML = """<?xml version="1.0" encoding="UTF-8"?>
-<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
-  <graph id="G" edgedefault="directed">
-    <node id="a"/><node id="b"/><edge source="a" target="b"/>
-  </graph>
-</graphml>
-"""
 
 # id, file name (None: the spec is given literally), content or spec
 BAD_INPUTS = [

@@ -7,6 +7,7 @@ import random
 
 import networkx as nx
 import pytest
+from graphml_samples import DIRECTED_GRAPHML, EMPTY_GRAPHML, MULTI_GRAPHML
 
 from wltools.errors import (
     DataIntegrityError,
@@ -299,28 +300,6 @@ def _write(tmp_path, name, content):
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
     return str(path)
 
-
-DIRECTED_GRAPHML = """<?xml version="1.0" encoding="UTF-8"?>
-<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
-  <graph id="G" edgedefault="directed">
-    <node id="a"/><node id="b"/><edge source="a" target="b"/>
-  </graph>
-</graphml>
-"""
-
-EMPTY_GRAPHML = """<?xml version="1.0" encoding="UTF-8"?>
-<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
-  <graph id="G" edgedefault="undirected"></graph>
-</graphml>
-"""
-
-MULTI_GRAPHML = """<?xml version="1.0" encoding="UTF-8"?>
-<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
-  <graph id="G" edgedefault="undirected">
-    <node id="a"/><node id="b"/><edge source="a" target="b"/><edge source="b" target="a"/>
-  </graph>
-</graphml>
-"""
 
 # name, content, error, text the message must contain
 BAD_FILES = [

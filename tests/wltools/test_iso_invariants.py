@@ -8,23 +8,10 @@ import random
 
 import networkx as nx
 import pytest
+from random_relabel import random_relabel
 
 from wltools.errors import UnsupportedGraphError
 from wltools.iso.invariants import INVARIANTS, first_difference, invariants
-
-
-def _relabel(G: nx.Graph, rng: random.Random, labels=None) -> nx.Graph:
-    """A random relabelling of G (onto ``labels``, default 0..n-1), edges in random order."""
-    nodes = list(G)
-    targets = list(labels) if labels is not None else list(range(len(nodes)))
-    rng.shuffle(targets)
-    mapping = dict(zip(nodes, targets))
-    edges = [(mapping[u], mapping[v]) for u, v in G.edges()]
-    rng.shuffle(edges)
-    H = nx.Graph()
-    H.add_nodes_from(rng.sample(targets, len(targets)))
-    H.add_edges_from(edges)
-    return H
 
 
 def _random_graphs(count: int, seed: int = 0):
@@ -64,7 +51,7 @@ def test_invariant_under_relabelling():
     for G in _random_graphs(60):
         inv = invariants(G)
         for labels in (None, [f"v{i}" for i in range(G.number_of_nodes())]):
-            H = _relabel(G, rng, labels)
+            H = random_relabel(G, rng, labels)
             assert invariants(H) == inv
             assert first_difference(G, H) is None
             assert first_difference(H, G) is None
