@@ -58,6 +58,17 @@ def _graphs() -> list[nx.Graph]:
     ]
 
 
+def _float64_model(name: str):
+    """The ``small`` preset of ``name`` in float64 and eval mode, parameters drawn under seed 0."""
+    torch.manual_seed(0)
+    return create_model(name, "small").double().eval()
+
+
+def _batch64(helpers, name: str, graphs, **kw):
+    """The float64 batch of ``graphs`` for ``name``, edges sorted (one summation order)."""
+    return helpers.batch(name, graphs, dtype=torch.float64, sort_edges=True, **kw)
+
+
 def test_models_are_registered():
     assert {"graph_transformer", "graphormer", "grit", "ppgt", "sgformer"} <= set(MODELS)
     assert MODELS == sorted(MODELS)
@@ -92,9 +103,8 @@ def test_every_parameter_gets_a_gradient(name, helpers):
     """Train mode, float64: every parameter gets a finite non-zero gradient, except those of
     :data:`NO_GRADIENT`, whose gradient is zero (or None). Random node features, so that no
     gradient vanishes only because every node of a graph looks alike (BREC's constant features)."""
-    torch.manual_seed(0)
-    m = create_model(name, "small").double().train()
-    b = helpers.batch(name, _graphs(), dtype=torch.float64, sort_edges=True)
+    m = _float64_model(name).train()
+    b = _batch64(helpers, name, _graphs())
     b.x = torch.rand(b.x.shape, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
     out = m(b)
     weights = torch.randn(out.shape, generator=torch.Generator().manual_seed(2), dtype=torch.float64)
@@ -114,14 +124,12 @@ def test_every_parameter_gets_a_gradient(name, helpers):
 
 @pytest.mark.parametrize("name", INVARIANT)
 def test_relabelling_invariance_float64(name, helpers):
-    torch.manual_seed(0)
-    m = create_model(name, "small").double().eval()
+    m = _float64_model(name)
     graphs = _graphs()
     with torch.no_grad():
-        ref = m(helpers.batch(name, graphs, dtype=torch.float64, sort_edges=True))
+        ref = m(_batch64(helpers, name, graphs))
         for seed in (1, 2):
-            moved = m(helpers.batch(name, [helpers.relabel(G, seed + 10 * k) for k, G in enumerate(graphs)],
-                                    dtype=torch.float64, sort_edges=True))
+            moved = m(_batch64(helpers, name, [helpers.relabel(G, seed + 10 * k) for k, G in enumerate(graphs)]))
             assert torch.allclose(moved, ref, atol=1e-6, rtol=0), (moved - ref).abs().max()
     # and the embedding is not constant: the test could fail
     assert (ref[0] - ref[1]).abs().max() > 1e-6
@@ -209,14 +217,13 @@ def test_ppgt_with_dedup_prepares_a_plan_not_the_spe(helpers):
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
 @pytest.mark.parametrize("name", MODELS)
 def test_cuda_matches_cpu(name, helpers):
-    torch.manual_seed(0)
-    m = create_model(name, "small").double().eval()
+    m = _float64_model(name)
     graphs = _graphs()
     with torch.no_grad():
-        cpu = m(helpers.batch(name, graphs, dtype=torch.float64, sort_edges=True))
-        gpu = m.cuda()(helpers.batch(name, graphs, dtype=torch.float64, device="cuda", sort_edges=True))
+        cpu = m(_batch64(helpers, name, graphs))
+        gpu = m.cuda()(_batch64(helpers, name, graphs, device="cuda"))
     assert gpu.device.type == "cuda"
     assert torch.allclose(gpu.cpu(), cpu, atol=1e-6)
-    m.train()(helpers.batch(name, graphs, dtype=torch.float64, device="cuda", sort_edges=True)).sum().backward()
+    m.train()(_batch64(helpers, name, graphs, device="cuda")).sum().backward()
     grads = [p.grad for p in m.parameters() if p.grad is not None]
     assert grads and all(g.is_cuda for g in grads)
