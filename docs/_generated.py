@@ -26,3 +26,10 @@ def fill_template(template: str, placeholders: dict, root: Path, what: str) -> s
     if unknown:
         raise KeyError(f"unknown placeholders in the {what} template: {sorted(unknown)}")
     return re.sub(r"\{\{ (\w+) \}\}", lambda m: placeholders[m.group(1)](root), template)
+
+
+def render_template(root: Path, page: str, placeholders: dict) -> str:
+    """The text of ``docs/PAGE.md``: ``docs/_templates/PAGE.md`` under ``root`` with every
+    placeholder filled in (:func:`fill_template`)."""
+    template = (root / "docs" / "_templates" / f"{page}.md").read_text()
+    return fill_template(template, placeholders, root, page)

@@ -26,7 +26,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TEMPLATE = ROOT / "docs" / "_templates" / "results.md"
 OUTPUT = ROOT / "docs" / "results.md"
 
 #: BREC's seven categories in the order of the paper's Table 2, with their column labels.
@@ -173,10 +172,9 @@ PLACEHOLDERS = {
 def render(root: Path = ROOT) -> str:
     """The text of ``docs/results.md``: the template with every placeholder filled in."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _generated import fill_template
+    from _generated import render_template
 
-    template = (root / "docs" / "_templates" / "results.md").read_text()
-    return fill_template(template, PLACEHOLDERS, root, "results")
+    return render_template(root, "results", PLACEHOLDERS)
 
 
 def main(argv: list[str]) -> int:

@@ -78,10 +78,9 @@ PLACEHOLDERS = {"tests_table": tests_table, "hierarchy": lambda root: hierarchy_
 def render(root: Path = ROOT) -> str:
     """The text of ``docs/tests.md``: the template with every placeholder filled in."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _generated import fill_template
+    from _generated import render_template
 
-    template = (root / "docs" / "_templates" / "tests.md").read_text()
-    return fill_template(template, PLACEHOLDERS, root, "tests")
+    return render_template(root, "tests", PLACEHOLDERS)
 
 
 def main(argv: list[str]) -> int:
