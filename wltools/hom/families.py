@@ -236,8 +236,7 @@ _NODE = {
 }
 
 _EDGE = {
-    "swl-vs": ("F - w is a forest (NED with shared endpoint w)",
-               f"{_ZHANG}, Sec. 3.3, Theorem 3.7 (Subgraph GNN)", _sub_rooted),
+    "swl-vs": _NODE["swl-vs"],  # the same family, citation and membership test as at the node level
     "sswl": ("strong NED, w and x the endpoints of the first ear", f"{_ZHANG}, Sec. 3.3, "
              "Theorem 3.7 (Local 2-GNN)", _ned_member("strong")),
     "slfwl2": ("almost-strong NED, w and x the endpoints of the first ear", f"{_ZHANG}, Sec. 3.3, "
