@@ -5,10 +5,10 @@ import io
 import json
 
 import pytest
+from fake_runs import unit_record, write_run
 
 from brec_runner.report import build_report, format_report, plot_report
 from brec_runner.protocol import Protocol
-from brec_runner.record import RunDirectory
 from wltools.errors import RunDirectoryError
 
 CATEGORY = {0: "basic", 1: "basic", 2: "basic", 3: "basic", 60: "regular", 61: "regular"}
@@ -26,18 +26,14 @@ def _config(lower="1wl", upper="1wl", published=None):
 
 
 def _rec(pid, seed, dist, rel=True):
-    return {"id": pid, "seed": seed, "category": CATEGORY[pid], "subcategory": CATEGORY[pid],
-            "t2_pair": 1e3 if dist else 1.0, "t2_reliability": 1.0 if rel else 500.0, "threshold": 72.34,
-            "distinguished": dist, "reliable": rel, "epochs": 1, "final_loss": 0.5, "wall_s": 0.1, "cuda_s": None}
+    return unit_record(pid, seed, dist, rel, category=CATEGORY[pid])
 
 
 def _write(d, config, files):
-    """A run directory written the way runs write them (brec_runner.record.RunDirectory)."""
+    """A run directory with ``files``: results file name -> its records."""
     for name, recs in files.items():
         shard = None if name == "results.jsonl" else tuple(int(x) for x in name[len("results-shard-"):-6].split("-of-"))
-        with RunDirectory(d, config, shard, code="test") as rd:
-            for r in recs:
-                rd.append(r)
+        write_run(d, config, recs, shard)
     return d
 
 

@@ -9,10 +9,10 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from fake_runs import unit_record, write_run
 
 import cli
 from brec_runner.protocol import Protocol
-from brec_runner.record import RunDirectory
 from brec_runner.report import Report, build_report, format_report
 
 
@@ -30,16 +30,11 @@ def _config(pairs, seeds):
 
 
 def _rec(pid, seed, dist=True):
-    return {"id": pid, "seed": seed, "category": "basic", "subcategory": "basic", "t2_pair": 1e3 if dist else 1.0,
-            "t2_reliability": 1.0, "threshold": 72.34, "distinguished": dist, "reliable": True, "epochs": 1,
-            "final_loss": 0.5, "wall_s": 0.1, "cuda_s": None}
+    return unit_record(pid, seed, dist)
 
 
 def _write(d, pairs, seeds, recs):
-    with RunDirectory(d, _config(pairs, seeds), code="test") as rd:
-        for r in recs:
-            rd.append(r)
-    return d
+    return write_run(d, _config(pairs, seeds), recs)
 
 
 def _cli(*args):

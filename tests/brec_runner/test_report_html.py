@@ -10,9 +10,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from fake_runs import unit_record, write_run
 
 from brec_runner.protocol import Protocol
-from brec_runner.record import RunDirectory
 from brec_runner.report import Report, build_report, format_report
 from brec_runner.report_figures import draw_report_pairs, figure_pairs, render_pair_figures
 from brec_runner.report_html import SECTIONS, markdown_to_html, report_html, write_html
@@ -27,13 +27,7 @@ def _run(d, upper, verdicts):
     cfg = {"model": _MODEL_OF_BOUNDS[upper], "preset": "small", "model_overrides": {}, "protocol": Protocol().to_dict(),
            "device_type": "cpu", "device": "cpu",
            "theory": {"theory": {"lower": "1wl", "upper": upper, "class": "test class", "note": ""}, "published": None}}
-    with RunDirectory(d, cfg, None, code="test") as rd:
-        for pid, dist in verdicts.items():
-            rd.append({"id": pid, "seed": 0, "category": CATEGORY[pid], "subcategory": CATEGORY[pid],
-                       "t2_pair": 1e3 if dist else 1.0, "t2_reliability": 1.0, "threshold": 72.34,
-                       "distinguished": dist, "reliable": True, "epochs": 1, "final_loss": 0.5, "wall_s": 0.1,
-                       "cuda_s": None})
-    return d
+    return write_run(d, cfg, [unit_record(pid, 0, dist, category=CATEGORY[pid]) for pid, dist in verdicts.items()])
 
 
 @pytest.fixture(autouse=True)
