@@ -6,7 +6,9 @@ import click
 
 from wltools.errors import WLToolsError
 from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS, bound_help, tests_help
-from cli.common import CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, brec_selection, check_output_file, check_report_targets, parse_seeds, parse_set, table, write_text
+from cli.common import (CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, brec_selection, check_output_file,
+                        check_report_targets, max_failures_option, parse_seeds, parse_set, report_options,
+                        seed_device_options, table, write_text)
 
 
 @click.group(cls=Group)
@@ -83,9 +85,7 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
               help="A PyG transform applied once per graph (default: the factory's transform attribute).")
 @click.option("--category", "categories", multiple=True, help=CATEGORY_HELP)
 @click.option("--pairs", "pair_spec", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="One training seed (default 0).")
-@click.option("--seeds", default=None, help="Several training seeds, e.g. 100,200,300.")
-@click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
+@seed_device_options
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Run directory (default runs/brec-MODEL-PRESET); re-running into it resumes.")
 @click.option("--shard", default=None, help="K/N: run only the K-th of N round-robin slices of the pairs.")
@@ -122,9 +122,7 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
               help="With --executor ray: GPUs per task; a fraction (0.25) lets units share a GPU.")
 @click.option("--cpus-per-unit", "cpus_per_unit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="With --executor ray: CPUs per task (default: --threads).")
-@click.option("--max-failures", "max_failures", type=click.IntRange(min=0), default=10, show_default=True,
-              help="Units whose model raises are recorded in RUN_DIR/failures.jsonl (one line on stderr each) "
-                   "and the run goes on; one more than this many stops it (exit 2). A resume retries them.")
+@max_failures_option
 @click.option("--quiet", is_flag=True, help=QUIET_HELP)
 def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, seeds, device, out_dir, shard,
              multi_pair, epochs, lr, batch_size, weight_decay, loss_threshold, threshold_rule, allow_code_change, sets, eval_batch_size, threads, workers, executor,
@@ -165,10 +163,7 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
 
 
 @brec.command("report")
-@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True)
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, help="Write a bar chart (PNG).")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, help="Write the report here.")
+@report_options(plot_help="Write a bar chart (PNG).")
 @click.option("--no-theory", is_flag=True, help="Skip the theoretical verdicts (faster).")
 @click.option("--skip-bad", is_flag=True,
               help="Skip results lines that fail their checks (checksum, settings, verdict), listing and counting "

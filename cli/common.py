@@ -140,6 +140,46 @@ def parse_set(values) -> dict:
     return out
 
 
+def _stack(*decorators):
+    """One decorator applying ``decorators`` as if written in this order above a function (the
+    order ``--help`` lists the options in)."""
+    def apply(f):
+        for decorator in reversed(decorators):
+            f = decorator(f)
+        return f
+    return apply
+
+
+def seed_device_options(f):
+    """``--seed`` / ``--seeds`` (read by :func:`parse_seeds`) and ``--device``: the options of every
+    command that trains a model."""
+    return _stack(
+        click.option("--seed", type=click.IntRange(min=0), default=None, help="One training seed (default 0)."),
+        click.option("--seeds", default=None, help="Several training seeds, e.g. 0,1,2."),
+        click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"])),
+    )(f)
+
+
+def max_failures_option(f):
+    """``--max-failures``: the failed units a run records and goes on after (brec run, suite run)."""
+    return click.option(
+        "--max-failures", "max_failures", type=click.IntRange(min=0), default=10, show_default=True,
+        help="Units whose model raises are recorded in RUN_DIR/failures.jsonl (one line on stderr each) "
+             "and the run goes on; one more than this many stops it (exit 2). A resume retries them.")(f)
+
+
+def report_options(plot_help: str):
+    """``RUN_DIRS...`` and the ``--format`` / ``--plot`` / ``--out`` options of a ``report`` command;
+    ``plot_help`` says what the plot shows."""
+    return _stack(
+        click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True)),
+        click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True),
+        click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, help=plot_help),
+        click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+                     help="Write the report here."),
+    )
+
+
 def parse_seeds(seed, seeds) -> list[int]:
     if seed is not None and seeds is not None:
         raise click.BadParameter("give --seed or --seeds, not both", param_hint="--seeds")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from wltools.refine.names import DEFAULT_RRWP_STEPS, bound_help, tests_help
-from cli.common import QUIET_HELP, Group, MultiPair, check_output_target, parse_seeds, parse_set, write_text
+from cli.common import (QUIET_HELP, Group, MultiPair, check_output_target, max_failures_option, parse_seeds, parse_set,
+                        seed_device_options, write_text)
 
 
 @click.group(cls=Group)
@@ -39,9 +40,7 @@ def suite_list(fmt: str) -> None:
 @click.option("--bound", default=None, metavar="TEST|LOWER,UPPER", help=bound_help())
 @click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR", help="A PyG transform applied once per graph.")
 @click.option("--pairs", "pair_spec", default=None, help="Pair ids of the suite, e.g. 0-9,20 (default: all).")
-@click.option("--seed", type=click.IntRange(min=0), default=None, help="One training seed (default 0).")
-@click.option("--seeds", default=None, help="Several training seeds, e.g. 0,1,2.")
-@click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
+@seed_device_options
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Run directory (default runs/NAME-MODEL-PRESET); re-running into it resumes.")
 @click.option("--epochs", type=click.IntRange(min=0), default=None, help="Override the protocol's epochs.")
@@ -53,9 +52,7 @@ def suite_list(fmt: str) -> None:
               help="As for brec run: G units at once, 'auto' (a timed probe with several seeds, recorded "
                    "in the run directory), or 1 for the loop.")
 @click.option("--allow-code-change", is_flag=True, help="Resume a run directory started by another code version.")
-@click.option("--max-failures", "max_failures", type=click.IntRange(min=0), default=10, show_default=True,
-              help="Units whose model raises are recorded in RUN_DIR/failures.jsonl (one line on stderr each) "
-                   "and the run goes on; one more than this many stops it (exit 2). A resume retries them.")
+@max_failures_option
 @click.option("--quiet", is_flag=True, help=QUIET_HELP)
 def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds, device, out_dir, epochs,
               threshold_rule, sets, workers, multi_pair, allow_code_change, max_failures, quiet):
