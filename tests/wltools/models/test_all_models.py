@@ -69,6 +69,13 @@ def _batch64(helpers, name: str, graphs, **kw):
     return helpers.batch(name, graphs, dtype=torch.float64, sort_edges=True, **kw)
 
 
+def _float64_reference(helpers, name: str):
+    """``(model, graphs, output)``: :func:`_float64_model` and its CPU output on :func:`_graphs`."""
+    m, graphs = _float64_model(name), _graphs()
+    with torch.no_grad():
+        return m, graphs, m(_batch64(helpers, name, graphs))
+
+
 def test_models_are_registered():
     assert {"graph_transformer", "graphormer", "grit", "ppgt", "sgformer"} <= set(MODELS)
     assert MODELS == sorted(MODELS)
@@ -124,10 +131,8 @@ def test_every_parameter_gets_a_gradient(name, helpers):
 
 @pytest.mark.parametrize("name", INVARIANT)
 def test_relabelling_invariance_float64(name, helpers):
-    m = _float64_model(name)
-    graphs = _graphs()
+    m, graphs, ref = _float64_reference(helpers, name)
     with torch.no_grad():
-        ref = m(_batch64(helpers, name, graphs))
         for seed in (1, 2):
             moved = m(_batch64(helpers, name, [helpers.relabel(G, seed + 10 * k) for k, G in enumerate(graphs)]))
             assert torch.allclose(moved, ref, atol=1e-6, rtol=0), (moved - ref).abs().max()
@@ -217,10 +222,8 @@ def test_ppgt_with_dedup_prepares_a_plan_not_the_spe(helpers):
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
 @pytest.mark.parametrize("name", MODELS)
 def test_cuda_matches_cpu(name, helpers):
-    m = _float64_model(name)
-    graphs = _graphs()
+    m, graphs, cpu = _float64_reference(helpers, name)
     with torch.no_grad():
-        cpu = m(_batch64(helpers, name, graphs))
         gpu = m.cuda()(_batch64(helpers, name, graphs, device="cuda"))
     assert gpu.device.type == "cuda"
     assert torch.allclose(gpu.cpu(), cpu, atol=1e-6)
