@@ -24,6 +24,12 @@ from pathlib import Path
 from brec_bench import ROOT, append_record, parse_brec_bench_args
 
 
+#: Record fields that differ by construction: the wall time, and the run identity hashes (``code``:
+#: the model's source, a file here and a registry entry there; ``settings`` and ``check`` derive
+#: from it). Everything the protocol computes (T², thresholds, verdicts) must be equal.
+_NOT_COMPARED = frozenset({"wall_s", "code", "settings", "check"})
+
+
 @dataclass
 class GINConfig:
     hidden: int = 64
@@ -67,7 +73,7 @@ def main(argv=None) -> dict:
                 seconds = time.perf_counter() - t0
                 if rep:
                     times[kind].append(seconds)
-                records[kind] = [{k: v for k, v in r.items() if k != "wall_s"}
+                records[kind] = [{k: v for k, v in r.items() if k not in _NOT_COMPARED}
                                  for r in read_results(out / "results.jsonl")]
     med = {k: statistics.median(v) for k, v in times.items()}
     result = {
