@@ -147,7 +147,8 @@ def count_run(model_name, task_text, level_text, preset, bound, transform, seed,
 
 @count.command("report")
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["md", "json", "csv", "html"]), default="md", show_default=True,
+              help="html: one self-contained page with the chart inlined.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None, help="Write the report here.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, help="Write a chart (PNG/PDF/SVG).")
 @click.option("--skip-bad", is_flag=True, help="Skip results lines that fail their checks, counting them.")
