@@ -147,8 +147,25 @@ def _markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _html(report: dict[str, Any]) -> str:
+    """One self-contained page: the Markdown report's text and tables and the chart, inlined
+    (the BREC report's page machinery, :mod:`brec_runner.report_html`)."""
+    import tempfile
+
+    from .report_html import html_page, markdown_to_html, png_tag
+
+    body = markdown_to_html(_markdown(report))
+    if report["rows"]:
+        with tempfile.TemporaryDirectory() as d:
+            png = plot_count_report(report, Path(d) / "chart.png").read_bytes()
+        body += "\n<h2>Chart</h2>\n" + png_tag(png, "test normalised MAE per task and level")
+    return html_page("Counting power realised", body)
+
+
 def format_count_report(report: dict[str, Any], fmt: str = "md") -> str:
-    """The report as Markdown (``md``), JSON or CSV (one line per row)."""
+    """The report as Markdown (``md``), JSON, CSV (one line per row) or a self-contained HTML page."""
+    if fmt == "html":
+        return _html(report)
     if fmt == "json":
         return json.dumps(report, indent=2, sort_keys=True) + "\n"
     if fmt == "csv":

@@ -133,12 +133,41 @@ def _batches(order: Sequence[int], size: int) -> list[list[int]]:
     return [list(order[i:i + size]) for i in range(0, len(order), size)]
 
 
-def _collate(graphs, targets, pairs, idx: list[int], device):
-    """A PyG batch of graphs ``idx``, their concatenated targets and (edge level) the edge ends
-    offset into the batch."""
+def _plain_store(graphs, idx: Sequence[int]) -> dict | None:
+    """Per-graph tensors of ``graphs[idx]`` for :func:`_fast_batch` when every one is a plain
+    ``Data(x, edge_index, num_nodes)`` (the benchmark's graphs without a transform); None otherwise."""
+    from torch_geometric.data import Data
+
+    store = {}
+    for i in idx:
+        g = graphs[i]
+        if type(g) is not Data or set(g.keys()) != {"x", "edge_index", "num_nodes"}:
+            return None
+        store[i] = (g.x, g.edge_index, int(g.num_nodes))
+    return store
+
+
+def _fast_batch(store: dict, idx: Sequence[int]):
+    """``Batch.from_data_list`` of plain graphs by one concatenation per field: ``x``, ``edge_index``
+    shifted by each graph's first node, ``batch``, ``ptr`` (tested equal to it). Its ``to_data_list``
+    is not available: a model reads the fields."""
     from torch_geometric.data import Batch
 
-    batch = Batch.from_data_list([graphs[i] for i in idx]).to(device)
+    xs, eis, ns = zip(*(store[i] for i in idx))
+    sizes = torch.tensor(ns)
+    ptr = torch.cat([torch.zeros(1, dtype=torch.long), torch.cumsum(sizes, 0)])
+    shift = torch.repeat_interleave(ptr[:-1], torch.tensor([e.shape[1] for e in eis]))
+    return Batch(x=torch.cat(xs), edge_index=torch.cat(eis, dim=1) + shift,
+                 batch=torch.repeat_interleave(torch.arange(len(idx)), sizes), ptr=ptr, num_nodes=int(ptr[-1]))
+
+
+def _collate(graphs, targets, pairs, idx: list[int], device, store: dict | None = None):
+    """A PyG batch of graphs ``idx`` (:func:`_fast_batch` from ``store`` when given), their
+    concatenated targets and (edge level) the edge ends offset into the batch."""
+    from torch_geometric.data import Batch
+
+    batch = (_fast_batch(store, idx) if store is not None else Batch.from_data_list([graphs[i] for i in idx]))
+    batch = batch.to(device)
     y = torch.cat([targets[i].reshape(-1) for i in idx]).to(device)
     if pairs is None:
         return batch, y, None
@@ -187,6 +216,7 @@ def train_unit(model: nn.Module, data: dict[str, tuple], level: str, protocol: C
     sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="min", factor=protocol.plateau_factor,
                                                        patience=protocol.plateau_patience)
     gen = torch.Generator().manual_seed(seed)
+    store = _plain_store(graphs, train_idx)
     val_batches, test_batches = _fixed_batches(data["val"], device), _fixed_batches(data["test"], device)
     best = {"val": math.inf, "test": math.inf, "epoch": -1}
     curve, epoch = [], 0
@@ -196,7 +226,7 @@ def train_unit(model: nn.Module, data: dict[str, tuple], level: str, protocol: C
         losses = []
         order = [train_idx[i] for i in torch.randperm(len(train_idx), generator=gen).tolist()]
         for chunk in _batches(order, protocol.batch_size):
-            batch, y, p = _collate(graphs, targets, pairs, chunk, device)
+            batch, y, p = _collate(graphs, targets, pairs, chunk, device, store)
             loss = (head(level_outputs(model, batch, level), p) - y).abs().mean()  # L1
             opt.zero_grad()
             loss.backward()

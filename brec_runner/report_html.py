@@ -23,7 +23,7 @@ from typing import Any, Sequence
 from .report_format import format_report, plot_report
 
 __all__ = ["SECTIONS", "markdown_to_html", "report_sections", "report_fragment", "report_html", "write_html",
-           "check_html_target", "DRAWINGS_PER_CLASS"]
+           "check_html_target", "DRAWINGS_PER_CLASS", "html_page", "png_tag"]
 
 #: The section ids of one report, in page order.
 SECTIONS = ("summary", "table", "plot", "pairs", "drawings")
@@ -192,9 +192,19 @@ def report_html(reps: dict[str, Any] | Sequence[dict[str, Any]], *, figures: boo
     for i, rep in enumerate(reps):
         figs = render_pair_figures(rep, limit=limit) if figures else None
         articles.append(f"<article>\n{report_fragment(rep, figures=figs, suffix='' if i == 0 else f'-{i + 1}')}\n</article>")
+    return html_page(title, "\n".join(articles))
+
+
+def html_page(title: str, body: str) -> str:
+    """A self-contained page (this module's style inlined) around the HTML ``body``."""
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
-            + "\n".join(articles) + "\n</body>\n</html>\n")
+            + body + "\n</body>\n</html>\n")
+
+
+def png_tag(png: bytes, alt: str) -> str:
+    """An ``<img>`` with the PNG inlined as base64 (no file fetched)."""
+    return _png_tag(png, alt)
 
 
 def check_html_target(path, run_dirs=(), others=()) -> Path:

@@ -89,3 +89,28 @@ def test_run_refusals_are_one_line(tmp_path):
         assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
     res = CliRunner().invoke(cli, ["count", "report", str(tmp_path)])
     assert res.exit_code == 2 and "not a run directory" in res.output
+
+
+def test_verify_data_on_a_sample_and_its_refusals():
+    """Two 10-node graphs, every task and level against the brute force; a bad --jobs is one line."""
+    res = invoke("count", "verify-data", "--sample", "2")
+    assert res.exit_code == 0 and res.output.startswith("OK: 15 tasks x 3 levels x 2 graphs")
+    for bad in (["--jobs", "0"], ["--sample", "0"]):
+        res = CliRunner().invoke(cli, ["count", "verify-data", *bad])
+        assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+def test_report_as_one_html_page(tmp_path):
+    """The committed GIN run as a page: every row of the Markdown report's table, the chart
+    inlined, nothing fetched."""
+    run = "reports/count-runs/gin-graph"
+    md = invoke("count", "report", run).output
+    res = invoke("count", "report", run, "--format", "html", "--out", str(tmp_path / "r.html"))
+    page = (tmp_path / "r.html").read_text()
+    assert res.exit_code == 0 and page.startswith("<!DOCTYPE html>") and page.count("<img") == 1
+    assert "<script" not in page and "http" not in page.split("</style>")[1]
+    rows = [ln for ln in md.splitlines() if ln.startswith("| ") and not ln.startswith(("| model |", "| run |"))]
+    assert len(rows) == 4  # three task rows and one run
+    for cells in ([c.strip() for c in ln.strip("|").split("|")] for ln in rows):
+        assert "<tr><td>" + "</td><td>".join(c.replace("`", "") for c in cells) + "</td></tr>" in page.replace(
+            "<code>", "").replace("</code>", "")

@@ -22,11 +22,11 @@ import numpy as np
 
 from wltools.errors import DataIntegrityError, WLToolsError
 
-from .subgraph import automorphisms, subgraph_counts
+from .subgraph import subgraph_counts
 from .tasks import LEVELS, STANDARD_TASKS, Task, parse_task
 
 __all__ = ["DATA_DIR", "CHECKSUMS", "SPLITS", "load_graphs", "load_splits", "edge_list", "exact_targets",
-           "targets", "split_indices", "verify_targets"]
+           "targets", "split_indices"]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "counting"
 
@@ -134,23 +134,3 @@ def targets(task: Task | str, level: str, indices=None) -> list:
         raise WLToolsError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     every = _all_targets(name, level)
     return list(every) if indices is None else [every[i] for i in indices]
-
-
-def verify_targets(tasks=STANDARD_TASKS, indices=None) -> dict:
-    """Recompute the shipped targets of ``tasks`` on ``indices`` (default: every graph) and compare
-    exactly; raise :class:`DataIntegrityError` naming the first difference."""
-    graphs = load_graphs()
-    indices = range(len(graphs)) if indices is None else indices
-    checked = 0
-    for name in tasks:
-        task = parse_task(name)
-        aut = automorphisms(task.pattern)
-        stored = {level: targets(task, level) for level in LEVELS}
-        for i in indices:
-            got = exact_targets(task, graphs[i], aut=aut)
-            for level, value in zip(LEVELS, got):
-                if not np.array_equal(np.asarray(stored[level][i]), np.asarray(value)):
-                    raise DataIntegrityError(f"task {name}, graph {i}, level {level}: shipped target differs "
-                                             "from the exact count")
-            checked += 1
-    return {"tasks": len(tuple(tasks)), "graphs": len(indices), "checked": checked}

@@ -66,10 +66,6 @@ def test_levels_agree_on_every_graph(name):
     assert [len(v) for v in D.targets(name, "edge", [0, 1])] == [D.load_graphs()[i].number_of_edges() for i in (0, 1)]
 
 
-def test_verify_targets_recomputes_exactly():
-    assert D.verify_targets(("cycle:3", "star:3"), indices=range(3)) == {"tasks": 2, "graphs": 3, "checked": 6}
-
-
 def test_hom_tasks_match_brute_force():
     """Homomorphism targets equal brute-force homomorphism counts (every map V(F) -> V(G)) on a
     small graph, at graph, node and edge level."""
