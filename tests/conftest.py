@@ -1,5 +1,6 @@
 """Test-session settings shared by the whole suite."""
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -38,14 +39,35 @@ def brec_theory(_isolated_cache):
     from brec_runner.theory import theory_verdicts
 
     memo: dict = {}
+    locks = Path(os.environ["WLTOOLS_CACHE"]) / "test-locks"
+    locks.mkdir(exist_ok=True)
 
     def get(test: str, ids=None) -> dict:
         key = (test, None if ids is None else tuple(ids))
         if key not in memo:
-            memo[key] = {pid: rec[test] for pid, rec in theory_verdicts([test], ids=ids).items()}
+            with _one_worker_at_a_time(locks / f"theory-{test}.lock"):  # the others then read the cache
+                memo[key] = {pid: rec[test] for pid, rec in theory_verdicts([test], ids=ids).items()}
         return memo[key]
 
     return get
+
+
+@contextlib.contextmanager
+def _one_worker_at_a_time(path: Path):
+    """An exclusive lock on ``path`` across the run's xdist workers (``fcntl.flock``; no lock where
+    ``fcntl`` is missing): a worker that needs a test's BREC verdicts while another computes them
+    waits, then reads them from the shared cache, instead of computing them a second time."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: each worker computes what it needs
+        yield
+        return
+    with path.open("a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,8 @@ from brec_runner.protocol import Protocol
 from brec_runner.record import finished_units, read_results, results_files
 from wltools.errors import WLToolsError
 
-_KW = dict(protocol=Protocol(epochs=2), pairs=[0, 1, 2, 3, 5], categories=None, seeds=[0, 1], progress=False,
+_PAIRS = [0, 1, 5]  # 6 units: two workers, or three after a resume, each get some; one epoch (training time)
+_KW = dict(protocol=Protocol(epochs=1), pairs=_PAIRS, categories=None, seeds=[0, 1], progress=False,
            multi_pair=1)  # the loop: these tests compare T² bit for bit across worker counts
 
 
@@ -54,34 +55,36 @@ def _same_verdicts(got, want, same_arithmetic=True):
                 assert g[field] == w[field], (key, field)
 
 
+@pytest.mark.xdist_group("one-process-run")  # with the next test: the reference run made once
 def test_workers_match_one_process(one_process, tmp_path):
     out = tmp_path / "run"
     run("graphormer", preset="small", out=out, workers=2, **_KW)
     assert [p.name for p in results_files(out)] == ["results.jsonl"]  # the driver is the only writer
     got = _by_unit(out)
     _same_verdicts(got, one_process)
-    assert len(read_results(out / "results.jsonl")) == len(got) == 10  # nothing duplicated
+    assert len(read_results(out / "results.jsonl")) == len(got) == 6  # nothing duplicated
     grouped = tmp_path / "grouped"
     run("graphormer", preset="small", out=grouped, workers=2, **{**_KW, "multi_pair": 2})
     _same_verdicts(_by_unit(grouped), one_process, same_arithmetic=False)
     modes = {(r["id"], r["mode"]) for r in read_results(grouped / "results.jsonl")}
-    assert modes == {(p, "multipair:2") for p in (0, 1, 2, 3, 5)}  # both seeds of a pair, trained together
-    assert json.loads((out / "config.json").read_text())["pairs"] == [0, 1, 2, 3, 5]
+    assert modes == {(p, "multipair:2") for p in _PAIRS}  # both seeds of a pair, trained together
+    assert json.loads((out / "config.json").read_text())["pairs"] == _PAIRS
 
 
+@pytest.mark.xdist_group("one-process-run")
 def test_resume_with_another_worker_count(one_process, tmp_path):
     out = tmp_path / "run"
     run("graphormer", preset="small", out=out, stop_after=3, **_KW)  # interrupted one-process run
     assert len(read_results(out / "results.jsonl")) == 3
     run("graphormer", preset="small", out=out, workers=3, **_KW)
-    assert len(read_results(out / "results.jsonl")) == 10  # only the 7 left were run
+    assert len(read_results(out / "results.jsonl")) == 6  # only the 3 left were run
     _same_verdicts(_by_unit(out), one_process)
     run("graphormer", preset="small", out=out, workers=2, **_KW)  # finished: nothing new, nothing started
-    assert len(finished_units(out)) == 10 and len(read_results(out / "results.jsonl")) == 10
+    assert len(finished_units(out)) == 6 and len(read_results(out / "results.jsonl")) == 6
 
 
 def test_user_file_model_in_workers_matches_one_process(user_model_file, tmp_path):
-    kw = dict(protocol={"epochs": 2}, pairs=[0, 1, 2], categories=None, seeds=[0, 1], progress=False,
+    kw = dict(protocol={"epochs": 1}, pairs=[0, 1, 2], categories=None, seeds=[0, 1], progress=False,
               multi_pair=1)  # not "auto": a timed probe could choose grouping in one run only (bits differ)
     one = run(f"{user_model_file}:tiny", out=tmp_path / "one", **kw)
     two = run(f"{user_model_file}:tiny", out=tmp_path / "two", workers=2, **kw)

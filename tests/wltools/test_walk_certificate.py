@@ -214,21 +214,23 @@ def test_residue_chunks_give_the_same_keys(monkeypatch):
 
 
 def test_brec_keys_with_certificate_equal_residue_keys():
-    """Every sixth (by id) of the 63 BREC pairs above SMALL_N nodes (all CFI: 74 to 198 nodes),
-    K = 32 and K = n + 1; all 63: ``benchmarks/exact_crosscheck.py --category cfi --tests rrwp``."""
+    """Every sixth (by id) of the 63 BREC pairs above SMALL_N nodes (all CFI: 74 to 198 nodes) at
+    K = 32, and at K = n + 1 those of at most 120 nodes: the residue-only reference on the 198-node
+    pair 345 at K = 199 alone takes 20 to 60 s (its cost grows as K n^3), so it is left to the
+    benchmark, as are the other 52 pairs: ``benchmarks/exact_crosscheck.py --category cfi --tests
+    rrwp --rrwp-steps 199`` (the exact Fraction reference, every CFI pair, K above every n; its
+    committed results, benchmarks/results/exact_crosscheck.jsonl, are at K = 32)."""
     from brec_sample import all_pairs
     from wltools.distances.adjacency import SMALL_N
 
-    checked = 0
+    checked = []
     large = [p for p in all_pairs() if max(p.g.number_of_nodes(), p.h.number_of_nodes()) > SMALL_N]
     assert len(large) == 63
     for p in large[::6]:
         n = max(p.g.number_of_nodes(), p.h.number_of_nodes())
-        if n <= SMALL_N:
-            continue
-        for K in (32, n + 1):
+        for K in (32, n + 1) if n <= 120 else (32,):
             fast = rrwp_keys([p.g, p.h], K)
             slow = rrwp_keys([p.g, p.h], K, certify=False)
             assert all(np.array_equal(a, b) for a, b in zip(fast, slow)), (p.id, K)
-        checked += 1
-    assert checked == 11
+            checked.append(K > 32)
+    assert (len(checked), sum(checked)) == (21, 10)  # 11 pairs at K = 32, 10 of them at K = n + 1

@@ -129,15 +129,17 @@ from ..distances.modular import HashCollision  # raised by RowGrouper.add; defin
         row_new = ~found[inv]
         rep_local = first[inv]
         sel = np.flatnonzero(row_new)
+        sel = sel[rep_local[sel] != sel]  # a representative equals itself
         if sel.size and not (
             np.array_equal(rows[sel], rows[rep_local[sel]]) and np.array_equal(prefix[sel], prefix[rep_local[sel]])
         ):
             raise HashCollision
         # rows of known groups equal their stored (or recomputed) representative
         old = np.flatnonzero(~row_new)
-        if old.size:
-            g_old = gid_u[inv[old]]
-            self._verify(g_old, prefix[old], rows[old])
+        if old.size == b:  # every row in a known group (most blocks after the first): no copies
+            self._verify(gid_u[inv], prefix, rows)
+        elif old.size:
+            self._verify(gid_u[inv[old]], prefix[old], rows[old])
         # register the new groups
         if new.size:
             reps = first[new]
@@ -161,16 +163,21 @@ from ..distances.modular import HashCollision  # raised by RowGrouper.add; defin
             raise HashCollision
         where = self._where_all[gids]
         stored = where[:, 0] >= 0
-        for c in np.unique(where[stored, 0]):
-            s = np.flatnonzero(stored & (where[:, 0] == c))
-            if not np.array_equal(self._chunks[c][where[s, 1]], rows[s]):
-                raise HashCollision
+        reps = np.empty_like(rows)  # each row's representative, gathered, then one comparison
+        chunks = np.unique(where[stored, 0])
+        if chunks.size == 1 and stored.all():  # the usual case: one gather, no temporary
+            np.take(self._chunks[chunks[0]], where[:, 1], axis=0, out=reps, mode="clip")
+        else:
+            for c in chunks:
+                s = np.flatnonzero(stored & (where[:, 0] == c))
+                reps[s] = self._chunks[c][where[s, 1]]
         rest = np.flatnonzero(~stored)
         if rest.size:
             ug, ginv = np.unique(gids[rest], return_inverse=True)
             _, rep_rows = self._row_fn(self._rep_all[ug])
-            if not np.array_equal(rep_rows[ginv.reshape(-1)], rows[rest]):
-                raise HashCollision
+            reps[rest] = rep_rows[ginv.reshape(-1)]
+        if not np.array_equal(reps, rows):
+            raise HashCollision
 
     def representative(self, gid: int) -> int:
         """Global index of the first row of group ``gid``."""

@@ -236,16 +236,16 @@ def refine_marking(G: nx.Graph, H: nx.Graph, test: str) -> RefinementResult:
                    info.get("describe"))
 
 
-def _refine_alone(graph: nx.Graph, init: dict, table: dict) -> tuple:
-    """Refine one marked graph until its partition is stable; colours interned in the shared
-    ``table``. Returns ``(t, histogram at round t + 1)`` for the first ``t`` whose next round
-    does not split a class (at round ``t`` alone, copies whose classes are all singletons would
-    look alike)."""
-    col = {v: table.setdefault(("init", init[v]), len(table)) for v in graph.nodes}
+def _refine_alone(adj: dict, init: dict, table: dict) -> tuple:
+    """Refine one marked graph (``adj``: node -> its neighbours) until its partition is stable;
+    colours interned in the shared ``table``. Returns ``(t, histogram at round t + 1)`` for the
+    first ``t`` whose next round does not split a class (at round ``t`` alone, copies whose
+    classes are all singletons would look alike)."""
+    col = {v: table.setdefault(("init", init[v]), len(table)) for v in adj}
     t = 0
     while True:
-        new = {v: table.setdefault((t + 1, col[v], tuple(sorted(col[u] for u in graph[v]))), len(table))
-               for v in graph.nodes}
+        new = {v: table.setdefault((t + 1, col[v], tuple(sorted(col[u] for u in nbrs))), len(table))
+               for v, nbrs in adj.items()}
         if len(set(new.values())) == len(set(col.values())):  # as the reference: the next round's
             return t, tuple(sorted(Counter(new.values()).items()))  # histogram, not this one's
         col = new
@@ -261,6 +261,7 @@ def marked_classes_reference(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list,
     out = []
     for X in (G, H):
         nodes = sorted(X.nodes)
+        adj = {v: list(X.adj[v]) for v in X.nodes}  # read once: networkx's views cost every copy
         colours = []
         for v in nodes:
             others = [()] if marks == 1 else [(w,) for w in nodes if w != v]
@@ -268,7 +269,7 @@ def marked_classes_reference(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list,
             for rest in others:
                 marked = (v,) + rest
                 init = {u: (marked.index(u) + 1 if u in marked else 0) for u in nodes}
-                key = _refine_alone(X, init, table)
+                key = _refine_alone(adj, init, table)
                 bag[classes.setdefault(key, len(classes))] += 1
             colours.append(tuple(sorted(bag.items())))
         out.append(colours)

@@ -137,6 +137,34 @@ def test_grouped_ids_equals_stacked_ids_as_partitions(store):
     assert row_of(5).tolist() == [P[5]] + X[5].tolist()
 
 
+@pytest.mark.parametrize("store", [0, 10**6])  # representatives recomputed / read from the store
+def test_row_grouper_detects_every_kind_of_collision(store, monkeypatch):
+    """With zero hash weights every row of one prefix collides: a collision inside a block, one
+    with a group of an earlier block, and one met when every row of a block is in a known group
+    each raise HashCollision; rows that only repeat are grouped exactly."""
+    import wltools.refine.grouping as grouping
+
+    monkeypatch.setattr(grouping, "_weights", lambda width, salt: np.zeros(width, dtype=np.uint64))
+    X = np.array([[1, 2], [1, 2], [3, 4], [1, 2]])
+    P = np.zeros(4, dtype=np.int64)
+
+    def grouper():
+        return grouping.RowGrouper(4, lambda idx: (P[idx], X[idx]), store_bytes=store)
+
+    g = grouper()
+    g.add(np.arange(2), P[:2], X[:2])
+    g.add(np.arange(3, 4), P[3:], X[3:])  # a block of known rows only
+    assert g.ids[[0, 1, 3]].tolist() == [0, 0, 0] and g.count == 1
+    with pytest.raises(HashCollision):  # [3, 4] against the group of [1, 2], all rows known
+        g.add(np.arange(2, 3), P[2:3], X[2:3])
+    with pytest.raises(HashCollision):  # [3, 4] after [1, 2] in one block
+        grouper().add(np.arange(3), P[:3], X[:3])
+    g = grouper()
+    g.add(np.arange(1), P[:1], X[:1])
+    with pytest.raises(HashCollision):  # a known row and a colliding one in one block
+        g.add(np.arange(1, 3), P[1:3], X[1:3])
+
+
 def test_pair_blocks_never_straddle_the_graphs():
     blocks = [idx.tolist() for idx in pair_blocks(5, 3)]
     assert blocks == [[0, 1, 2], [3, 4], [5, 6, 7], [8, 9]]
