@@ -83,8 +83,11 @@ def _suites_option(ctx, param, value):
                    "default 7; subgraph-counting: default 6).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="Also write the output to this file.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Processes that verify the claims and compute their shared verdicts (default: "
+                   "with --all the CPU count, at most 2; else 1). The results do not depend on it.")
 @click.option("--quiet", is_flag=True, help=QUIET_HELP + " (claims verify: no 'verifying ID ...' lines)")
-def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, max_nodes, out, quiet) -> None:
+def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, max_nodes, workers, out, quiet) -> None:
     """Verify claims (IDs, or --all) and print each verdict with its evidence, then the count of
     each status (e.g. "9 claims: 8 PASS, 0 FAIL, 0 ERROR, 1 SKIP"; on stderr too with --format md
     or json).
@@ -118,15 +121,18 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, max_nodes, ou
     # BREC pairs and verdicts, built once for the claims that take them
     params = {"run_dir": run_dir, "brec_ids": brec_ids, "suites": suites, "seed": seed, "max_nodes": max_nodes,
               **claim_inputs({name for c in chosen for name in c.inputs} | {"theory_verdicts"})}
-    results = []
+    from wltools.claims.parallel import default_workers, verify_claims
+
+    workers = workers or (default_workers() if all_ else 1)
+    if not quiet:
+        click.echo(f"verifying {len(chosen)} claim(s) with {workers} worker(s) ...", err=True)
+
+    def done(c, r):
+        if not quiet:
+            click.echo(f"  {c.id}: {r.status} ({r.seconds:.1f}s)", err=True)
+
     t0 = _time.time()
-    for c in chosen:
-        if not quiet:
-            click.echo(f"verifying {c.id} ...", err=True)
-        r = reg.run_claim(c, **params)
-        if not quiet:
-            click.echo(f"  {r.status} ({r.seconds:.1f}s)", err=True)
-        results.append((c, r))
+    results = verify_claims(chosen, params, workers=workers, done=done)
     import torch
 
     meta = {"command": "wltools claims verify " + (" ".join(ids) if ids else "--all")
@@ -139,7 +145,8 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, max_nodes, ou
             "total seconds": round(_time.time() - t0, 1),
             "python": platform.python_version(), "torch": torch.__version__,
             "platform": platform.platform(),
-            "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"}
+            "cpu": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
+            "workers": workers}
     text = reg.format_results(results, fmt, meta=meta)
     click.echo(text)
     if out:

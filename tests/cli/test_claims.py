@@ -159,3 +159,22 @@ def test_every_claim_passes_end_to_end(runner, claim):
     assert res.exit_code == 0, out
     assert got == ("SKIP" if claim == "brec-run" else _committed_statuses()[claim]) == (
         "SKIP" if claim == "brec-run" else "PASS"), out
+
+
+def test_workers_change_nothing_but_the_seconds(runner):
+    """Two worker processes give the claims, in their order, with the verdicts and evidence of one."""
+    outs = []
+    for workers in ("1", "2"):
+        res = runner.invoke(cli.cli, ["claims", "verify", "grit-3.3", "ppgt-e3", "brec-run", "--workers", workers,
+                                      "--format", "json"])
+        assert res.exit_code == 0, res.output
+        doc = json.loads(res.stdout)
+        assert doc["meta"]["workers"] == int(workers) and "--workers" not in doc["meta"]["command"]
+        outs.append([{k: v for k, v in c.items() if k != "seconds"} for c in doc["claims"]])
+    assert outs[0] == outs[1] and [c["id"] for c in outs[1]] == ["grit-3.3", "ppgt-e3", "brec-run"]
+
+
+@pytest.mark.parametrize("value", ["0", "x"])
+def test_bad_workers_exit_2(runner, value):
+    res = runner.invoke(cli.cli, ["claims", "verify", "ppgt-e3", "--workers", value])
+    assert res.exit_code == 2 and "Invalid value for '--workers'" in res.output

@@ -85,6 +85,10 @@ def refine_verdict(refine: Callable | None = None, **kwargs) -> Callable[[nx.Gra
     return verdict
 
 
+def _text(label: str | Callable[[], str]) -> str:
+    return label() if callable(label) else label
+
+
 class InclusionTally:
     """Counts for "every pair ``lower`` distinguishes, ``upper`` distinguishes too" on a stream of
     pairs; keeps the first violation (counterexample) and the first strictness witness."""
@@ -99,18 +103,20 @@ class InclusionTally:
         self.strict: str | None = None
         self.strict_count = 0
 
-    def add(self, label: str, low: bool, up: bool) -> None:
+    def add(self, label: str | Callable[[], str], low: bool, up: bool) -> None:
+        """Count one pair; ``label`` (or ``label()``, called only when the pair becomes the
+        first counterexample or strictness witness) names it."""
         self.pairs += 1
         self.lower_distinguished += bool(low)
         self.upper_distinguished += bool(up)
         if low and not up:
             self.violations += 1
             if self.counterexample is None:
-                self.counterexample = (f"{label}: {self.lower} distinguishes, {self.upper} does not")
+                self.counterexample = (f"{_text(label)}: {self.lower} distinguishes, {self.upper} does not")
         if up and not low:
             self.strict_count += 1
             if self.strict is None:
-                self.strict = f"{label}: {self.upper} distinguishes, {self.lower} does not"
+                self.strict = f"{_text(label)}: {self.upper} distinguishes, {self.lower} does not"
 
     @property
     def ok(self) -> bool:
@@ -141,6 +147,31 @@ def judge_inclusion(name: str, tallies: Sequence[tuple[str, "InclusionTally"]], 
 
 def pairs_label(a: str, b: str) -> str:
     return f"{a} vs {b}"
+
+
+def tests_of(*relations: Iterable[tuple[str, str]]) -> list[str]:
+    """The tests named by the ``(lower, upper)`` relations, sorted.
+
+    Examples
+    --------
+    >>> tests_of([("spd", "3wl")], [("1wl", "spd")])
+    ['1wl', '3wl', 'spd']
+    """
+    return sorted({t for rel in relations for pair in rel for t in pair})
+
+
+def inclusion_verdict(n_chains: int, where: str, ev: dict, problems: list, witnesses: list, strict: list,
+                      *, more: str = "", lines: Sequence[str] = (), shown: int | None = None):
+    """The result of an inclusion claim: FAIL with its ``problems`` (the first ``shown``; the
+    first witness) or PASS "all ``n_chains`` inclusions hold on ``where``; k of them are strict in
+    the data``more``." with the strictness lines (and ``lines``) as its witness."""
+    from .registry import ClaimResult
+
+    if problems:
+        return ClaimResult("FAIL", "; ".join(problems[:shown]), ev, witness=witnesses[0])
+    n_strict = sum("strict, e.g." in s for s in strict)
+    return ClaimResult("PASS", f"all {n_chains} inclusions hold on {where}; {n_strict} of {n_chains} are "
+                       f"strict in the data{more}.", ev, witness=" | ".join(list(strict) + list(lines)))
 
 
 def as_bool(x) -> bool:
@@ -193,7 +224,7 @@ def grouped_atlas_tally(lower: str, upper: str, groups, verdict, *, group_label:
     for la, G, lb, H in pairs:
         low = as_bool(verdict(G, H, lower))
         up = as_bool(verdict(G, H, upper))
-        t.add(f"{la} vs {lb} ({describe(G)} vs {describe(H)})", low, up)
+        t.add(lambda: f"{la} vs {lb} ({describe(G)} vs {describe(H)})", low, up)  # graph6 only when shown
     rng = random.Random(seed)
     unsound, tried = [], 0
     while tried < sample and ngroups > 1:

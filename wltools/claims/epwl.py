@@ -45,8 +45,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ._common import as_bool, data_tallies, observed_summary
-from .grit import brec_table, tally_chains
+from ._common import as_bool, data_tallies, inclusion_verdict, observed_summary, tests_of
+from .grit import brec_table, tally_chains, verdict_units
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
 from .zhang_gdwl import claim_verdict
@@ -129,6 +129,12 @@ def _model_bounds(model_bounds: dict | None) -> tuple[dict, list[str]]:
     return out, bounded
 
 
+def _needs(*, pairs=None, brec_ids=None, theory_verdicts=None, suites=(), suite_ids=None, chains=(),
+           observed=(), **_) -> list[tuple]:
+    """The verdicts ``epwl-placement`` reads (its tests on BREC and on the suites)."""
+    return verdict_units(pairs, brec_ids, tests_of(chains, observed), theory_verdicts, suites, suite_ids)
+
+
 @register_claim(
     "epwl-placement",
     statement=("EPWL sits between GD-WL and 3-WL: SPD-WL ⊑ EPWL over A and over L, RD-WL ⊑ EPWL "
@@ -139,6 +145,7 @@ def _model_bounds(model_bounds: dict | None) -> tuple[dict, list[str]]:
     method="brec+suites+exhaustive",
     params=("brec_ids",),
     inputs=("pairs", "model_bounds"),
+    needs=_needs,
 )
 def check_epwl_placement(*, pairs=None, brec_ids=None, theory_verdicts: Callable | None = None,
                          model_bounds: dict | None = None,
@@ -158,7 +165,7 @@ def check_epwl_placement(*, pairs=None, brec_ids=None, theory_verdicts: Callable
     grouping is sound."""
     verdict = claim_verdict(refine)
     pairs = select_pairs(pairs, brec_ids)
-    tests = sorted({t for c in list(chains) + list(observed) for t in c})
+    tests = tests_of(chains, observed)
     table = brec_table(tests, pairs, theory_verdicts, verdict)
     suite_tables = suite_tally(suites, tests, suite_ids, suite_theory)
 
@@ -174,12 +181,6 @@ def check_epwl_placement(*, pairs=None, brec_ids=None, theory_verdicts: Callable
     ev["model bounds"] = rows
     where = f"{len(pairs)} BREC pairs, {sum(len(r) for r in suite_tables.values())} suite pairs " \
             f"({', '.join(suite_tables) or 'none'}) and the atlas graphs"
-    if problems:
-        return ClaimResult("FAIL", "; ".join(problems), ev, witness=witnesses[0])
-    n_strict = sum("strict, e.g." in s for s in strict)
-    return ClaimResult(
-        "PASS",
-        f"all {len(chains)} inclusions hold on {where}; {n_strict} of {len(chains)} are strict in "
-        f"the data; bounded by EPWL (either variant) through them: "
-        f"{', '.join(bounded) if bounded else 'no model given'}.",
-        ev, witness=" | ".join(strict))
+    return inclusion_verdict(len(chains), where, ev, problems, witnesses, strict,
+                             more="; bounded by EPWL (either variant) through them: "
+                                  f"{', '.join(bounded) if bounded else 'no model given'}")

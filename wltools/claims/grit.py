@@ -36,7 +36,7 @@ from ._common import (
 from .inputs import brec_graphs, ids_text, select_pairs
 from .registry import ClaimResult, register_claim
 
-__all__ = ["check_rrwp_refines_spd", "first_nonzero_spd", "gdwl_first_histogram", "brec_table", "tally_chains",
+__all__ = ["check_rrwp_refines_spd", "first_nonzero_spd", "gdwl_first_histogram", "brec_table", "tally_chains", "verdict_units",
            "GRIT_SOURCE", "edge_index"]
 
 GRIT_SOURCE = "GRIT (Ma et al. 2023, Graph Inductive Biases in Transformers without Message Passing)"
@@ -122,6 +122,34 @@ def gdwl_first_histogram(G: nx.Graph, test: str, *, rrwp_steps: int | None = Non
     return (n, tuple(sorted(tuple(sorted(r)) for r in rows)))
 
 
+def verdict_units(pairs, brec_ids, tests: Sequence[str], theory_verdicts: Callable | None = None,
+                  suites: Sequence[str] = (), suite_ids: dict | None = None) -> list[tuple]:
+    """The verdict units (:class:`wltools.claims.registry.Claim` ``needs``) of a check that reads
+    ``tests`` through :func:`brec_table` on the BREC ``pairs`` of ``brec_ids`` (when
+    ``theory_verdicts`` is given: else it refines them itself) and through
+    :func:`wltools.suites.theory.suite_theory` on ``suites`` (``suite_ids``: ``{suite: ids}``).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as P
+    >>> verdict_units([P(id=0), P(id=1)], [1], ["rrwp"], dict, ["csl"])
+    [('brec', 'rrwp', 32, (1,)), ('suite', 'csl', 'rrwp', None)]
+    """
+    units: list[tuple] = []
+    if theory_verdicts is not None:
+        ids = tuple(p.id for p in select_pairs(pairs, brec_ids))
+        units += [("brec", t, _THEORY_K if t == "rrwp" else None, ids) for t in tests]
+    for name in suites:
+        ids = None if suite_ids is None else suite_ids.get(name)
+        units += [("suite", name, t, None if ids is None else tuple(ids)) for t in tests]
+    return units
+
+
+def _needs_rrwp_spd(*, pairs=None, brec_ids=None, theory_verdicts=None, **_) -> list[tuple]:
+    """The verdicts ``grit-3.2`` reads: SPD-WL and RRWP-WL (K = 32) on the BREC pairs."""
+    return verdict_units(pairs, brec_ids, ["spd", "rrwp"], theory_verdicts)
+
+
 @register_claim(
     "grit-3.2",
     statement=("GD-WL with RRWP distances (K = n) is strictly stronger than GD-WL with shortest-path "
@@ -132,6 +160,7 @@ def gdwl_first_histogram(G: nx.Graph, test: str, *, rrwp_steps: int | None = Non
     method="brec+exhaustive",
     params=("brec_ids",),
     inputs=("pairs",),
+    needs=_needs_rrwp_spd,
 )
 def check_rrwp_refines_spd(*, pairs=None, brec_ids=None, theory_verdicts: Callable | None = None,
                            max_nodes: int = 7, exact_max_nodes: int = 40,

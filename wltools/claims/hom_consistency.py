@@ -40,7 +40,7 @@ from typing import Callable, Sequence
 import networkx as nx
 
 from ._common import as_bool, atlas_graphs, grouped_pairs, memoised, refine_verdict
-from .grit import brec_table
+from .grit import brec_table, verdict_units
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
 
@@ -177,6 +177,11 @@ def _atlas_part(tests, verdict, max_nodes, family, count) -> dict:
     return out
 
 
+def _needs(*, pairs=None, brec_ids=None, theory_verdicts=None, tests=(), **_) -> list[tuple]:
+    """The verdicts ``hom-consistency`` reads from ``theory_verdicts`` (every test but 3-FWL)."""
+    return verdict_units(pairs, brec_ids, [t for t in tests if t != "3fwl"], theory_verdicts)
+
+
 @register_claim(
     "hom-consistency",
     statement=("For 1-WL (trees), SWL(VS) (a vertex whose removal leaves a forest), SSWL (strong NED), SLFWL(2) "
@@ -188,6 +193,7 @@ def _atlas_part(tests, verdict, max_nodes, family, count) -> dict:
     method="brec+exhaustive",
     params=("brec_ids",),
     inputs=("pairs",),
+    needs=_needs,
 )
 def check_hom_consistency(*, pairs=None, brec_ids=None, theory_verdicts: Callable | None = None,
                           tests: Sequence[str] = HOM_TESTS, max_nodes: int = 5, fwl3_max_n: int = 20,

@@ -119,6 +119,13 @@ class Claim:
     inputs : tuple of str
         Inputs the caller must supply (names of :data:`wltools.claims.inputs.INPUTS`, e.g.
         ``pairs``); without one the claim is an ERROR.
+    needs : callable or None
+        ``needs(**params) -> list of units``: the refinement verdicts the check will read, so that
+        a run of several claims computes each once, ahead and in parallel
+        (:mod:`wltools.claims.parallel`): ``("brec", test, rrwp_steps, ids)`` asks the
+        ``theory_verdicts`` input, ``("suite", suite, test, ids)`` asks
+        :func:`wltools.suites.theory.suite_theory`. Only a schedule: the check computes whatever
+        was not fetched ahead, so a wrong list costs time, never a result.
     """
 
     id: str
@@ -128,6 +135,7 @@ class Claim:
     check: Callable[..., ClaimResult]
     params: tuple[str, ...] = ()
     inputs: tuple[str, ...] = ()
+    needs: Callable[..., list] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         for m in self.method.split("+"):
@@ -149,14 +157,16 @@ _CLAIMS: dict[str, Claim] = {}
 
 
 def register_claim(id: str, *, statement: str, source: str, method: str,
-                   params: Iterable[str] = (), inputs: Iterable[str] = ()) -> Callable:
-    """Decorator registering ``check`` as the check of a new claim ``id``."""
+                   params: Iterable[str] = (), inputs: Iterable[str] = (),
+                   needs: Callable[..., list] | None = None) -> Callable:
+    """Decorator registering ``check`` as the check of a new claim ``id`` (``needs``: the
+    verdicts it reads, see :class:`Claim`)."""
 
     def deco(check: Callable[..., ClaimResult]) -> Callable[..., ClaimResult]:
         if id in _CLAIMS and _CLAIMS[id].check is not check:
             raise ValueError(f"claim {id!r} registered twice")
         _CLAIMS[id] = Claim(id=id, statement=statement, source=source, method=method,
-                            check=check, params=tuple(params), inputs=tuple(inputs))
+                            check=check, params=tuple(params), inputs=tuple(inputs), needs=needs)
         return check
 
     return deco
@@ -177,7 +187,7 @@ def get_claim(claim_id: str) -> Claim:
         ) from None
 
 
-def _accepted(check: Callable, params: dict[str, Any]) -> dict[str, Any]:
+def accepted(check: Callable, params: dict[str, Any]) -> dict[str, Any]:
     sig = inspect.signature(check)
     if any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values()):
         return dict(params)
@@ -203,7 +213,7 @@ def run_claim(claim: Claim, **params: Any) -> ClaimResult:
         return result
     threads = _torch_threads(1)  # checks use small matrices: extra threads only contend
     try:
-        result = claim.check(**_accepted(claim.check, given))
+        result = claim.check(**accepted(claim.check, given))
         if not isinstance(result, ClaimResult):
             raise TypeError(f"the check returned {type(result).__name__}, not a ClaimResult")
     except RunDirectoryError:

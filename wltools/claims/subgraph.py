@@ -93,11 +93,13 @@ from ._common import (
     data_tallies,
     grouped_atlas_tally,
     grouped_pairs,
+    inclusion_verdict,
     judge_inclusion,
     observed_summary,
+    tests_of,
 )
 from .epwl import suite_tally, bounded_by
-from .grit import brec_table
+from .grit import brec_table, verdict_units
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
 from .zhang_gdwl import claim_verdict
@@ -220,6 +222,13 @@ def _observed_evidence(observed, tallies: Callable) -> dict:
             for lower, upper in observed}
 
 
+def _needs(*, pairs=None, brec_ids=None, theory_verdicts=None, suites=(), suite_ids=None, chains=(),
+           incomparable=(), observed=(), **_) -> list[tuple]:
+    """The verdicts ``subgraph-hierarchy`` reads (its tests on BREC and on the suites)."""
+    return verdict_units(pairs, brec_ids, tests_of(chains, incomparable, observed), theory_verdicts, suites,
+                         suite_ids)
+
+
 @register_claim(
     "subgraph-hierarchy",
     statement=("The subgraph WL hierarchy (Zhang et al. 2023): 1-WL ⊑ SWL(VS) ⊑ SWL(SV) ⊑ PSWL(SV), "
@@ -232,6 +241,7 @@ def _observed_evidence(observed, tallies: Callable) -> dict:
     method="brec+suites+exhaustive",
     params=("brec_ids",),
     inputs=("pairs", "model_bounds"),
+    needs=_needs,
 )
 def check_subgraph_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Callable | None = None,
                              model_bounds: dict | None = None,
@@ -252,7 +262,7 @@ def check_subgraph_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Call
     incomparability has its two witnesses."""
     verdict = claim_verdict(refine)
     pairs = select_pairs(pairs, brec_ids)
-    tests = sorted({t for c in list(chains) + list(incomparable) + list(observed) for t in c})
+    tests = tests_of(chains, incomparable, observed)
     table = brec_table(tests, pairs, theory_verdicts, verdict)
     suite_tables = suite_tally(suites, tests, suite_ids, suite_theory)
     groups = _atlas_groups(max_nodes)
@@ -276,12 +286,6 @@ def check_subgraph_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Call
     where = (f"{len(pairs)} BREC pairs, {sum(len(r) for r in suite_tables.values())} suite pairs "
              f"({', '.join(suite_tables) or 'none'}) and {len(groups[2])} atlas pairs (n <= {max_nodes}, "
              f"within 1-WL classes)")
-    if problems:
-        return ClaimResult("FAIL", "; ".join(problems[:8]), ev, witness=witnesses[0])
-    n_strict = sum("strict, e.g." in s for s in strict)
-    return ClaimResult(
-        "PASS",
-        f"all {len(chains)} inclusions hold on {where}; {n_strict} of {len(chains)} are strict in the "
-        f"data; {len(incomparable)} incomparabilities shown with a witness each way; models bounded "
-        f"through them: {', '.join(bounded) if bounded else 'none declares a bound here'}.",
-        ev, witness=" | ".join(strict + inc_lines))
+    return inclusion_verdict(len(chains), where, ev, problems, witnesses, strict, lines=inc_lines, shown=8,
+                             more=f"; {len(incomparable)} incomparabilities shown with a witness each way; models "
+                                  f"bounded through them: {', '.join(bounded) if bounded else 'none declares a bound here'}")

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ._common import InclusionTally, memoised, refine_verdict
-from .grit import _THEORY_K, brec_table, tally_chains
+from ._common import InclusionTally, inclusion_verdict, memoised, refine_verdict, tests_of
+from .grit import _THEORY_K, brec_table, tally_chains, verdict_units
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
 
@@ -37,6 +37,8 @@ def claim_verdict(refine: Callable | None = None) -> Callable:
     :data:`_BARE` tests on unlabelled pairs of equal order and size (nodes ``0..n-1``) the same
     kernel declaration runs with a witness that describes no class (rendering the classes' GD-WL
     keys was a quarter of the atlas checks' time; the verdict, rounds and sizes are the same).
+    The default one is shared by the claims of a process: ``gdwl-hierarchy`` and
+    ``epwl-placement`` refine the same atlas pairs with SPD-WL, RD-WL and 3-WL.
 
     Examples
     --------
@@ -45,7 +47,14 @@ def claim_verdict(refine: Callable | None = None) -> Callable:
     >>> v(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), "spd").distinguished
     True
     """
-    return memoised(refine_verdict(refine) if refine is not None else _bare_verdict)
+    if refine is not None:
+        return memoised(refine_verdict(refine))
+    if "verdict" not in _SHARED:
+        _SHARED["verdict"] = memoised(_bare_verdict)
+    return _SHARED["verdict"]
+
+
+_SHARED: dict = {}
 
 
 def _bare_verdict(G, H, test: str):
@@ -68,6 +77,11 @@ _SOURCE = ("PPGT App. E.1 (1-WL ⊏ GD-WL ⊏ 3-WL), after Zhang et al. 2023b Se
            "(Theorems 4.2, 4.5)")
 
 
+def _needs(*, pairs=None, brec_ids=None, theory_verdicts=None, chains=(), **_) -> list[tuple]:
+    """The verdicts ``gdwl-hierarchy`` reads (its tests on BREC)."""
+    return verdict_units(pairs, brec_ids, tests_of(chains), theory_verdicts)
+
+
 @register_claim(
     "gdwl-hierarchy",
     statement=("1-WL is below GD-WL with SPD, RD and RRWP, which are below 3-WL: every pair a "
@@ -77,6 +91,7 @@ _SOURCE = ("PPGT App. E.1 (1-WL ⊏ GD-WL ⊏ 3-WL), after Zhang et al. 2023b Se
     method="brec+exhaustive",
     params=("brec_ids",),
     inputs=("pairs",),
+    needs=_needs,
 )
 def check_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Callable | None = None,
                     chains: Sequence[tuple[str, str]] = HIERARCHY, max_nodes: int = 7,
@@ -92,7 +107,7 @@ def check_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Callable | No
     """
     verdict = claim_verdict(refine)
     pairs = select_pairs(pairs, brec_ids)
-    tests = sorted({t for c in chains for t in c})
+    tests = tests_of(chains)
     table = brec_table(tests, pairs, theory_verdicts, verdict)
 
     def data_tallies(lower, upper):
@@ -108,11 +123,5 @@ def check_hierarchy(*, pairs=None, brec_ids=None, theory_verdicts: Callable | No
             ev[f"{lower} ⊑ {upper}"]["BREC"]["rrwp K"] = (f"{_THEORY_K} (theory verdicts)" if theory_verdicts
                                                           is not None else "n (refine_pair)")
     ev["strictness"] = strict
-    if problems:
-        return ClaimResult("FAIL", "; ".join(problems), ev, witness=witnesses[0])
-    n_strict = sum("strict, e.g." in s for s in strict)
-    return ClaimResult(
-        "PASS",
-        f"all {len(chains)} inclusions hold on {len(pairs)} BREC pairs and exhaustively on the "
-        f"atlas graphs; {n_strict} of {len(chains)} are strict in the data.",
-        ev, witness=" | ".join(strict))
+    return inclusion_verdict(len(chains), f"{len(pairs)} BREC pairs and exhaustively on the atlas graphs", ev,
+                             problems, witnesses, strict)

@@ -263,10 +263,15 @@ def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int) -> list[np
     ev = np.sort(np.concatenate(evs))
     groups = np.split(ev, np.flatnonzero(np.diff(ev) > 1e-6 * b) + 1)
     d = len(groups)
-    coeffs = np.poly([g.mean() for g in groups])  # highest degree first
-    if d >= K or not np.all(np.abs(coeffs) < 2.0**45):
+    if d >= K:
         return None
-    q = [int(c) for c in np.rint(coeffs[::-1])]  # q[j]: coefficient of x^j, q[d] = 1
+    coeffs = np.poly([g.mean() for g in groups])  # highest degree first
+    if np.all(np.abs(coeffs) < 2.0**45):
+        q = [int(c) for c in np.rint(coeffs[::-1])]  # q[j]: coefficient of x^j, q[d] = 1
+    else:  # too large to round from floats (many eigenvalues, e.g. BREC's CFI graphs)
+        q = _minimal_polynomial_guess(Bs, d, b)
+        if q is None:
+            return None
     check = _primes_over(b, 2 * sum(abs(c) * b**j for j, c in enumerate(q)))
     # work in prime-steps (a key step also hashes and sorts, about two primes' worth)
     if 2 * d * (len(_key_primes(b, d)) + 2 + len(check)) > K * (len(_key_primes(b, K)) + 2):
@@ -274,6 +279,72 @@ def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int) -> list[np
     if not _annihilates(Bs, q, check):
         return None
     return walk_keys(graphs, matrix, d)
+
+
+def _minimal_polynomial_guess(Bs: Sequence[np.ndarray], d: int, b: int, seed: int = 0) -> list[int] | None:
+    """A monic integer polynomial of degree ``d`` (``q[j]``: coefficient of ``x^j``) that should
+    annihilate every ``B``: the minimal polynomial of the sequence ``y^T M^k x`` (``M`` the block
+    diagonal of ``Bs``, ``x``, ``y`` seeded random vectors) modulo primes below ``2^26`` by
+    Berlekamp-Massey, lifted by the Chinese remainder theorem to the symmetric range, whose
+    bound ``(b + 1)^d`` holds the coefficients of any product of ``d`` factors ``x - lambda``,
+    ``|lambda| <= b``. A prime whose polynomial has another degree is skipped; None when too few
+    agree. Only a guess: :func:`_annihilates` verifies it exactly before it is used."""
+    N = sum(B.shape[0] for B in Bs)
+    M = np.zeros((N, N), dtype=np.int64)
+    at = 0
+    for B in Bs:
+        M[at : at + B.shape[0], at : at + B.shape[0]] = B
+        at += B.shape[0]
+    rng = np.random.default_rng(seed)
+    need, prod, residues, primes = 2 * (b + 1) ** d, 1, [], []
+    # residues below p < 2^(62 - bits of N) / 2: a sum of N products of two stays below 2^63
+    for p in primes_below(min(2**26, 2 ** ((62 - N.bit_length()) // 2)), need.bit_length() // 20 + 8):
+        x, y = rng.integers(0, p, N), rng.integers(0, p, N)
+        seq = []
+        for _ in range(2 * d):
+            seq.append(int(y @ x % p))
+            x = M @ x % p  # |M x| <= b p, far below 2^63
+        c = _berlekamp_massey(seq, p)
+        if len(c) != d + 1:
+            continue
+        residues.append(c)
+        primes.append(p)
+        prod *= p
+        if prod > need:
+            break
+    if prod <= need:
+        return None
+    q = []
+    for j in range(d + 1):
+        r = 0
+        for cj, p in zip((c[j] for c in residues), primes):  # Garner-free CRT over Python integers
+            m = prod // p
+            r += cj * m * pow(m, -1, p)
+        r %= prod
+        q.append(r - prod if 2 * r > prod else r)
+    return q
+
+
+def _berlekamp_massey(seq: list[int], p: int) -> list[int]:
+    """Coefficients ``q[0..L]`` (``q[L] = 1``) of the minimal polynomial of the linearly recurrent
+    sequence ``seq`` modulo the prime ``p`` (Massey 1969): ``sum_j q[j] seq[i + j] = 0``."""
+    C, B, L, m, bb = [1], [1], 0, 1, 1
+    for i, s in enumerate(seq):
+        disc = (s + sum(C[j] * seq[i - j] for j in range(1, L + 1))) % p
+        if disc == 0:
+            m += 1
+            continue
+        coef = disc * pow(bb, p - 2, p) % p
+        T = C[:]
+        C = C + [0] * (len(B) + m - len(C))
+        for j, bj in enumerate(B):
+            C[j + m] = (C[j + m] - coef * bj) % p
+        if 2 * L <= i:
+            L, B, bb, m = i + 1 - L, T, disc, 1
+        else:
+            m += 1
+    C = (C + [0] * (L + 1))[: L + 1]
+    return C[::-1]  # connection polynomial 1 + C1 z + ... + CL z^L reversed: x^L + C1 x^(L-1) + ...
 
 
 def _annihilates(Bs: Sequence[np.ndarray], q: list[int], primes: list[int]) -> bool:

@@ -26,7 +26,8 @@ from ..refine.names import SUBGRAPH_BASELINE_TESTS, label_of
 from ..refine.names import parse_tests as parse_names
 from . import SuitePair, get_suite, suite_pairs
 
-__all__ = ["SuiteTheory", "DEFAULT_SUITE_TESTS", "parse_tests", "suite_theory", "counts", "render", "FORMATS"]
+__all__ = ["SuiteTheory", "DEFAULT_SUITE_TESTS", "parse_tests", "suite_theory", "memo_records", "remember", "counts",
+           "render", "FORMATS"]
 
 #: Output formats of :func:`render`.
 FORMATS = ("md", "json", "csv")
@@ -133,12 +134,29 @@ def suite_theory(
         key = (suite.name, test, int(rrwp_steps), bool(fast), pair.id)
         if key not in _MEMO:
             s = time.perf_counter()
-            d = refine_pair(pair.g, pair.h, test, rrwp_steps=int(rrwp_steps), fast=fast).to_dict()
-            _MEMO[key] = {f: d.get(f) for f in _FIELDS} | {"seconds": round(time.perf_counter() - s, 6)}
+            r = refine_pair(pair.g, pair.h, test, rrwp_steps=int(rrwp_steps), fast=fast)
+            # the fields themselves (scalars and text), not RefinementResult.to_dict(): its deep
+            # copy of the class sizes cost more than many a refinement
+            _MEMO[key] = {f: getattr(r, f) for f in _FIELDS} | {"seconds": round(time.perf_counter() - s, 6)}
         rec = out[pair.id][test] = dict(_MEMO[key])
         hits[test] += bool(rec["distinguished"])
         bar.set_postfix(distinguished=hits[test])
     return SuiteTheory(suite.name, tests, int(rrwp_steps), pairs, out, time.perf_counter() - t0, fast)
+
+
+def memo_records(name: str, tests: Iterable[str] | None = None) -> dict[tuple, dict]:
+    """The records :func:`suite_theory` holds in this process for suite ``name`` (and only
+    ``tests``, when given): what a worker process computed, to hand to :func:`remember` in another
+    (:mod:`wltools.claims.parallel`)."""
+    keep = None if tests is None else set(tests)
+    return {k: dict(v) for k, v in _MEMO.items() if k[0] == name and (keep is None or k[1] in keep)}
+
+
+def remember(records: dict[tuple, dict]) -> None:
+    """Add records of :func:`memo_records`, computed by this code in another process, to this
+    process's memo: :func:`suite_theory` then serves them instead of refining again."""
+    for key, rec in records.items():
+        _MEMO.setdefault(key, dict(rec))
 
 
 def counts(th: SuiteTheory) -> dict[str, tuple[int, int]]:

@@ -138,3 +138,35 @@ def test_a_distinguished_pair_the_shortcut_takes_is_refined_in_full():
     r = refine_epwl(G, H, "epwl")
     assert r.distinguished and r.iteration == 1
     assert r == refine(epwl_declaration(G, H, "epwl"))
+
+
+def test_berlekamp_massey_finds_the_recurrence_of_fibonacci_and_of_powers():
+    from wltools.refine.epwl import _berlekamp_massey
+
+    p = 1_000_003
+    fib = [0, 1]
+    for _ in range(10):
+        fib.append(fib[-1] + fib[-2])
+    assert _berlekamp_massey(fib, p) == [p - 1, p - 1, 1]  # x^2 - x - 1
+    assert _berlekamp_massey([pow(5, k, p) for k in range(8)], p) == [p - 5, 1]  # x - 5
+
+
+def test_the_modular_guess_is_the_minimal_polynomial_where_floats_cannot_round_it():
+    """BREC 276 (CFI, 66 nodes), Laplacian: 27 distinct eigenvalues, coefficients beyond 2^45.
+    A monic polynomial of that degree that annihilates a symmetric matrix (checked exactly) is
+    its minimal polynomial; and refine_epwl, which takes the shortcut through it, returns the
+    record of the full keys."""
+    import wltools.refine.epwl as E
+
+    G, H = _pair(276)
+    Bs = [graph_matrix(X, "laplacian") for X in (G, H)]
+    ev = np.linalg.eigvalsh(Bs[0].astype(float))
+    d = 1 + int((np.diff(ev) > 1e-6).sum())
+    assert d == 27 and np.abs(np.poly(ev)).max() > 2.0**45
+    q = E._minimal_polynomial_guess(Bs, d, 6)
+    assert len(q) == d + 1 and q[-1] == 1
+    assert _annihilates(Bs, q, _primes_over(6, 2 * sum(abs(c) * 6**j for j, c in enumerate(q))))
+    assert _annihilates([Bs[0]], q, _primes_over(6, 2 * sum(abs(c) * 6**j for j, c in enumerate(q))))
+    keys = annihilated_keys([G, H], "laplacian", len(G) + 1)
+    assert keys is not None and _same_partition(keys, walk_keys([G, H], "laplacian", len(G) + 1))
+    assert refine_epwl(G, H, "epwl-lap") == refine(epwl_declaration(G, H, "epwl-lap"))

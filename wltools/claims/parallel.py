@@ -1,0 +1,210 @@
+"""Verifying several claims on several cores, each refinement verdict computed once.
+
+The inclusion claims read the same verdicts: SPD-WL, 3-WL and 1-WL on the BREC pairs and on the
+classic suites appear in ``gdwl-hierarchy``, ``epwl-placement``, ``subgraph-hierarchy`` and
+``grit-3.2``. Each claim declares what it reads (:class:`~wltools.claims.registry.Claim`
+``needs``: units ``("brec", test, rrwp_steps, ids)`` and ``("suite", suite, test, ids)``), and
+:func:`verify_claims` runs in two phases:
+
+1. every distinct unit once, in ``workers`` processes, the longest first (with the claims that
+   declare no units, which need nothing of the others): a BREC unit asks the ``theory_verdicts``
+   input (``brec_runner``'s disk cache, one file per test, so no two workers write one file), a
+   suite unit :func:`wltools.suites.theory.suite_theory`; their answers come back to this process
+   (a table in front of ``theory_verdicts``; :func:`wltools.suites.theory.remember`);
+2. the other claims, in fresh worker processes that start from this process (``fork``), so they
+   find every verdict computed.
+
+The results are those of running the claims one after the other in one process: a check reads
+the same verdicts (the same functions computed them; a unit only moves where they are computed)
+and nothing else is shared; they are returned in the order of the claims given. With one worker,
+or where processes cannot be forked, the claims run one after the other here.
+"""
+
+from __future__ import annotations
+
+import inspect
+import multiprocessing
+import os
+import time
+from typing import Any, Callable, Sequence
+
+from .registry import Claim, ClaimResult, accepted, run_claim
+
+__all__ = ["default_workers", "verify_claims", "needed_units", "VerdictTable"]
+
+#: Relative cost of a unit or claim (seconds on one core, measured cold; only their order
+#: matters: the longest go first so that no long one starts last). Unlisted: 1.
+COST: dict[tuple, float] = {
+    ("brec", "epwl"): 30, ("brec", "epwl-lap"): 35, ("brec", "rrwp"): 18, ("brec", "rd"): 12,
+    ("brec", "3wl"): 8, ("brec", "slfwl2"): 10, ("brec", "lfwl2"): 6, ("brec", "pswl-sv"): 7,
+    ("brec", "pswl-vs"): 7, ("brec", "sswl"): 7, ("brec", "gswl"): 5, ("brec", "swl-vs"): 4,
+    ("brec", "swl-sv"): 4, ("brec", "m1"): 2,
+    ("suite", "exp", "3wl"): 15, ("suite", "exp", "epwl"): 20, ("suite", "exp", "epwl-lap"): 20,
+    ("claim", "hom-expressivity"): 17, ("claim", "grit-3.1a"): 7, ("claim", "subgraph-counting"): 6,
+    ("claim", "hom-consistency"): 6, ("claim", "epwl-placement"): 30, ("claim", "subgraph-hierarchy"): 25,
+    ("claim", "gdwl-hierarchy"): 20, ("claim", "grit-3.2"): 15, ("claim", "brec-run"): 3,
+}
+
+
+def default_workers() -> int:
+    """The CPU count, at most 2 (the claims' work splits into few long units)."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _cost(unit: tuple) -> float:
+    if unit[0] == "claim":
+        return COST.get(unit, 1.0)
+    if unit[0] == "brec":
+        return COST.get(("brec", unit[1]), 1.0)
+    return COST.get(unit[:3], 0.5)
+
+
+def _check_params(claim: Claim, given: dict) -> dict:
+    """The keyword arguments ``claim.check`` gets from ``given``, its own defaults filled in."""
+    sig = inspect.signature(claim.check)
+    defaults = {k: p.default for k, p in sig.parameters.items() if p.default is not inspect.Parameter.empty}
+    return {**defaults, **accepted(claim.check, given)}
+
+
+def needed_units(claims: Sequence[Claim], params: dict) -> list[tuple]:
+    """The distinct verdict units the ``claims`` declare for ``params``, in first-asked order."""
+    given = {k: v for k, v in params.items() if v is not None}
+    units: dict[tuple, None] = {}
+    for c in claims:
+        if c.needs is None or any(name not in given for name in c.inputs):
+            continue
+        try:
+            units.update(dict.fromkeys(c.needs(**_check_params(c, given))))
+        except Exception:  # noqa: BLE001 - bad input: the check itself reports it as its result
+            continue
+    return list(units)
+
+
+class VerdictTable:
+    """``theory_verdicts`` with the verdicts computed ahead in front: a call whose ``ids`` are all
+    in the table is answered from it, any other is passed to ``source`` (and remembered)."""
+
+    def __init__(self, source: Callable) -> None:
+        self.source = source
+        self.table: dict[tuple, dict[int, bool]] = {}
+
+    def add(self, test: str, rrwp_steps: int | None, verdicts: dict[int, bool]) -> None:
+        self.table.setdefault((test, rrwp_steps), {}).update(verdicts)
+
+    def __call__(self, test: str, ids, rrwp_steps: int | None = None) -> dict[int, bool]:
+        ids = list(ids)
+        have = self.table.get((test, rrwp_steps), {})
+        if all(i in have for i in ids):
+            return {i: have[i] for i in ids}
+        got = self.source(test, ids, rrwp_steps)
+        self.add(test, rrwp_steps, {i: got[i] for i in ids if i in got})
+        return got
+
+
+#: What the worker processes read (set before they are forked: nothing is pickled but indices).
+_JOB: dict[str, Any] = {}
+
+
+def _work(index: int):
+    """Worker: unit or claim ``index`` of ``_JOB["todo"]``; returns ``(index, answer, CPU seconds)``."""
+    t0 = time.process_time()
+    index, answer = _answer(index)
+    return index, answer, time.process_time() - t0
+
+
+def _answer(index: int):
+    unit = _JOB["todo"][index]
+    if unit[0] == "claim":
+        return index, run_claim(_JOB["claims"][unit[2]], **_JOB["params"])
+    try:
+        if unit[0] == "brec":
+            _, test, steps, ids = unit
+            return index, _JOB["params"]["theory_verdicts"](test, list(ids), steps)
+        from wltools.suites.theory import memo_records, suite_theory
+
+        _, name, test, ids = unit
+        suite_theory(name, [test], ids=ids)
+        return index, memo_records(name, [test])
+    except Exception:  # noqa: BLE001 - the claim asks again and reports the failure as its result
+        return index, None
+
+
+def _run(pool, todo: list, done: Callable, table: VerdictTable | None, timings: list | None
+         ) -> dict[int, ClaimResult]:
+    """Run ``todo`` in ``pool`` (longest first); fold unit answers in; returns the claims' results."""
+    from wltools.suites.theory import remember
+
+    order = sorted(range(len(todo)), key=lambda i: -_cost(todo[i]))
+    results: dict[int, ClaimResult] = {}
+    for i, answer, cpu in pool.imap_unordered(_work, order, chunksize=1):
+        unit = todo[i]
+        if timings is not None:
+            timings.append((unit[:3], round(cpu, 2)))
+        if unit[0] == "claim":
+            results[unit[2]] = answer
+            done(_JOB["claims"][unit[2]], answer)
+        elif answer is None:
+            continue
+        elif unit[0] == "brec":
+            table.add(unit[1], unit[2], {i: bool(answer[i]) for i in unit[3] if i in answer})
+        else:
+            remember(answer)
+    return results
+
+
+def verify_claims(claims: Sequence[Claim], params: dict, *, workers: int = 1,
+                  done: Callable[[Claim, ClaimResult], None] | None = None,
+                  timings: list | None = None) -> list[tuple[Claim, ClaimResult]]:
+    """``[(claim, result)]`` for ``claims`` in their order, as :func:`run_claim` ``(claim,
+    **params)`` one after the other gives them, computed in ``workers`` processes (module
+    docstring). ``done(claim, result)`` is called as each finishes (in finishing order);
+    ``timings`` (a list) receives ``(unit, CPU seconds in its worker)`` for each unit and claim.
+    Exceptions a claim lets through (:class:`~wltools.errors.RunDirectoryError`) propagate."""
+    done = done or (lambda c, r: None)
+    claims = list(claims)
+    if workers <= 1 or len(claims) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        out = []
+        for c in claims:
+            out.append((c, run_claim(c, **params)))
+            done(*out[-1])
+        return out
+    units = needed_units(claims, params)
+    params = dict(params)
+    table = None
+    if params.get("theory_verdicts") is not None:
+        table = params["theory_verdicts"] = VerdictTable(params["theory_verdicts"])
+    _preload(claims, units)
+    free = [("claim", c.id, i) for i, c in enumerate(claims) if c.needs is None]
+    rest = [("claim", c.id, i) for i, c in enumerate(claims) if c.needs is not None]
+    _JOB.update(claims=claims, params=params)
+    ctx = multiprocessing.get_context("fork")
+    try:
+        results = {}
+        for todo in (units + free, rest):  # a fresh pool per phase: forked after the merge
+            if todo:
+                _JOB["todo"] = todo  # before the fork
+                with ctx.Pool(min(workers, len(todo))) as pool:
+                    results.update(_run(pool, todo, done, table, timings))
+    finally:
+        _JOB.clear()
+    return [(c, results[i]) for i, c in enumerate(claims)]
+
+
+def _preload(claims: Sequence[Claim], units: list[tuple]) -> None:
+    """Read the suites and the atlas, and import torch and PyG where numeric claims or model
+    inputs will (seconds each), here, once, before the workers are forked."""
+    from wltools.suites import suite_pairs
+
+    try:  # run_claim imports torch; the claims that need a missing library report it
+        import torch  # noqa: F401
+
+        if any("numeric" in c.method.split("+") or "to_data" in c.inputs for c in claims):
+            import torch_geometric  # noqa: F401
+    except ImportError:
+        pass
+
+    from ._common import atlas_graphs
+
+    for name in dict.fromkeys(u[1] for u in units if u[0] == "suite"):
+        suite_pairs(name)
+    atlas_graphs(7)
