@@ -74,13 +74,17 @@ class _Float64:
 
 
 def _lr_paths(monkeypatch) -> list:
-    """Every ``PlateauState.step`` call as ``(state id, metric, best before, lr after)``."""
+    """Every ``PlateauState.step`` call as ``(state, metric, best before, lr after)``.
+
+    The state object itself is recorded, not its ``id``: holding it keeps it alive, so a later unit's
+    state cannot reuse a finished unit's address (that merged two units' schedules into one, a flake
+    seen in CI)."""
     calls, step = [], PlateauState.step
 
     def spy(self, metric):
         best = self.best
         lr = step(self, metric)
-        calls.append((id(self), metric, best, lr))
+        calls.append((self, metric, best, lr))
         return lr
 
     monkeypatch.setattr(PlateauState, "step", spy)
@@ -90,8 +94,8 @@ def _lr_paths(monkeypatch) -> list:
 def _by_state(calls) -> list[list]:
     """The calls grouped by scheduler state, in order of first call (one state per unit)."""
     states: dict[int, list] = {}
-    for sid, *rest in calls:
-        states.setdefault(sid, []).append(tuple(rest))
+    for state, *rest in calls:  # every state is alive in ``calls``: ids are distinct
+        states.setdefault(id(state), []).append(tuple(rest))
     return list(states.values())
 
 
