@@ -10,23 +10,14 @@
 #   Graph Transformer (LapPE): all 100 CFI pairs (3-WL separates 60; no exact class is known)
 # SGFormer (1-WL: separates no CFI pair) already ran on all 100 CFI pairs on CPU.
 # Smoke test on a CPU: DEVICE=cpu EXTRA="--epochs 1" PAIRS_RR=265 PAIRS_SPD=265 PAIRS_ALL=265 BUDGET=120 bash benchmarks/gpu_cfi.sh
-set -u
-export PYTHONUNBUFFERED=1
-if ls .whl/*.whl >/dev/null 2>&1; then
-  SITE=$(mktemp -d) || exit 3
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$SITE" .whl/*.whl || exit 3
-  export PYTHONPATH=$SITE:$PWD
-else
-  export PYTHONPATH=$PWD
-fi
+source "$(dirname "$0")/gpu_env.sh"
 DEVICE=${DEVICE:-cuda}; BUDGET=${BUDGET:-420}; EXTRA=${EXTRA:-}
 RUNS=${RUNS:-runs/gpu-cfi}; LOGS=${OUT:-$RUNS}; mkdir -p "$RUNS" "$LOGS"
 # CFI pairs by the number of nodes of their graphs (18 ... 198), from reports/brec-theory/verdicts.csv
 PAIRS_RR=${PAIRS_RR:-265,278,272,291,317,297,281,294,303,271,273,305,268,274,289,307,309,279,283,284,285,296,299,302,311,315}
 PAIRS_SPD=${PAIRS_SPD:-265,278,291,317,297,303,273,305,289,307,309,315}
 PAIRS_ALL=${PAIRS_ALL:-260-359}
-nvidia-smi -L 2>/dev/null
-python3 -c "import torch, torch_geometric, pynauty, igraph; print('torch', torch.__version__, 'pyg', torch_geometric.__version__, 'cuda', torch.cuda.is_available() and torch.cuda.get_device_name(0))"
+python3 -c "import pynauty, igraph" || exit 3
 if [ "$DEVICE" = cuda ]; then  # the CUDA-marked tests: every built-in model on GPU equals CPU, gradients on GPU
   timeout 120 python3 -m pytest -q -p no:cacheprovider -o addopts="--import-mode=importlib" \
     tests/wltools/models/test_all_models.py -k cuda 2>&1 | tail -3

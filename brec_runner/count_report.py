@@ -80,12 +80,13 @@ def _flag(verdict: str, mean: float) -> str:
 
 
 def _setting(cfg: dict) -> str:
-    """A run's training setting in a few words (epochs, batch, early stop, limit) and its settings
-    hash, so rows of different protocols are never merged."""
+    """A run's training setting in a few words (epochs, batch, early stop, limit, a device other than
+    the CPU) and its settings hash, so rows of different protocols or devices are never merged."""
     p = cfg.get("protocol") or {}
     words = [f"{p.get('epochs')} ep", f"batch {p.get('batch_size')}", f"lr {p.get('lr')}"]
     words += [f"early stop {p['early_stop']}"] if p.get("early_stop") else []
     words += [f"first {p['limit']} per split"] if p.get("limit") else []
+    words += [f"on {cfg['device_type']}"] if cfg.get("device_type", "cpu") != "cpu" else []  # GPU seeds apart
     return f"{', '.join(words)} [{str(cfg.get('settings_hash'))[:8]}]"
 
 
