@@ -64,8 +64,14 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
     from brec_runner.theory import parse_tests
     from brec_runner.theory_report import run_theory, terminal_summary, write_report
 
+    from pathlib import Path
+
+    from brec_runner.dataset import DATA_DIR
+
     test_names = parse_tests(tests)
     ids = brec_selection(category, pairs)
+    if Path(out_dir).resolve().is_relative_to(DATA_DIR.resolve()):  # its README.md would replace BREC's
+        raise ReportedError(f"--out {out_dir} is inside the BREC data folder {DATA_DIR}; write the tables elsewhere")
     report = run_theory(test_names, rrwp_steps, ids=ids, fast=not exact, progress=not quiet,
                         use_cache=not no_cache)
     paths = write_report(report, out_dir)  # README.md states the command, --out included
