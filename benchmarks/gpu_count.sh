@@ -3,7 +3,7 @@
 # on one CUDA GPU: examples/subgraph_zhang.py (their Subgraph GNN) and examples/mpnn_zhang.py (their MPNN)
 # on graph-level triangle counting, seeds 1-4 as in their logs. Each process trains into its own resumable
 # run directory under $RUNS (default runs/gpu-count) and is stopped after $BUDGET seconds; a stopped run
-# resumes when the script runs again (a unit stopped midway restarts: no checkpoint inside a unit).
+# resumes when the script runs again (a unit stopped midway resumes from its last checkpoint, at most a minute old).
 #   Subgraph GNN: seeds 1,2,3,4 in one process, one after the other (whole units, so that a stopped
 #                 run keeps every seed it finished); first, 5 timed training steps on one batch of 512
 #   MPNN:         seeds 1,2,3,4 in a second process beside it

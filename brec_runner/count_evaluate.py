@@ -127,7 +127,7 @@ def _config(source: ModelSource, protocol: CountProtocol, tasks, levels, seeds, 
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "environment": environment(device)}
 
 
-def _one(source, data, level, protocol, seed, device, bar) -> dict[str, Any]:
+def _one(source, data, level, protocol, seed, device, bar, checkpoint=None) -> dict[str, Any]:
     from .rpc import fresh_model, fresh_parameters
 
     model = fresh_model(source.factory, source.options, seed, 0, device)
@@ -136,7 +136,7 @@ def _one(source, data, level, protocol, seed, device, bar) -> dict[str, Any]:
     if bar is not None:
         def on_epoch(epoch: int, val: float) -> None:
             bar.set_postfix(epoch=epoch, val=f"{val:.4f}")
-    return train_unit(model, data, level, protocol, seed, device, on_epoch)
+    return train_unit(model, data, level, protocol, seed, device, on_epoch, checkpoint=checkpoint)
 
 
 def _failure(task, level, seed, exc) -> dict[str, Any]:
@@ -182,6 +182,7 @@ def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequenc
 def _train_all(run, source, todo, graphs, protocol, device, bar_on, quiet, max_failures) -> None:
     from wltools.runtime.progress import progress_bar
 
+    from .count_checkpoint import UnitCheckpoint
     from .rpc import is_model_failure
 
     bar = progress_bar(total=len(todo), unit="unit", desc=f"count {source.name}") if bar_on and todo else None
@@ -191,12 +192,14 @@ def _train_all(run, source, todo, graphs, protocol, device, bar_on, quiet, max_f
             if (task, level) not in cache:
                 cache = {(task, level): unit_data(task, level, graphs, protocol.limit)}
             data, std = cache[(task, level)]
+            checkpoint = UnitCheckpoint(run.path, task, level, seed, f"{run.code}|{run.config['settings_hash']}")
             try:
-                body = _one(source, data, level, protocol, seed, device, bar)
+                body = _one(source, data, level, protocol, seed, device, bar, checkpoint)
             except Exception as exc:  # noqa: BLE001 - classified below
                 if not is_model_failure(exc):
                     raise
                 entry = run.append_failure(_failure(task, level, seed, exc))
+                checkpoint.clear()  # a retry starts the unit afresh
                 failures.append(entry)
                 print(f"wltools: {task} {level} seed {seed} failed: {entry['error']}", file=sys.stderr)
                 if len(failures) > max_failures:
@@ -205,6 +208,7 @@ def _train_all(run, source, todo, graphs, protocol, device, bar_on, quiet, max_f
                 continue
             rec = run.append({"task": task, "level": level, "seed": seed, "std": std,
                               "test_mae": body["test_nmae"] * std, **body})
+            checkpoint.clear()  # the record holds the unit now
             if bar is not None:
                 bar.update(1)
             elif not quiet:

@@ -196,13 +196,19 @@ def _mae(model, head, batches: list, level: str) -> float:
 
 
 def train_unit(model: nn.Module, data: dict[str, tuple], level: str, protocol: CountProtocol, seed: int,
-               device="cpu", on_epoch: Callable[[int, float], None] | None = None) -> dict[str, Any]:
+               device="cpu", on_epoch: Callable[[int, float], None] | None = None, checkpoint=None,
+               checkpoint_every_s: float = 60.0) -> dict[str, Any]:
     """Train ``model`` (fresh, seeded by the caller) with a new head on ``data["train"]``; select
     on ``data["val"]``; return the record body (normalised MAEs, best epoch, curve, wall time).
 
     ``data[split] = (graphs, targets, pairs, indices)``: PyG graphs, normalised target tensors and
     (edge level) ``[2, m]`` edge ends per graph, all indexed by graph index, and the split's indices.
+    With ``checkpoint`` (a :class:`brec_runner.count_checkpoint.UnitCheckpoint`) the state is saved
+    at the end of an epoch at most every ``checkpoint_every_s`` seconds, and a saved state is
+    resumed from: the same record as one uninterrupted run, ``wall_s`` summing every attempt.
     """
+    from .count_checkpoint import capture, restore
+
     t0 = time.time()
     graphs, targets, pairs, train_idx = data["train"]
     with torch.no_grad():
@@ -219,8 +225,13 @@ def train_unit(model: nn.Module, data: dict[str, tuple], level: str, protocol: C
     store = _plain_store(graphs, train_idx)
     val_batches, test_batches = _fixed_batches(data["val"], device), _fixed_batches(data["test"], device)
     best = {"val": math.inf, "test": math.inf, "epoch": -1}
-    curve, epoch = [], 0
-    for epoch in range(1, protocol.epochs + 1):
+    curve, epoch, spent, saved_at = [], 0, 0.0, time.time()
+    modules = {"model": model, "head": head, "opt": opt, "sched": sched}
+    state = checkpoint.load() if checkpoint is not None else None
+    if state is not None:
+        restore(state, modules, gen)
+        best, curve, epoch, spent = state["best"], state["curve"], state["epoch"], state["wall_s"]
+    for epoch in range(epoch + 1, protocol.epochs + 1):
         model.train()
         head.train()
         losses = []
@@ -244,5 +255,8 @@ def train_unit(model: nn.Module, data: dict[str, tuple], level: str, protocol: C
             raise FloatingPointError(f"training loss is {train_loss} at epoch {epoch}")
         if protocol.early_stop and epoch - best["epoch"] >= protocol.early_stop:
             break
+        if checkpoint is not None and time.time() - saved_at >= checkpoint_every_s and epoch < protocol.epochs:
+            checkpoint.save(capture(modules, gen, best=best, curve=curve, epoch=epoch, wall_s=spent + time.time() - t0))
+            saved_at = time.time()
     return {"test_nmae": best["test"], "val_nmae": best["val"], "best_epoch": best["epoch"], "epochs_run": epoch,
-            "curve": curve, "wall_s": round(time.time() - t0, 2)}
+            "curve": curve, "wall_s": round(spent + time.time() - t0, 2)}
