@@ -18,7 +18,7 @@ import json
 import platform
 import time
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ..errors import UnknownNameError
 from ..refine.names import ALL_TESTS, DEFAULT_RRWP_STEPS, ON_REQUEST_TESTS, SUBGRAPH_WL_TESTS, TEST_LABELS
@@ -238,10 +238,7 @@ def _csv(th: SuiteTheory) -> str:
 def render(th: SuiteTheory, fmt: str = "md") -> str:
     """The verdicts as a Markdown table (``md``), a JSON document with per-pair verdicts per test
     (``json``) or one CSV row per pair and test (``csv``)."""
-    if fmt == "md":
-        return _markdown(th)
-    if fmt == "json":
-        return _json(th)
-    if fmt == "csv":
-        return _csv(th)
-    raise UnknownNameError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    table: dict[str, Callable[[SuiteTheory], str]] = {"md": _markdown, "json": _json, "csv": _csv}
+    if fmt not in table:
+        raise UnknownNameError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    return table[fmt](th)
