@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from wltools.errors import WLToolsError
+from wltools.suites.theory import PairVerdicts
 
 from .dataset import CATEGORY_IDS, NUM_PAIRS, load_pairs, select_ids
 from .fileio import write_atomic
@@ -37,16 +38,11 @@ from .theory import (
 __all__ = ["TheoryReport", "run_theory", "markdown_summary", "terminal_summary", "write_report"]
 
 
-@dataclass
-class TheoryReport:
-    """What :func:`run_theory` computed, ready for :func:`write_report`."""
+@dataclass(kw_only=True)
+class TheoryReport(PairVerdicts):
+    """What :func:`run_theory` computed on the BREC pairs ``ids``, ready for :func:`write_report`."""
 
-    tests: tuple[str, ...]
-    rrwp_steps: int
     ids: list[int]
-    verdicts: dict[int, dict[str, dict]]
-    seconds: float
-    fast: bool = True
     code_version: str = ""
     computed: int | None = None
     cached: int | None = None
@@ -109,8 +105,8 @@ def run_theory(
     verdicts = theory_verdicts(
         tests, K, pair_ids, fast=fast, progress=progress, use_cache=use_cache, stats=stats
     )
-    return TheoryReport(tests, K, pair_ids, verdicts, time.perf_counter() - t0, fast, version,
-                        stats.get("computed"), stats.get("cached"))
+    return TheoryReport(tests, K, verdicts, time.perf_counter() - t0, fast, ids=pair_ids, code_version=version,
+                        computed=stats.get("computed"), cached=stats.get("cached"))
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence]) -> str:

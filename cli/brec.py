@@ -6,9 +6,9 @@ import click
 
 from wltools.errors import WLToolsError
 from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS, bound_help, tests_help
-from cli.common import (CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, brec_selection, check_output_file,
-                        check_report_targets, max_failures_option, parse_seeds, parse_set, report_options,
-                        seed_device_options, table, write_text)
+from cli.common import (CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, allow_code_change_option,
+                        brec_selection, check_output_file, check_report_targets, max_failures_option, parse_seeds,
+                        parse_set, report_options, seed_device_options, set_option, table, write_text)
 
 
 @click.group(cls=Group)
@@ -109,10 +109,8 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
 @click.option("--threshold", "threshold_rule", type=click.Choice(["reference", "exact"]), default=None,
               help="T² threshold: the reference evaluator's two-decimal 72.34 (reference, default) or the "
                    "exact critical value 72.33799... (exact).")
-@click.option("--allow-code-change", is_flag=True,
-              help="Resume a run directory started by another code version (each record keeps its own).")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
-              help="Keyword argument of the model's factory / built-in config override (repeatable).")
+@allow_code_change_option
+@set_option
 @click.option("--eval-batch-size", type=click.IntRange(min=2), default=None,
               help="Graphs per test batch (default: all 64 at once).")
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,

@@ -160,8 +160,22 @@ def seed_device_options(f):
     )(f)
 
 
+def set_option(f):
+    """``--set KEY=VALUE`` (read by :func:`parse_set`): the factory's keyword arguments, for every
+    command that trains a model (brec run, suite run, count run)."""
+    return click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+                        help="Keyword argument of the model's factory / built-in config override (repeatable).")(f)
+
+
+def allow_code_change_option(f):
+    """``--allow-code-change``: resume a run directory another code version started (brec run,
+    suite run, count run; :class:`brec_runner.record.RunDirectory`, :class:`brec_runner.count_run.CountRun`)."""
+    return click.option("--allow-code-change", is_flag=True,
+                        help="Resume a run directory started by another code version (each record keeps its own).")(f)
+
+
 def max_failures_option(f):
-    """``--max-failures``: the failed units a run records and goes on after (brec run, suite run)."""
+    """``--max-failures``: the failed units a run records and goes on after (brec run, suite run, count run)."""
     return click.option(
         "--max-failures", "max_failures", type=click.IntRange(min=0), default=10, show_default=True,
         help="Units whose model raises are recorded in RUN_DIR/failures.jsonl (one line on stderr each) "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from cli.common import Group, check_report_targets, parse_seeds, parse_set, write_text
+from cli.common import (Group, allow_code_change_option, check_report_targets, max_failures_option, parse_seeds,
+                        parse_set, set_option, write_text)
 
 LEVEL = click.Choice(["graph", "node", "edge"])
 
@@ -113,14 +114,13 @@ def _split_list(text: str, what: str) -> list[str]:
               help="Stop after this many epochs without a better validation error (0: off).")
 @click.option("--limit", type=click.IntRange(min=1), default=None,
               help="Use only the first N graphs of each split (a smoke test; recorded in the protocol).")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Factory keyword argument (repeatable).")
+@set_option
 @click.option("--device", default="cpu", show_default=True, type=click.Choice(["cpu", "cuda"]))
 @click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True, help="torch CPU threads.")
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Run directory (default runs/count-MODEL); re-running into it resumes.")
-@click.option("--max-failures", type=click.IntRange(min=0), default=10, show_default=True,
-              help="Failed units tolerated before the run stops (exit 2).")
-@click.option("--allow-code-change", is_flag=True, help="Resume a run directory started by another code version.")
+@max_failures_option
+@allow_code_change_option
 @click.option("--quiet", is_flag=True, help="No progress bar and no per-unit lines.")
 def count_run(model_name, task_text, level_text, preset, bound, transform, seed, seeds, epochs, lr, batch_size,
               early_stop, limit, sets, device, threads, out_dir, max_failures, allow_code_change, quiet):

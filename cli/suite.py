@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from wltools.refine.names import DEFAULT_RRWP_STEPS, bound_help, tests_help
-from cli.common import (QUIET_HELP, Group, MultiPair, check_output_target, max_failures_option, parse_seeds, parse_set,
-                        seed_device_options, write_text)
+from cli.common import (QUIET_HELP, Group, MultiPair, allow_code_change_option, check_output_target,
+                        max_failures_option, parse_seeds, parse_set, seed_device_options, set_option, write_text)
 
 
 @click.group(cls=Group)
@@ -46,12 +46,12 @@ def suite_list(fmt: str) -> None:
 @click.option("--epochs", type=click.IntRange(min=0), default=None, help="Override the protocol's epochs.")
 @click.option("--threshold", "threshold_rule", type=click.Choice(["reference", "exact"]), default=None,
               help="T² threshold rule (as for brec run).")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Keyword argument of the model's factory.")
+@set_option
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Local processes.")
 @click.option("--multi-pair", "multi_pair", type=MultiPair(), default="auto", show_default=True,
               help="As for brec run: G units at once, 'auto' (a timed probe with several seeds, recorded "
                    "in the run directory), or 1 for the loop.")
-@click.option("--allow-code-change", is_flag=True, help="Resume a run directory started by another code version.")
+@allow_code_change_option
 @max_failures_option
 @click.option("--quiet", is_flag=True, help=QUIET_HELP)
 def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds, device, out_dir, epochs,

@@ -33,54 +33,54 @@ def largest(batch):
     return int((batch.ptr[1:] - batch.ptr[:-1]).max())
 
 
-class TrainBig(TinyGNN):
+class Fails(TinyGNN):
+    """Raises ``error(*message)`` in training (in eval mode too with ``in_eval``) on a batch whose
+    largest graph has more than ``above`` nodes (fewer than ``below``, when set) while ``armed()``."""
+
+    above, below, in_eval = 20, None, False
+    error, message = ValueError, ("graphs above 20 nodes are not supported",)
+
+    def armed(self):
+        return True
+
+    def forward(self, batch):
+        n = largest(batch)
+        if (self.training or self.in_eval) and (n < self.below if self.below else n > self.above) and self.armed():
+            raise self.error(*self.message)
+        return super().forward(batch)
+
+
+class TrainBig(Fails):
     """Raises in training on graphs above 20 nodes."""
 
-    def forward(self, batch):
-        if self.training and largest(batch) > 20:
-            raise ValueError("graphs above 20 nodes are not supported")
-        return super().forward(batch)
 
-
-class AlwaysBig(TinyGNN):
+class AlwaysBig(Fails):
     """Raises on graphs above 20 nodes, in eval mode too (the contract check sees it)."""
 
-    def forward(self, batch):
-        if largest(batch) > 20:
-            raise ValueError("graphs above 20 nodes are not supported")
-        return super().forward(batch)
+    in_eval = True
 
 
-class TrainSmall(TinyGNN):
+class TrainSmall(Fails):
     """Raises in training on graphs of fewer than 12 nodes."""
 
-    def forward(self, batch):
-        if self.training and largest(batch) < 12:
-            raise IndexError("graphs below 12 nodes are not supported")
-        return super().forward(batch)
+    below, error, message = 12, IndexError, ("graphs below 12 nodes are not supported",)
 
 
-class MarkedBig(TinyGNN):
+class MarkedBig(Fails):
     """TrainBig while the file MARK exists (a model fixed between two invocations)."""
 
-    def forward(self, batch):
-        if self.training and largest(batch) > 20 and os.path.exists(MARK):
-            raise ValueError("graphs above 20 nodes are not supported yet")
-        return super().forward(batch)
+    message = ("graphs above 20 nodes are not supported yet",)
+
+    def armed(self):
+        return os.path.exists(MARK)
 
 
-class OomBig(TinyGNN):
-    def forward(self, batch):
-        if self.training and largest(batch) > 20:
-            raise MemoryError("out of memory")
-        return super().forward(batch)
+class OomBig(Fails):
+    error, message = MemoryError, ("out of memory",)
 
 
-class InterruptBig(TinyGNN):
-    def forward(self, batch):
-        if self.training and largest(batch) > 20:
-            raise KeyboardInterrupt
-        return super().forward(batch)
+class InterruptBig(Fails):
+    error, message = KeyboardInterrupt, ()
 '''
 
 

@@ -139,41 +139,39 @@ def test_a_changed_model_file_needs_allow_code_change(user_model_file, tmp_path,
 # ------------------------------------------------------------------------------- damaged files
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", None),  # an empty results file is a run with no finished unit
-    (b"\x89PNG\r\n\x1a\n\x00\x00binary\n", "line 1: not UTF-8"),
-    (b"garbage\n", "line 1: not JSON"),
-    (b"[]\n", "line 1: a JSON list, not a record"),
-    (b'"text"\n', "line 1: a JSON str, not a record"),
+@pytest.mark.parametrize("name, content, message", [
+    ("results.jsonl", b"", None),  # an empty results file is a run with no finished unit
+    ("results.jsonl", b"\x89PNG\r\n\x1a\n\x00\x00binary\n", "line 1: not UTF-8"),
+    ("results.jsonl", b"garbage\n", "line 1: not JSON"),
+    ("results.jsonl", b"[]\n", "line 1: a JSON list, not a record"),
+    ("results.jsonl", b'"text"\n', "line 1: a JSON str, not a record"),
+    ("config.json", b"", "not valid JSON"),
+    ("config.json", b"\xff\xfe\x00binary", "not UTF-8"),
+    ("config.json", b"[]", "holds a JSON list"),
+    ("config.json", b'"a string"', "holds a JSON str"),
+    ("config.json", b'{"model": 3}', "no valid 'model' entry"),
+    ("config.json", b'{"model": "gin", "protocol": {}', "not valid JSON"),
 ])
-def test_damaged_results_files(finished, tmp_path, runner, content, message):
+def test_damaged_run_files(finished, tmp_path, runner, name, content, message):
+    """A damaged results file: `brec report` says so in one line (exit 2); a damaged config: so do
+    `brec run` and `claims verify`, the other commands that read it."""
     d = _copy(finished, tmp_path / "run")
-    (d / "results.jsonl").write_bytes(content)
-    res = _cli(runner, "brec", "report", str(d), "--no-theory")
-    if message is None:
-        assert res.exit_code == 0 and "0 (pair, seed) results" in res.output
-    else:
-        assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
-        assert len(res.output.strip().splitlines()) == 1
-
-
-@pytest.mark.parametrize("content, message", [
-    (b"", "not valid JSON"),
-    (b"\xff\xfe\x00binary", "not UTF-8"),
-    (b"[]", "holds a JSON list"),
-    (b'"a string"', "holds a JSON str"),
-    (b'{"model": 3}', "no valid 'model' entry"),
-    (b'{"model": "gin", "protocol": {}', "not valid JSON"),
-])
-def test_damaged_config_files(finished, tmp_path, runner, content, message):
-    d = _copy(finished, tmp_path / "run")
-    (d / "config.json").write_bytes(content)
-    for args in (("brec", "report", str(d), "--no-theory"),
-                 ("brec", "run", "--model", GIN, "--pairs", "0-3", "--out", str(d), *FAST),
-                 ("claims", "verify", "brec-run", "--run-dir", str(d))):
+    (d / name).write_bytes(content)
+    commands = [("brec", "report", str(d), "--no-theory")]
+    if name == "config.json":
+        commands += [("brec", "run", "--model", GIN, "--pairs", "0-3", "--out", str(d), *FAST),
+                     ("claims", "verify", "brec-run", "--run-dir", str(d))]
+    for args in commands:
         res = _cli(runner, *args)
-        assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output, (args, res.output)
-    assert len(read_results(d / "results.jsonl")) == 4  # nothing lost or overwritten
+        if message is None:
+            assert res.exit_code == 0 and "0 (pair, seed) results" in res.output
+        else:
+            assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output, (args, res.output)
+            lines = res.output.strip().splitlines()  # claims verify says first what it verifies
+            assert lines[-1].startswith("error: ") and len(lines) == (2 if args[0] == "claims" else 1), (args, lines)
+    assert (d / name).read_bytes() == content  # nothing overwritten
+    if name == "config.json":
+        assert len(read_results(d / "results.jsonl")) == 4  # nothing lost
 
 
 def test_a_run_directory_that_is_a_file_and_an_unwritable_output(tmp_path, runner):

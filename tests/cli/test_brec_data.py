@@ -29,32 +29,23 @@ def test_verify_data_small_selection():
 
 
 @pytest.mark.parametrize(
-    "args, fragment",
+    "command, args, fragment",
     [
-        (["--pairs", "5-2"], "empty pair id range"),
-        (["--pairs", ""], "empty pair id range"),
-        (["--pairs", "0-400"], "out of range"),
-        (["--category", "nope"], "unknown BREC category 'nope'"),
-        (["--category", "basic", "--pairs", "300"], "no BREC pair matches"),
+        ("verify-data", ["--pairs", "5-2"], "empty pair id range"),
+        ("verify-data", ["--pairs", ""], "empty pair id range"),
+        ("verify-data", ["--pairs", "0-400"], "out of range"),
+        ("verify-data", ["--category", "nope"], "unknown BREC category 'nope'"),
+        ("verify-data", ["--category", "basic", "--pairs", "300"], "no BREC pair matches"),
+        ("theory", ["--tests", "1wl,foo"], "unknown test 'foo'"),
+        ("theory", ["--tests", ","], "empty list of tests"),
+        ("theory", ["--pairs", "10-3"], "empty pair id range"),
+        ("theory", ["--category", "regular150"], "unknown BREC category"),
     ],
 )
-def test_verify_data_bad_arguments(args, fragment):
-    r = _run("brec", "verify-data", *args)
-    assert r.exit_code == 2
-    assert fragment in _one_error_line(r)
-
-
-@pytest.mark.parametrize(
-    "args, fragment",
-    [
-        (["--tests", "1wl,foo"], "unknown test 'foo'"),
-        (["--tests", ","], "empty list of tests"),
-        (["--pairs", "10-3"], "empty pair id range"),
-        (["--category", "regular150"], "unknown BREC category"),
-    ],
-)
-def test_theory_bad_arguments(args, fragment, tmp_path):
-    r = _run("brec", "theory", *args, "--out", str(tmp_path / "out"))
+def test_bad_arguments(command, args, fragment, tmp_path):
+    """One `error:` line, exit 2, and (theory) no output folder."""
+    out = ["--out", str(tmp_path / "out")] if command == "theory" else []
+    r = _run("brec", command, *args, *out)
     assert r.exit_code == 2
     assert fragment in _one_error_line(r)
     assert not (tmp_path / "out").exists()

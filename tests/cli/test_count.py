@@ -84,11 +84,21 @@ def test_run_and_report_a_model_written_outside_the_project(tmp_path):
 def test_run_refusals_are_one_line(tmp_path):
     for args, message in [(["--model", "nope"], "unknown model 'nope'"),
                           (["--model", "examples/gin.py:gin", "--level", "face"], "levels"),
-                          (["--model", "examples/gin.py:gin", "--seeds", "1,1"], "distinct")]:
+                          (["--model", "examples/gin.py:gin", "--seeds", "1,1"], "distinct"),
+                          (["--model", "examples/gin.py:gin", "--set", "hidden"], "key=value"),
+                          (["--model", "examples/gin.py:gin", "--max-failures", "-1"], "x>=0")]:
         res = CliRunner().invoke(cli, ["count", "run", "--task", "cycle:3", "--out", str(tmp_path / "r"), *args])
         assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
     res = CliRunner().invoke(cli, ["count", "report", str(tmp_path)])
     assert res.exit_code == 2 and "not a run directory" in res.output
+
+
+def test_the_training_options_mean_the_same_in_every_run_command():
+    """--set, --allow-code-change and --max-failures: one definition for brec, suite and count run."""
+    runs = [cli.commands[group].commands["run"] for group in ("brec", "suite", "count")]
+    for name in ("sets", "allow_code_change", "max_failures"):
+        params = [next(p for p in run.params if p.name == name) for run in runs]
+        assert len({(tuple(p.opts), p.help, p.default, p.multiple, p.is_flag, repr(p.type)) for p in params}) == 1
 
 
 def test_verify_data_on_a_sample_and_its_refusals():

@@ -185,15 +185,11 @@ class TokenBatchNorm(nn.BatchNorm1d):
 
 def make_norm(kind: str, dim: int) -> nn.Module:
     """A norm by name: ``"layernorm" | "rmsnorm" | "adarmsnorm" | "batchnorm"`` (PPGT Table 6)."""
-    if kind == "layernorm":
-        return nn.LayerNorm(dim)
-    if kind == "rmsnorm":
-        return RMSNorm(dim)
-    if kind == "adarmsnorm":
-        return AdaRMSNorm(dim)
-    if kind == "batchnorm":
-        return TokenBatchNorm(dim)
-    raise ValueError(f"unknown norm {kind!r}; choose from {', '.join(NORMS)}")
+    table: dict[str, Callable[[int], nn.Module]] = {"layernorm": nn.LayerNorm, "rmsnorm": RMSNorm,
+                                                     "adarmsnorm": AdaRMSNorm, "batchnorm": TokenBatchNorm}
+    if kind not in table:
+        raise ValueError(f"unknown norm {kind!r}; choose from {', '.join(NORMS)}")
+    return table[kind](dim)
 
 
 def make_activation(kind: str) -> nn.Module:

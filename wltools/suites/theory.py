@@ -18,7 +18,7 @@ import json
 import platform
 import time
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ..errors import UnknownNameError
 from ..refine.names import ALL_TESTS, DEFAULT_RRWP_STEPS, ON_REQUEST_TESTS, SUBGRAPH_WL_TESTS, TEST_LABELS
@@ -26,7 +26,7 @@ from ..refine.names import SUBGRAPH_BASELINE_TESTS, label_of
 from ..refine.names import parse_tests as parse_names
 from . import SuitePair, get_suite, suite_pairs
 
-__all__ = ["SuiteTheory", "DEFAULT_SUITE_TESTS", "parse_tests", "suite_theory", "memo_records", "remember", "counts",
+__all__ = ["PairVerdicts", "SuiteTheory", "DEFAULT_SUITE_TESTS", "parse_tests", "suite_theory", "memo_records", "remember", "counts",
            "render", "FORMATS"]
 
 #: Output formats of :func:`render`.
@@ -58,16 +58,25 @@ def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
 
 
 @dataclass
-class SuiteTheory:
-    """The verdicts of :func:`suite_theory`: ``verdicts[pair id][test]`` is a record."""
+class PairVerdicts:
+    """Refinement verdicts on a set of pairs: ``verdicts[pair id][test]`` is a record (module
+    docstring), computed with ``rrwp_steps`` RRWP channels by the fast (``fast``) or the reference
+    engine in ``seconds``. The base of :class:`SuiteTheory` and of BREC's
+    :class:`brec_runner.theory_report.TheoryReport`, which add what was refined."""
 
-    suite: str
     tests: tuple[str, ...]
     rrwp_steps: int
-    pairs: list[SuitePair]
     verdicts: dict[int, dict[str, dict]]
     seconds: float
     fast: bool = True
+
+
+@dataclass(kw_only=True)
+class SuiteTheory(PairVerdicts):
+    """The verdicts of :func:`suite_theory` on the ``pairs`` of ``suite``."""
+
+    suite: str
+    pairs: list[SuitePair]
 
     def settings(self) -> dict:
         """Settings and provenance written with every table."""
@@ -141,7 +150,7 @@ def suite_theory(
         rec = out[pair.id][test] = dict(_MEMO[key])
         hits[test] += bool(rec["distinguished"])
         bar.set_postfix(distinguished=hits[test])
-    return SuiteTheory(suite.name, tests, int(rrwp_steps), pairs, out, time.perf_counter() - t0, fast)
+    return SuiteTheory(tests, int(rrwp_steps), out, time.perf_counter() - t0, fast, suite=suite.name, pairs=pairs)
 
 
 def memo_records(name: str, tests: Iterable[str] | None = None) -> dict[tuple, dict]:
@@ -238,10 +247,7 @@ def _csv(th: SuiteTheory) -> str:
 def render(th: SuiteTheory, fmt: str = "md") -> str:
     """The verdicts as a Markdown table (``md``), a JSON document with per-pair verdicts per test
     (``json``) or one CSV row per pair and test (``csv``)."""
-    if fmt == "md":
-        return _markdown(th)
-    if fmt == "json":
-        return _json(th)
-    if fmt == "csv":
-        return _csv(th)
-    raise UnknownNameError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    table: dict[str, Callable[[SuiteTheory], str]] = {"md": _markdown, "json": _json, "csv": _csv}
+    if fmt not in table:
+        raise UnknownNameError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    return table[fmt](th)
