@@ -45,7 +45,7 @@ from typing import Iterable, Sequence
 import networkx as nx
 import numpy as np
 
-from wltools.errors import DataIntegrityError, WLToolsError
+from wltools.errors import DataIntegrityError, UnsupportedGraphError, WLToolsError
 
 from .tasks import HOM_PATTERNS, LEVELS, STANDARD_TASKS, parse_task
 
@@ -119,6 +119,10 @@ def hom_lad_counts(F: nx.Graph, G: nx.Graph, roots: tuple = (0, 1),
     """
     if len(roots) != 2 or roots[0] == roots[1] or any(r not in F for r in roots):
         raise WLToolsError(f"roots must be two distinct vertices of the pattern, got {roots!r}")
+    for H, what in ((F, "the pattern"), (G, "the graph")):
+        if H.is_directed() or H.is_multigraph() or nx.number_of_selfloops(H):
+            raise UnsupportedGraphError(f"{what} is directed, a multigraph or has self-loops: homomorphisms are "
+                                        "counted here between simple undirected graphs")
     g = _igraph(G)
     n = g.vcount()
     total, node, pair = 0, np.zeros(n, dtype=np.int64), np.zeros(n * n, dtype=np.int64)
