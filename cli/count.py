@@ -81,13 +81,14 @@ def count_data(task: str, level: str, split: str | None, limit: int | None, fmt:
 @click.option("--sample", type=click.IntRange(min=1), default=None, help="Check only the first N graphs.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 def count_verify_data(sample: int | None, jobs: int) -> None:
-    """Check the shipped files' checksums and compare every shipped target (every task, level and
-    graph) with an independent brute-force count: igraph's list of all monomorphisms (LAD)."""
+    """Check the shipped files' checksums and compare every target (every task, level and graph)
+    with an independent brute-force count: igraph's list of all monomorphisms (LAD) for the shipped
+    subgraph counts, summed over the pattern's quotients for the homomorphism counts (hom:NAME)."""
     from wltools.counting.verify import verify_all
 
     s = verify_all(indices=range(sample) if sample else None, jobs=jobs)
     click.echo(f"OK: {s['tasks']} tasks x {s['levels']} levels x {s['graphs']} graphs ({s['items']} targets): "
-               f"every shipped target equals the brute-force count ({s['wall_s']} s)")
+               f"every target equals the brute-force count ({s['wall_s']} s)")
 
 
 def _split_list(text: str, what: str) -> list[str]:

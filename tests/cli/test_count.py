@@ -102,9 +102,10 @@ def test_the_training_options_mean_the_same_in_every_run_command():
 
 
 def test_verify_data_on_a_sample_and_its_refusals():
-    """Two 10-node graphs, every task and level against the brute force; a bad --jobs is one line."""
+    """Two 10-node graphs, every task (15 subgraph, 7 homomorphism) and level against the brute force;
+    a bad --jobs is one line."""
     res = invoke("count", "verify-data", "--sample", "2")
-    assert res.exit_code == 0 and res.output.startswith("OK: 15 tasks x 3 levels x 2 graphs")
+    assert res.exit_code == 0 and res.output.startswith("OK: 22 tasks x 3 levels x 2 graphs")
     for bad in (["--jobs", "0"], ["--sample", "0"]):
         res = CliRunner().invoke(cli, ["count", "verify-data", *bad])
         assert res.exit_code == 2 and "Traceback" not in res.output

@@ -32,7 +32,7 @@ def test_a_fixed_sample_of_every_task_and_level_passes():
     got = V.verify_all(indices=sample)
     items = sum(1 + G.number_of_nodes() + G.number_of_edges() for G in (graphs[i] for i in sample))
     assert got["mismatches"] == 0 and got["graphs"] == 4 and got["levels"] == 3
-    assert got["items"] == items * got["tasks"] == items * 15
+    assert got["items"] == items * got["tasks"] == items * (15 + 7) and got["hom_tasks"] == 7
 
 
 @pytest.mark.parametrize("level", ["graph", "node", "edge"])
@@ -51,8 +51,8 @@ def test_a_changed_target_is_caught(monkeypatch, level):
 
 
 def test_bad_requests():
-    for tasks, kw, what in [(["path:6"], {}, "only the shipped"), (["hom:boat"], {}, "only the shipped"),
-                            ([], {}, "only the shipped"), (["cycle:3"], {"jobs": 0}, "jobs"),
+    for tasks, kw, what in [(["path:6"], {}, "only the shipped"), (["cycle:3", "star:5"], {}, "got star:5"),
+                            ([], {}, "only the shipped"), (["hom:nonsense"], {}, "unknown homomorphism task"), (["cycle:3"], {"jobs": 0}, "jobs"),
                             (["cycle:3"], {"indices": [5000]}, "0..4999"), (["cycle:3"], {"indices": [-1]}, "0..4999")]:
         with pytest.raises(WLToolsError, match=what):
             V.verify_all(tasks, **kw)
