@@ -161,10 +161,13 @@ def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequenc
     bad = [lv for lv in levels if lv not in LEVELS]
     if bad or not levels or not tasks or not seeds:
         raise WLToolsError(f"need tasks, seeds and levels among {', '.join(LEVELS)} (got levels {list(levels)})")
-    for t in tasks:  # refuse an unavailable task (homomorphism counting) before any work
+    for t in tasks:  # refuse an unavailable task before any work
         from wltools.counting.data import targets
 
         targets(t, "graph", [0])
+        if "edge" in levels and parse_task(t).edge_targets_ordered():
+            raise WLToolsError(f"{t} at edge level has ordered targets (roots 0 -> u, 1 -> v differ from 0 -> v, "
+                               "1 -> u), which the symmetric edge head cannot learn; train it at graph or node level")
     protocol = protocol if isinstance(protocol, CountProtocol) else count_protocol(protocol)
     source = resolve_model(model, preset=preset, options=options, bound=bound, transform=transform)
     _refuse_graph_wide(source, levels)

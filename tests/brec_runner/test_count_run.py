@@ -117,7 +117,29 @@ def test_bad_requests_are_refused_before_any_work(model_file, tmp_path):
         run_count(f"{model_file}:tiny", ["cycle:3"], ["graph"], [0], tmp_path / "x", protocol={"epoch": 1})
     with pytest.raises(ModelContractError, match="no per-node readout"):
         run_count("sgformer", ["cycle:3"], ["node"], [0], tmp_path / "x", preset="small", protocol=SMALL)
+    with pytest.raises(WLToolsError, match="ordered targets"):
+        run_count(f"{model_file}:tiny", ["hom:chordal5_31"], ["edge"], [0], tmp_path / "x", protocol=SMALL)
     assert not (tmp_path / "x").exists()
+
+
+def test_edge_targets_ordered_iff_some_edge_differs_by_direction():
+    """A task is refused at edge level exactly when its per-edge targets differ between the two
+    directions of an edge on some benchmark graph (the symmetric head cannot learn those)."""
+    from wltools.counting import STANDARD_TASKS
+    from wltools.counting.tasks import parse_task
+    from wltools.hom import count
+
+    graphs = D.load_graphs()[:4]
+    for name in ["hom:boat", "hom:chordal6", "hom:chordal4_1", "hom:chordal4_4", "hom:chordal5_13",
+                 "hom:chordal5_31", "hom:chordal5_24", "cycle:3", "chordal:4"]:
+        task = parse_task(name)
+        if task.kind == "hom":
+            mats = [np.asarray(count.hom_counts_at(task.pattern, G, (0, 1)), dtype=object) for G in graphs]
+            differs = any((m[i, j] != m[j, i]) for m, G in zip(mats, graphs) for i, j in G.edges)
+        else:
+            differs = False  # a subgraph count per edge is a count of copies containing the edge
+        assert task.edge_targets_ordered() == differs, name
+    assert not any(parse_task(t).edge_targets_ordered() for t in STANDARD_TASKS)
 
 
 def test_per_node_readout_sums_to_the_graph_output(model_file):

@@ -65,6 +65,17 @@ class Task:
     def __repr__(self) -> str:
         return f"Task({self.name!r}, kind={self.kind!r}, nodes={self.pattern.number_of_nodes()})"
 
+    def edge_targets_ordered(self) -> bool:
+        """Whether the edge-level target of edge ``uv`` depends on its direction: a homomorphism task
+        whose roots 0 and 1 no automorphism of the pattern swaps (hom with 0 -> u, 1 -> v differs
+        from 0 -> v, 1 -> u on some graphs; Zhang et al.'s code keeps both directions). A subgraph
+        count per edge never does."""
+        if self.kind != "hom":
+            return False
+        from networkx.algorithms.isomorphism import GraphMatcher
+
+        return not any(m[0] == 1 and m[1] == 0 for m in GraphMatcher(self.pattern, self.pattern).isomorphisms_iter())
+
 
 def _chordal(n: int) -> nx.Graph:
     """Cycle 0..n-1 with the chord {1, n-1} (Zhang et al. code, ``chrod``)."""
