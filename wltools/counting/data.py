@@ -121,8 +121,15 @@ def _all_targets(name: str, level: str) -> tuple:
     task = parse_task(name)
     if task.kind == "subgraph":
         raise WLToolsError(f"task {name}: targets not precomputed (shipped: {', '.join(STANDARD_TASKS)})")
-    out = [exact_targets(task, G) for G in graphs]
-    return tuple(o[LEVELS.index(level)] if level != "graph" else o[0] for o in out)
+    return tuple(o[LEVELS.index(level)] for o in _computed(name))
+
+
+@functools.lru_cache(maxsize=8)
+def _computed(name: str) -> tuple:
+    """Every graph's ``(graph, node, edge)`` targets of a task computed on first use (homomorphism
+    tasks): the three levels come from one computation, so asking for a second level costs nothing."""
+    task = parse_task(name)
+    return tuple(exact_targets(task, G) for G in load_graphs())
 
 
 def targets(task: Task | str, level: str, indices=None) -> list:
