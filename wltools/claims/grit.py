@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Callable, Sequence
 
 import networkx as nx
+import numpy as np
 
 from ..refine.names import DEFAULT_RRWP_STEPS
 from ._common import (
@@ -63,9 +64,12 @@ def first_nonzero_spd(G: nx.Graph, K: int, *, exact: bool, rrwp_exact=None, rrwp
     ``(1/max deg)^(K-1)`` is a normal float64; this is asserted.
     """
     n = G.number_of_nodes()
+    if exact and rrwp_exact is None:  # the exact powers in integers: M^k_vu != 0 iff (B^k)_vu != 0
+        from wltools.distances.rrwp import rrwp_scaled
+
+        nz = np.stack([p != 0 for p in rrwp_scaled(G, K)[0]]).astype(bool) if n else np.zeros((K, 0, 0), bool)
+        return np.where(nz.any(0), nz.argmax(0), -1).tolist()
     if exact:
-        if rrwp_exact is None:
-            from wltools.distances import rrwp_exact
         P = rrwp_exact(G, K)
         return [[next((k for k, x in enumerate(P[i][j]) if x != 0), -1) for j in range(n)]
                 for i in range(n)]
@@ -145,9 +149,14 @@ def verdict_units(pairs, brec_ids, tests: Sequence[str], theory_verdicts: Callab
     return units
 
 
-def _needs_rrwp_spd(*, pairs=None, brec_ids=None, theory_verdicts=None, **_) -> list[tuple]:
-    """The verdicts ``grit-3.2`` reads: SPD-WL and RRWP-WL (K = 32) on the BREC pairs."""
-    return verdict_units(pairs, brec_ids, ["spd", "rrwp"], theory_verdicts)
+def _needs_rrwp_spd(*, pairs=None, brec_ids=None, theory_verdicts=None, max_nodes=7, refine=None,
+                    **_) -> list[tuple]:
+    """The verdicts ``grit-3.2`` reads: SPD-WL and RRWP-WL (K = 32) on the BREC pairs, and its
+    atlas pairs."""
+    from .atlas_ahead import atlas_units
+
+    return (verdict_units(pairs, brec_ids, ["spd", "rrwp"], theory_verdicts)
+            + atlas_units((("spd", "rrwp"),), max_nodes, max_nodes, refine))
 
 
 @register_claim(
@@ -219,13 +228,15 @@ def check_rrwp_refines_spd(*, pairs=None, brec_ids=None, theory_verdicts: Callab
                           "float/exact cross-checked graphs": cross, "K": "n"}
 
     # 2. inclusion SPD-WL -> RRWP-WL (K = n)
-    brec, direct = _brec_inclusion_rrwp_n(selected, theory_verdicts, verdict)
+    from .zhang_gdwl import claim_verdict  # the verdict the other atlas checks share (same answers)
+
+    brec, direct = _brec_inclusion_rrwp_n(selected, theory_verdicts, claim_verdict(refine))
     ev["inclusion on BREC"] = {**brec.to_dict(), "rrwp verdicts": (
         f"K = n by refine_pair for {direct} pairs with n <= {_THEORY_K}; for larger pairs the "
         f"cached theory verdict with K = {_THEORY_K}, which implies K = n (RRWP_n contains RRWP_"
         f"{_THEORY_K} as a prefix, so its GD-WL is finer)" if theory_verdicts is not None else
         f"K = n by refine_pair for all {direct} pairs (no theory verdicts given)")}
-    small, info = _atlas_inclusion("spd", "rrwp", max_nodes, verdict)
+    small, info = _atlas_inclusion("spd", "rrwp", max_nodes, claim_verdict(refine))
     ev[f"inclusion on atlas graphs n <= {max_nodes}"] = {**small.to_dict(), **info}
     for name, t in (("BREC", brec), ("atlas", small)):
         if not t.ok:
@@ -317,7 +328,9 @@ def _atlas_inclusion(lower: str, upper: str, max_nodes: int, verdict, *, sample:
     if groups_cache is not None and key in groups_cache:
         keys, pairs, considered, ngroups = groups_cache[key]
     else:
-        keys = [gdwl_first_histogram(G, upper) for _, G in graphs]
+        from .atlas_ahead import atlas_keys
+
+        keys = list(atlas_keys(upper, max_nodes))
         pairs, considered, ngroups = grouped_pairs(graphs, dict(
             (id(G), k) for (_, G), k in zip(graphs, keys)).__getitem__, key_of=id)
         if groups_cache is not None:

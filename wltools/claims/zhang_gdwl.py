@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from .atlas_ahead import ahead, atlas_units
 from ._common import InclusionTally, inclusion_verdict, memoised, refine_verdict, tests_of
 from .grit import _THEORY_K, brec_table, tally_chains, verdict_units
 from .inputs import select_pairs
@@ -58,6 +59,9 @@ _SHARED: dict = {}
 
 
 def _bare_verdict(G, H, test: str):
+    known = ahead(G, H, test)  # computed ahead in a worker (wltools.claims.atlas_ahead)
+    if known is not None:
+        return known
     from dataclasses import replace
 
     from wltools.graphs.labels import pair_labels
@@ -77,9 +81,11 @@ _SOURCE = ("PPGT App. E.1 (1-WL ⊏ GD-WL ⊏ 3-WL), after Zhang et al. 2023b Se
            "(Theorems 4.2, 4.5)")
 
 
-def _needs(*, pairs=None, brec_ids=None, theory_verdicts=None, chains=(), **_) -> list[tuple]:
-    """The verdicts ``gdwl-hierarchy`` reads (its tests on BREC)."""
-    return verdict_units(pairs, brec_ids, tests_of(chains), theory_verdicts)
+def _needs(*, pairs=None, brec_ids=None, theory_verdicts=None, chains=(), max_nodes=7, max_nodes_3wl=7,
+           refine=None, **_) -> list[tuple]:
+    """The verdicts ``gdwl-hierarchy`` reads (its tests on BREC and on the atlas pairs)."""
+    return (verdict_units(pairs, brec_ids, tests_of(chains), theory_verdicts)
+            + atlas_units(chains, max_nodes, max_nodes_3wl, refine))
 
 
 @register_claim(
