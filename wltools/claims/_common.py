@@ -214,6 +214,18 @@ def observed_summary(lower: str, upper: str, tallies: dict) -> dict:
     }
 
 
+def cross_group_sample(keys: Sequence, ngroups: int, sample: int, seed: int = 0) -> list[tuple[int, int]]:
+    """``sample`` seeded random ordered index pairs ``(i, j)`` with ``keys[i] != keys[j]`` (none
+    when there is one group): the pairs :func:`grouped_atlas_tally` refines to confirm a grouping."""
+    rng = random.Random(seed)
+    out: list[tuple[int, int]] = []
+    while len(out) < sample and ngroups > 1:
+        i, j = rng.randrange(len(keys)), rng.randrange(len(keys))
+        if keys[i] != keys[j]:
+            out.append((i, j))
+    return out
+
+
 def grouped_atlas_tally(lower: str, upper: str, groups, verdict, *, group_label: str, sample: int,
                         seed: int = 0):
     """Inclusion tally on the atlas ``pairs`` within groups, and the grouping's soundness check:
@@ -225,15 +237,12 @@ def grouped_atlas_tally(lower: str, upper: str, groups, verdict, *, group_label:
         low = as_bool(verdict(G, H, lower))
         up = as_bool(verdict(G, H, upper))
         t.add(lambda: f"{la} vs {lb} ({describe(G)} vs {describe(H)})", low, up)  # graph6 only when shown
-    rng = random.Random(seed)
-    unsound, tried = [], 0
-    while tried < sample and ngroups > 1:
-        i, j = rng.randrange(len(graphs)), rng.randrange(len(graphs))
-        if keys[i] == keys[j]:
-            continue
-        tried += 1
+    unsound = []
+    tried = cross_group_sample(keys, ngroups, sample, seed)
+    for i, j in tried:
         if not as_bool(verdict(graphs[i][1], graphs[j][1], upper)):
             unsound.append(f"{graphs[i][0]} vs {graphs[j][0]}")
+    tried = len(tried)
     info = {"pairs in all": considered, f"groups ({group_label})": ngroups,
             "pairs within groups (refined)": len(pairs),
             f"cross-group pairs sampled, {upper} must distinguish": tried,

@@ -46,6 +46,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ._common import as_bool, data_tallies, inclusion_verdict, observed_summary, tests_of
+from .atlas_ahead import atlas_units
 from .grit import brec_table, tally_chains, verdict_units
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
@@ -130,9 +131,10 @@ def _model_bounds(model_bounds: dict | None) -> tuple[dict, list[str]]:
 
 
 def _needs(*, pairs=None, brec_ids=None, theory_verdicts=None, suites=(), suite_ids=None, chains=(),
-           observed=(), **_) -> list[tuple]:
-    """The verdicts ``epwl-placement`` reads (its tests on BREC and on the suites)."""
-    return verdict_units(pairs, brec_ids, tests_of(chains, observed), theory_verdicts, suites, suite_ids)
+           observed=(), max_nodes=7, max_nodes_3wl=7, refine=None, **_) -> list[tuple]:
+    """The verdicts ``epwl-placement`` reads (its tests on BREC, on the suites and on the atlas)."""
+    return (verdict_units(pairs, brec_ids, tests_of(chains, observed), theory_verdicts, suites, suite_ids)
+            + atlas_units(chains, max_nodes, max_nodes_3wl, refine))
 
 
 @register_claim(

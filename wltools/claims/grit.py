@@ -17,10 +17,10 @@ The BREC pairs and their cached theory verdicts come in as arguments (``pairs``,
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Callable, Sequence
 
 import networkx as nx
+import numpy as np
 
 from ..refine.names import DEFAULT_RRWP_STEPS
 from ._common import (
@@ -33,6 +33,7 @@ from ._common import (
     judge_inclusion,
     refine_verdict,
 )
+from .atlas_ahead import atlas_keys, atlas_units, claim_verdict, gdwl_first_histogram
 from .inputs import brec_graphs, ids_text, select_pairs
 from .registry import ClaimResult, register_claim
 
@@ -63,9 +64,12 @@ def first_nonzero_spd(G: nx.Graph, K: int, *, exact: bool, rrwp_exact=None, rrwp
     ``(1/max deg)^(K-1)`` is a normal float64; this is asserted.
     """
     n = G.number_of_nodes()
+    if exact and rrwp_exact is None:  # the exact powers in integers: M^k_vu != 0 iff (B^k)_vu != 0
+        from wltools.distances.rrwp import rrwp_scaled
+
+        nz = np.stack([p != 0 for p in rrwp_scaled(G, K)[0]]).astype(bool) if n else np.zeros((K, 0, 0), bool)
+        return np.where(nz.any(0), nz.argmax(0), -1).tolist()
     if exact:
-        if rrwp_exact is None:
-            from wltools.distances import rrwp_exact
         P = rrwp_exact(G, K)
         return [[next((k for k, x in enumerate(P[i][j]) if x != 0), -1) for j in range(n)]
                 for i in range(n)]
@@ -79,47 +83,6 @@ def first_nonzero_spd(G: nx.Graph, K: int, *, exact: bool, rrwp_exact=None, rrwp
     nz = P != 0
     first = torch.where(nz.any(-1), nz.to(torch.int8).argmax(-1), torch.full((n, n), -1))
     return first.tolist()
-
-
-def _power_traces(G: nx.Graph, matrix: str) -> tuple[int, ...]:
-    """``(tr B, tr B^2, ..., tr B^n)`` in exact integers (Python ints, no overflow)."""
-    from wltools.refine.epwl import graph_matrix
-
-    B = [[int(x) for x in row] for row in graph_matrix(G, matrix).tolist()]
-    n = len(B)
-    P, out = [row[:] for row in B], []
-    for _ in range(n):
-        out.append(sum(P[i][i] for i in range(n)))
-        P = [[sum(P[i][k] * B[k][j] for k in range(n) if P[i][k]) for j in range(n)] for i in range(n)]
-    return tuple(out)
-
-
-def gdwl_first_histogram(G: nx.Graph, test: str, *, rrwp_steps: int | None = None):
-    """The multiset over nodes v of the multisets {d(v, u) : u}: the colour histogram GD-WL with
-    distance ``test`` computes at its first iteration (PPGT Eq. 13 / GRIT Eq. 4 from a constant
-    colouring). Any two graphs whose values differ are distinguished by that test, so it is a
-    sound grouping key for exhaustive inclusion checks. ``test="3wl"`` and ``"1wl"`` get
-    ``(n, degree sequence)``, which both determine after one iteration. ``"epwl"`` and
-    ``"epwl-lap"`` get ``(n, traces of B^1 .. B^n)`` (B the adjacency or Laplacian matrix, exact
-    integers): EPWL's first iteration holds every node's walk-count multiset with the diagonal
-    entry recognisable (its ``B^0`` entry is 1), so it determines these traces, i.e. the
-    spectrum."""
-    n = G.number_of_nodes()
-    if test in ("1wl", "3wl"):
-        return (n, tuple(sorted(d for _, d in G.degree())))
-    if test in ("epwl", "epwl-lap"):
-        return (n, _power_traces(G, "adjacency" if test == "epwl" else "laplacian"))
-    from wltools import distances as dist
-
-    if test == "spd":
-        rows = dist.spd_matrix(G).tolist()
-    elif test == "rd":
-        rows = [[(1, 0) if x is dist.INF else (0, x) for x in row] for row in dist.resistance_exact(G)]
-    elif test == "rrwp":
-        rows = dist.rrwp_exact(G, rrwp_steps or n)
-    else:
-        raise ValueError(f"no first-iteration histogram for test {test!r}")
-    return (n, tuple(sorted(tuple(sorted(r)) for r in rows)))
 
 
 def verdict_units(pairs, brec_ids, tests: Sequence[str], theory_verdicts: Callable | None = None,
@@ -145,9 +108,12 @@ def verdict_units(pairs, brec_ids, tests: Sequence[str], theory_verdicts: Callab
     return units
 
 
-def _needs_rrwp_spd(*, pairs=None, brec_ids=None, theory_verdicts=None, **_) -> list[tuple]:
-    """The verdicts ``grit-3.2`` reads: SPD-WL and RRWP-WL (K = 32) on the BREC pairs."""
-    return verdict_units(pairs, brec_ids, ["spd", "rrwp"], theory_verdicts)
+def _needs_rrwp_spd(*, pairs=None, brec_ids=None, theory_verdicts=None, max_nodes=7, refine=None,
+                    **_) -> list[tuple]:
+    """The verdicts ``grit-3.2`` reads: SPD-WL and RRWP-WL (K = 32) on the BREC pairs, and its
+    atlas pairs."""
+    return (verdict_units(pairs, brec_ids, ["spd", "rrwp"], theory_verdicts)
+            + atlas_units((("spd", "rrwp"),), max_nodes, max_nodes, refine))
 
 
 @register_claim(
@@ -219,13 +185,13 @@ def check_rrwp_refines_spd(*, pairs=None, brec_ids=None, theory_verdicts: Callab
                           "float/exact cross-checked graphs": cross, "K": "n"}
 
     # 2. inclusion SPD-WL -> RRWP-WL (K = n)
-    brec, direct = _brec_inclusion_rrwp_n(selected, theory_verdicts, verdict)
+    brec, direct = _brec_inclusion_rrwp_n(selected, theory_verdicts, claim_verdict(refine))
     ev["inclusion on BREC"] = {**brec.to_dict(), "rrwp verdicts": (
         f"K = n by refine_pair for {direct} pairs with n <= {_THEORY_K}; for larger pairs the "
         f"cached theory verdict with K = {_THEORY_K}, which implies K = n (RRWP_n contains RRWP_"
         f"{_THEORY_K} as a prefix, so its GD-WL is finer)" if theory_verdicts is not None else
         f"K = n by refine_pair for all {direct} pairs (no theory verdicts given)")}
-    small, info = _atlas_inclusion("spd", "rrwp", max_nodes, verdict)
+    small, info = _atlas_inclusion("spd", "rrwp", max_nodes, claim_verdict(refine))
     ev[f"inclusion on atlas graphs n <= {max_nodes}"] = {**small.to_dict(), **info}
     for name, t in (("BREC", brec), ("atlas", small)):
         if not t.ok:
@@ -317,7 +283,7 @@ def _atlas_inclusion(lower: str, upper: str, max_nodes: int, verdict, *, sample:
     if groups_cache is not None and key in groups_cache:
         keys, pairs, considered, ngroups = groups_cache[key]
     else:
-        keys = [gdwl_first_histogram(G, upper) for _, G in graphs]
+        keys = list(atlas_keys(upper, max_nodes))
         pairs, considered, ngroups = grouped_pairs(graphs, dict(
             (id(G), k) for (_, G), k in zip(graphs, keys)).__getitem__, key_of=id)
         if groups_cache is not None:

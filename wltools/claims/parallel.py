@@ -9,8 +9,11 @@ classic suites appear in ``gdwl-hierarchy``, ``epwl-placement``, ``subgraph-hier
 1. every distinct unit once, in ``workers`` processes, the longest first (with the claims that
    declare no units, which need nothing of the others): a BREC unit asks the ``theory_verdicts``
    input (``brec_runner``'s disk cache, one file per test, so no two workers write one file), a
-   suite unit :func:`wltools.suites.theory.suite_theory`; their answers come back to this process
-   (a table in front of ``theory_verdicts``; :func:`wltools.suites.theory.remember`);
+   suite unit :func:`wltools.suites.theory.suite_theory`; then the parts of the atlas verdicts
+   (:mod:`wltools.claims.atlas_ahead`: units ``("atlas", chains, max_nodes, max_nodes_3wl)``,
+   their pairs' union per test split into parts here while the workers run the others); their
+   answers come back to this process (a table in front of ``theory_verdicts``;
+   :func:`wltools.suites.theory.remember`; :func:`wltools.claims.atlas_ahead.remember`);
 2. the other claims, in fresh worker processes that start from this process (``fork``), so they
    find every verdict computed.
 
@@ -23,11 +26,13 @@ or where processes cannot be forked, the claims run one after the other here.
 from __future__ import annotations
 
 import inspect
+import itertools
 import multiprocessing
 import os
 import time
 from typing import Any, Callable, Sequence
 
+from .atlas_ahead import PART, atlas_parts, compute, forget, remember
 from .registry import Claim, ClaimResult, accepted, run_claim
 
 __all__ = ["default_workers", "verify_claims", "needed_units", "VerdictTable"]
@@ -52,6 +57,8 @@ def default_workers() -> int:
 
 
 def _cost(unit: tuple) -> float:
+    if unit[0] == "atlas":  # a part of PART pairs: about a second
+        return len(unit[3]) / PART
     if unit[0] == "claim":
         return COST.get(unit, 1.0)
     if unit[0] == "brec":
@@ -105,18 +112,21 @@ class VerdictTable:
 _JOB: dict[str, Any] = {}
 
 
-def _work(index: int):
-    """Worker: unit or claim ``index`` of ``_JOB["todo"]``; returns ``(index, answer, CPU seconds)``."""
+def _work(item):
+    """Worker: unit or claim ``item`` of ``_JOB["todo"]`` (or ``item = (index, unit)`` for a unit
+    made after the fork); returns ``(index, answer, CPU seconds)``."""
     t0 = time.process_time()
-    index, answer = _answer(index)
+    index, unit = item if isinstance(item, tuple) else (item, _JOB["todo"][item])
+    index, answer = _answer(index, unit)
     return index, answer, time.process_time() - t0
 
 
-def _answer(index: int):
-    unit = _JOB["todo"][index]
+def _answer(index: int, unit: tuple):
     if unit[0] == "claim":
         return index, run_claim(_JOB["claims"][unit[2]], **_JOB["params"])
     try:
+        if unit[0] == "atlas":
+            return index, compute(unit[1], unit[3])
         if unit[0] == "brec":
             _, test, steps, ids = unit
             return index, _JOB["params"]["theory_verdicts"](test, list(ids), steps)
@@ -129,14 +139,20 @@ def _answer(index: int):
         return index, None
 
 
-def _run(pool, todo: list, done: Callable, table: VerdictTable | None, timings: list | None
-         ) -> dict[int, ClaimResult]:
-    """Run ``todo`` in ``pool`` (longest first); fold unit answers in; returns the claims' results."""
-    from wltools.suites.theory import remember
+def _run(pool, todo: list, done: Callable, table: VerdictTable | None, timings: list | None,
+         later: Callable[[], list] = list) -> dict[int, ClaimResult]:
+    """Run ``todo`` in ``pool`` (longest first), then the units ``later()`` makes here meanwhile
+    (after the fork: they are passed to the workers); fold unit answers in; returns the claims'
+    results."""
+    from wltools.suites.theory import remember as remember_suite
 
     order = sorted(range(len(todo)), key=lambda i: -_cost(todo[i]))
+    first = pool.imap_unordered(_work, order, chunksize=1)
+    more = later()
+    todo = todo + more
+    second = pool.imap_unordered(_work, [(len(todo) - len(more) + k, u) for k, u in enumerate(more)], chunksize=1)
     results: dict[int, ClaimResult] = {}
-    for i, answer, cpu in pool.imap_unordered(_work, order, chunksize=1):
+    for i, answer, cpu in itertools.chain(first, second):
         unit = todo[i]
         if timings is not None:
             timings.append((unit[:3], round(cpu, 2)))
@@ -145,10 +161,12 @@ def _run(pool, todo: list, done: Callable, table: VerdictTable | None, timings: 
             done(_JOB["claims"][unit[2]], answer)
         elif answer is None:
             continue
+        elif unit[0] == "atlas":
+            remember(unit[1], answer)
         elif unit[0] == "brec":
             table.add(unit[1], unit[2], {i: bool(answer[i]) for i in unit[3] if i in answer})
         else:
-            remember(answer)
+            remember_suite(answer)
     return results
 
 
@@ -169,6 +187,8 @@ def verify_claims(claims: Sequence[Claim], params: dict, *, workers: int = 1,
             done(*out[-1])
         return out
     units = needed_units(claims, params)
+    atlas = [u for u in units if u[0] == "atlas"]
+    units = [u for u in units if u[0] != "atlas"]
     params = dict(params)
     table = None
     if params.get("theory_verdicts") is not None:
@@ -180,20 +200,22 @@ def verify_claims(claims: Sequence[Claim], params: dict, *, workers: int = 1,
     ctx = multiprocessing.get_context("fork")
     try:
         results = {}
-        for todo in (units + free, rest):  # a fresh pool per phase: forked after the merge
-            if todo:
+        for todo, reqs in ((units + free, atlas), (rest, [])):
+            if todo or reqs:  # a fresh pool per phase: forked after the merge
                 _JOB["todo"] = todo  # before the fork
-                with ctx.Pool(min(workers, len(todo))) as pool:
-                    results.update(_run(pool, todo, done, table, timings))
+                with ctx.Pool(workers if reqs else min(workers, len(todo))) as pool:
+                    results.update(_run(pool, todo, done, table, timings, lambda: atlas_parts(reqs)))
     finally:
         _JOB.clear()
+        forget()
     return [(c, results[i]) for i, c in enumerate(claims)]
 
 
 def _preload(claims: Sequence[Claim], units: list[tuple]) -> None:
     """Read the suites and the atlas, and import torch and PyG where numeric claims or model
     inputs will (seconds each), here, once, before the workers are forked."""
-    from wltools.suites import suite_pairs
+    from wltools.suites import get_suite
+    from wltools.suites.theory import theory_pairs
 
     try:  # run_claim imports torch; the claims that need a missing library report it
         import torch  # noqa: F401
@@ -206,5 +228,5 @@ def _preload(claims: Sequence[Claim], units: list[tuple]) -> None:
     from ._common import atlas_graphs
 
     for name in dict.fromkeys(u[1] for u in units if u[0] == "suite"):
-        suite_pairs(name)
+        theory_pairs(get_suite(name).name)
     atlas_graphs(7)

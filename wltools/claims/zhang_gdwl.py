@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ._common import InclusionTally, inclusion_verdict, memoised, refine_verdict, tests_of
+from .atlas_ahead import atlas_units, claim_verdict
+from ._common import InclusionTally, inclusion_verdict, tests_of
 from .grit import _THEORY_K, brec_table, tally_chains, verdict_units
 from .inputs import select_pairs
 from .registry import ClaimResult, register_claim
@@ -26,60 +27,15 @@ HIERARCHY: tuple[tuple[str, str], ...] = (
     ("spd", "3wl"), ("rd", "3wl"), ("rrwp", "3wl"),
 )
 
-#: Tests whose verdict :func:`claim_verdict` takes from their kernel declaration without the
-#: witness text (``refine_pair`` runs exactly these declarations: ``refine_gdwl``, ``refine_fwl2``).
-_BARE = ("spd", "rd", "rrwp", "3wl")
-
-
-def claim_verdict(refine: Callable | None = None) -> Callable:
-    """The memoised ``verdict(G, H, test)`` of the inclusion claims, which read only
-    ``distinguished``: ``refine(G, H, test)`` when injected; else ``refine_pair``'s, where for
-    :data:`_BARE` tests on unlabelled pairs of equal order and size (nodes ``0..n-1``) the same
-    kernel declaration runs with a witness that describes no class (rendering the classes' GD-WL
-    keys was a quarter of the atlas checks' time; the verdict, rounds and sizes are the same).
-    The default one is shared by the claims of a process: ``gdwl-hierarchy`` and
-    ``epwl-placement`` refine the same atlas pairs with SPD-WL, RD-WL and 3-WL.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> v = claim_verdict()
-    >>> v(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), "spd").distinguished
-    True
-    """
-    if refine is not None:
-        return memoised(refine_verdict(refine))
-    if "verdict" not in _SHARED:
-        _SHARED["verdict"] = memoised(_bare_verdict)
-    return _SHARED["verdict"]
-
-
-_SHARED: dict = {}
-
-
-def _bare_verdict(G, H, test: str):
-    from dataclasses import replace
-
-    from wltools.graphs.labels import pair_labels
-    from wltools.refine import refine_pair
-    from wltools.refine.declarations import declaration
-    from wltools.refine.kernel import refine
-
-    n = G.number_of_nodes()
-    if (test in _BARE and n == H.number_of_nodes() > 0 and G.number_of_edges() == H.number_of_edges()
-            and set(G) == set(H) == set(range(n)) and not G.is_directed() and not H.is_directed()
-            and not G.is_multigraph() and not H.is_multigraph() and pair_labels(G, H) is None):
-        return refine(replace(declaration(G, H, test), describe=lambda *args: "a class"))
-    return refine_pair(G, H, test)
-
-
 _SOURCE = ("PPGT App. E.1 (1-WL ⊏ GD-WL ⊏ 3-WL), after Zhang et al. 2023b Sec. 4 / App. E.3 "
            "(Theorems 4.2, 4.5)")
 
 
-def _needs(*, pairs=None, brec_ids=None, theory_verdicts=None, chains=(), **_) -> list[tuple]:
-    """The verdicts ``gdwl-hierarchy`` reads (its tests on BREC)."""
-    return verdict_units(pairs, brec_ids, tests_of(chains), theory_verdicts)
+def _needs(*, pairs=None, brec_ids=None, theory_verdicts=None, chains=(), max_nodes=7, max_nodes_3wl=7,
+           refine=None, **_) -> list[tuple]:
+    """The verdicts ``gdwl-hierarchy`` reads (its tests on BREC and on the atlas pairs)."""
+    return (verdict_units(pairs, brec_ids, tests_of(chains), theory_verdicts)
+            + atlas_units(chains, max_nodes, max_nodes_3wl, refine))
 
 
 @register_claim(

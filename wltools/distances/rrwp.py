@@ -48,17 +48,10 @@ def _lcm_degrees(As: Sequence[np.ndarray]) -> int:
     return math.lcm(*degs) if degs else 1
 
 
-def rrwp_exact(G: nx.Graph, K: int) -> list[list[tuple]]:
-    """Exact RRWP (GRIT Eq. 1): ``P[i][j] = (I_ij, M_ij, ..., (M^(K-1))_ij)`` as Fractions.
-
-    Uses ``M^k = B^k / L^k`` with the integer matrix ``B = L D^-1 A`` (Python integers).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> rrwp_exact(nx.path_graph(3), 3)[0][2]
-    (Fraction(0, 1), Fraction(0, 1), Fraction(1, 2))
-    """
+def rrwp_scaled(G: nx.Graph, K: int) -> tuple[list[np.ndarray], int]:
+    """``([B^0, ..., B^(K-1)], L)``: exact RRWP (GRIT Eq. 1) in Python integers, ``M^k = B^k / L^k``
+    with ``B = L D^-1 A`` and ``L`` the lcm of the degrees (:func:`rrwp_exact` without building
+    Fractions)."""
     check_steps(K)
     A = adjacency_matrix(G)
     n = A.shape[0]
@@ -74,6 +67,22 @@ def rrwp_exact(G: nx.Graph, K: int) -> list[list[tuple]]:
     for _ in range(K - 1):
         P = P.dot(B)
         powers.append(P)
+    return powers, L
+
+
+def rrwp_exact(G: nx.Graph, K: int) -> list[list[tuple]]:
+    """Exact RRWP (GRIT Eq. 1): ``P[i][j] = (I_ij, M_ij, ..., (M^(K-1))_ij)`` as Fractions.
+
+    Uses ``M^k = B^k / L^k`` with the integer matrix ``B = L D^-1 A`` (Python integers).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> rrwp_exact(nx.path_graph(3), 3)[0][2]
+    (Fraction(0, 1), Fraction(0, 1), Fraction(1, 2))
+    """
+    powers, L = rrwp_scaled(G, K)
+    n = powers[0].shape[0]
     out = []
     for i in range(n):
         row = []

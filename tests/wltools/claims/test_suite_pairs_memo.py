@@ -1,0 +1,33 @@
+"""wltools.suites.theory.theory_pairs (the claims' suite units each asked suite_pairs again, about
+2 s for EXP): the pairs of suite_pairs, built once per (suite, ids), bad ids still refused, and
+suite_theory's verdicts unchanged."""
+
+import networkx as nx
+import pytest
+
+from wltools.errors import UnknownNameError
+from wltools.refine import refine_pair
+from wltools.suites import suite_pairs
+from wltools.suites.theory import suite_theory, theory_pairs
+
+
+def test_the_pairs_of_suite_pairs_built_once_per_suite_and_ids():
+    want = suite_pairs("csl")
+    got = theory_pairs("csl")
+    assert [(p.id, p.meta) for p in got] == [(p.id, p.meta) for p in want]
+    assert all(nx.utils.graphs_equal(a.g, b.g) and nx.utils.graphs_equal(a.h, b.h) for a, b in zip(got, want))
+    assert theory_pairs("csl")[5] is got[5] and theory_pairs("csl") is not got  # shared pairs, a new list
+    some = theory_pairs("csl", [7, 3, 7])
+    assert [p.id for p in some] == [3, 7] and theory_pairs("csl", (3, 7))[0] is some[0]
+    with pytest.raises(UnknownNameError, match="out of range"):
+        theory_pairs("csl", [10_000])
+
+
+def test_suite_theory_reads_them_with_the_verdicts_of_refine_pair():
+    th = suite_theory("sr16", ["1wl", "3wl"])
+    th2 = suite_theory("csl", ["1wl"], ids=[0, 44])
+    for t, pairs in ((th, suite_pairs("sr16")), (th2, suite_pairs("csl", [0, 44]))):
+        assert [p.id for p in t.pairs] == [p.id for p in pairs]
+        for p in pairs:
+            for test in t.tests:
+                assert t.verdicts[p.id][test]["distinguished"] == refine_pair(p.g, p.h, test).distinguished
