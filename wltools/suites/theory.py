@@ -26,7 +26,7 @@ from ..refine.names import SUBGRAPH_BASELINE_TESTS, label_of
 from ..refine.names import parse_tests as parse_names
 from . import SuitePair, get_suite, suite_pairs
 
-__all__ = ["PairVerdicts", "SuiteTheory", "DEFAULT_SUITE_TESTS", "parse_tests", "suite_theory", "memo_records", "remember", "counts",
+__all__ = ["PairVerdicts", "SuiteTheory", "DEFAULT_SUITE_TESTS", "parse_tests", "suite_theory", "theory_pairs", "memo_records", "remember", "counts",
            "render", "FORMATS"]
 
 #: Output formats of :func:`render`.
