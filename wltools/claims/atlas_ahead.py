@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 import networkx as nx
 
-from ._common import _atlas, atlas_graphs, cross_group_sample, memoised, refine_verdict
+from ._common import _atlas, as_bool, atlas_graphs, cross_group_sample, memoised, refine_verdict
 
 __all__ = ["claim_verdict", "gdwl_first_histogram", "atlas_keys", "atlas_units", "atlas_parts", "compute",
            "remember", "ahead", "forget"]
@@ -95,7 +95,7 @@ def atlas_parts(requests: Sequence[tuple]) -> list[tuple]:
 def compute(test: str, pairs: Sequence[tuple[int, int]]) -> dict[tuple[int, int], bool]:
     """``{(i, j): distinguished}`` by the claims' verdict on atlas graphs ``i``, ``j``."""
     graphs = _atlas()
-    return {(i, j): bool(_bare_verdict(graphs[i], graphs[j], test).distinguished) for i, j in pairs}
+    return {(i, j): as_bool(_bare_verdict(graphs[i], graphs[j], test)) for i, j in pairs}
 
 
 def remember(test: str, answers: dict[tuple[int, int], bool]) -> None:
