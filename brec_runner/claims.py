@@ -33,12 +33,13 @@ EXAMPLES = ("gin.py:gin", "gin_rrwp.py:gin_rrwp", "gin_heat.py:gin_heat")
 def theory_distinguished(test: str, ids: Sequence[int], rrwp_steps: int | None = None
                          ) -> dict[int, bool]:
     """``{id: distinguished}``: the cached theory verdicts of ``test`` on the BREC pairs ``ids``
-    (:func:`brec_runner.theory.theory_verdicts`; ``rrwp_steps`` None: its default K). The
-    ``theory_verdicts`` input of :mod:`wltools.claims.inputs`."""
+    (:func:`brec_runner.theory.theory_verdicts`, verdict-only: the claims read nothing else;
+    ``rrwp_steps`` None: its default K). The ``theory_verdicts`` input of
+    :mod:`wltools.claims.inputs`."""
     from .theory import theory_verdicts
 
     ids = [int(i) for i in ids]
-    raw = theory_verdicts([test], rrwp_steps=rrwp_steps, ids=ids)
+    raw = theory_verdicts([test], rrwp_steps=rrwp_steps, ids=ids, verdict_only=True)
     return {pid: bool(raw[pid][test]["distinguished"]) for pid in ids}
 
 

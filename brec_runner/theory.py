@@ -29,7 +29,14 @@ each line also carries what it answers: ``test``, ``settings`` (RRWP steps, fast
 ``graphs``, the fingerprint of the pair's two graphs (:func:`pair_fingerprint`); a line of another
 test, other settings or other graphs (a cache file, or a line, copied from another test's cache)
 is never served either: dropped, recomputed, said in one line. Files of earlier formats are not
-read (their name lacks ``-c2``). A cache that cannot be read or written (no
+read (their name lacks ``-c2``).
+
+Verdict-only runs (``theory_verdicts(..., verdict_only=True)``, what the claims ask): each
+refinement stops at the first difference (:func:`wltools.refine.kernel.verdict_only`: the same
+``distinguished`` and ``iteration``, no witness, ``iterations`` None where it stopped early). Their
+lines go to a file of their own (``-verdicts`` in its name, ``"verdict_only": true`` in their
+settings, so such a line is never served as a full record); a verdict-only run reads the full
+file too, whose records answer it as well. A cache that cannot be read or written (no
 permission, a full disk) costs time, not results: the verdicts are computed without it, with one
 line on stderr. A FIFO, device or directory in place of a cache file is an error (one line), never
 a read that blocks.
@@ -164,10 +171,20 @@ def _refine_group(test: str, pairs: list, refine_pair, K: int, fast: bool) -> li
     return [_record(pair.id, res, seconds * k / total) for pair, res, k in zip(pairs, results, nodes)]
 
 
-def _compute(todo: list, out: dict, writers: dict | None, refine_pair, K: int, fast: bool, progress: bool) -> None:
+def _compute(todo: list, out: dict, writers: dict | None, refine_pair, K: int, fast: bool, progress: bool,
+             verdict_only: bool = False) -> None:
     """Refine the (test, pair) items ``todo`` (sorted by test), put the records in ``out`` and
     append them to the cache ``writers``. A test :func:`wltools.refine.batch.batchable` runs as one
-    batch over its pairs (records appended when the batch is done); the others pair by pair."""
+    batch over its pairs (records appended when the batch is done); the others pair by pair.
+    ``verdict_only``: inside :func:`wltools.refine.kernel.verdict_only`."""
+    from wltools.refine.kernel import verdict_only as only_verdicts
+
+    with only_verdicts(verdict_only):
+        _compute_all(todo, out, writers, refine_pair, K, fast, progress)
+
+
+def _compute_all(todo: list, out: dict, writers: dict | None, refine_pair, K: int, fast: bool,
+                 progress: bool) -> None:
     from wltools.runtime.progress import progress_bar
 
     bar = progress_bar(total=len(todo), desc="refine", unit="run", enabled=progress)
@@ -192,11 +209,12 @@ def _compute(todo: list, out: dict, writers: dict | None, refine_pair, K: int, f
     bar.close()
 
 
-def _cache_file(test: str, rrwp_steps: int, fast: bool, version: str) -> Path:
+def _cache_file(test: str, rrwp_steps: int, fast: bool, version: str, verdict_only: bool = False) -> Path:
     from .encoding_cache import cache_root  # here, not at the top: a model-side module
 
     k = f"-k{rrwp_steps}" if test == "rrwp" else ""
-    return cache_root() / "theory" / f"{test}{k}-{'fast' if fast else 'exact'}-{version}-c2.jsonl"
+    only = "-verdicts" if verdict_only else ""
+    return cache_root() / "theory" / f"{test}{k}-{'fast' if fast else 'exact'}{only}-{version}-c2.jsonl"
 
 
 class TheoryCacheError(WLToolsError):
@@ -353,17 +371,31 @@ def _require_memory(todo, rrwp_steps: int, max_memory: int | None) -> None:
                                  "choose them); nothing computed") from None
 
 
-def _settings(test: str, rrwp_steps: int, fast: bool) -> dict:
+def _settings(test: str, rrwp_steps: int, fast: bool, verdict_only: bool = False) -> dict:
     """The settings a verdict of ``test`` depends on, as its cache lines record them."""
-    return {"rrwp_steps": rrwp_steps if test == "rrwp" else None, "fast": bool(fast)}
+    out = {"rrwp_steps": rrwp_steps if test == "rrwp" else None, "fast": bool(fast)}
+    return {**out, "verdict_only": True} if verdict_only else out
 
 
-def _open_cache(path: Path, test: str, K: int, fast: bool, prints: dict[int, str]) -> tuple[dict, _CacheWriter]:
+def _open_caches(test: str, K: int, fast: bool, version: str, prints: dict[int, str],
+                 verdict_only: bool) -> tuple[dict, _CacheWriter]:
+    """``({pair id: cached line}, writer)`` for ``test``: its full cache file (:func:`_open_cache`),
+    and for a verdict-only run also its verdict-only file, which the writer then appends to
+    (a full record answers a verdict-only run too, never the other way round)."""
+    full, writer = _open_cache(_cache_file(test, K, fast, version), test, K, fast, prints)
+    if not verdict_only:
+        return full, writer
+    only, writer = _open_cache(_cache_file(test, K, fast, version, True), test, K, fast, prints, True)
+    return {**only, **full}, writer
+
+
+def _open_cache(path: Path, test: str, K: int, fast: bool, prints: dict[int, str],
+                verdict_only: bool = False) -> tuple[dict, _CacheWriter]:
     """``({pair id: cached line}, writer)`` of ``test``'s cache file. Lines that fail their check or
     do not parse, and lines of another test, other settings or other graphs than the selected
     pair's (a file or line copied from another cache), are never used: each kind is said in one
     line on stderr, the file is rewritten without them and their pairs are recomputed."""
-    binding = {"test": test, "settings": _settings(test, K, fast)}
+    binding = {"test": test, "settings": _settings(test, K, fast, verdict_only)}
     cached, bad = _read_cache(path)
     writer = _CacheWriter(path, binding, prints)
     writer.failed = bad < 0  # unreadable: said once, not written either
@@ -393,6 +425,7 @@ def theory_verdicts(
     use_cache: bool = True,
     stats: dict | None = None,
     max_memory: int | None = None,
+    verdict_only: bool = False,
 ) -> dict[int, dict[str, dict]]:
     """Verdict of each test on each selected pair: ``{pair id: {test: record}}``.
 
@@ -408,6 +441,8 @@ def theory_verdicts(
     :func:`_compute`).
     Results are read from / appended to the disk cache described in the module docstring;
     ``stats``, if given, receives the counts ``computed`` and ``cached`` (refinements).
+    ``verdict_only``: refinements stop at the first difference (module docstring); the records
+    then answer ``distinguished`` and ``iteration`` only.
     """
     refine_pair = _refine_fn()
     tests = parse_tests(tests)
@@ -422,7 +457,8 @@ def theory_verdicts(
     writers: dict[str, _CacheWriter] = {}
     if use_cache:
         try:
-            paths = {test: _cache_file(test, K, fast, version) for test in tests}
+            for test in tests:
+                _cache_file(test, K, fast, version)
         except (OSError, WLToolsError) as exc:
             print(f"wltools: no usable cache folder ({getattr(exc, 'strerror', None) or exc}); computing the "
                   "theory without caching", file=sys.stderr)
@@ -431,7 +467,7 @@ def theory_verdicts(
     for test in tests:
         cached: dict[int, dict] = {}
         if use_cache:
-            cached, writers[test] = _open_cache(paths[test], test, K, fast, prints)
+            cached, writers[test] = _open_caches(test, K, fast, version, prints, verdict_only)
         for pair in pairs:
             if pair.id in cached:
                 out[pair.id][test] = _plain(cached[pair.id])
@@ -445,7 +481,7 @@ def theory_verdicts(
         order = {t: i for i, t in enumerate(ALL_TESTS)}
         todo.sort(key=lambda tp: (order.get(tp[0], 9), tp[1].meta["n"][0], tp[1].id))
         try:
-            _compute(todo, out, writers if use_cache else None, refine_pair, K, fast, progress)
+            _compute(todo, out, writers if use_cache else None, refine_pair, K, fast, progress, verdict_only)
         finally:
             for w in writers.values():
                 w.close()

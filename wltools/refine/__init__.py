@@ -44,6 +44,7 @@ from ..graphs import edge_count, relabel_consecutive
 from ..graphs.labels import EDGE_LABEL, NODE_LABEL, pair_labels, refuse_labels
 from .names import ALL_TESTS, TESTS, ego_radius, is_test_name
 from .engine import RefinementResult
+from .kernel import verdict_only
 from .ego import refine_ego, refine_ego_reference
 from .epwl import refine_epwl, refine_epwl_reference
 from .fwl import refine_fwl2, refine_fwl2_reference
@@ -54,7 +55,7 @@ from .substructure import refine_substructure, refine_substructure_reference
 from .swl import SWL_CLASSES, refine_swl, refine_swl_reference
 from .wl1 import refine_wl1, refine_wl1_reference
 
-__all__ = ["TESTS", "refine_pair", "RefinementResult"]
+__all__ = ["TESTS", "refine_pair", "RefinementResult", "verdict_only"]
 
 
 def _on_nodes_0_to_n(G: nx.Graph) -> nx.Graph:

@@ -51,10 +51,13 @@ class RefinementResult:
         ``'histogram'`` (colour histograms differ at ``iteration``) or ``'none'``.
     iteration : int or None
         First iteration at which the colour histograms differ (``0`` = initial colouring).
-    iterations : int
-        Refinement rounds until the joint colouring is stable (the last round that split a class).
+    iterations : int or None
+        Refinement rounds until the joint colouring is stable (the last round that split a class);
+        None when the refinement stopped at the first difference
+        (:func:`wltools.refine.kernel.verdict_only`).
     class_sizes : tuple of two tuples
-        Sorted (descending) sizes of the stable colour classes of G and of H.
+        Sorted (descending) sizes of the stable colour classes of G and of H (empty when
+        ``iterations`` is None).
     witness : str
         A readable sentence explaining the verdict.
 
@@ -69,14 +72,15 @@ class RefinementResult:
     distinguished: bool
     reason: str
     iteration: int | None
-    iterations: int
+    iterations: int | None
     class_sizes: tuple = field(default_factory=lambda: ((), ()))
     witness: str = ""
 
     @classmethod
-    def from_histograms(cls, test: str, first_t: int | None, rounds: int, class_sizes: tuple, witness: str):
+    def from_histograms(cls, test: str, first_t: int | None, rounds: int | None, class_sizes: tuple, witness: str):
         """The result of a refinement whose histograms first differ at iteration ``first_t``
-        (``None``: never) and whose colouring is stable after ``rounds`` rounds.
+        (``None``: never) and whose colouring is stable after ``rounds`` rounds (``None``: stopped
+        at ``first_t``, :func:`wltools.refine.kernel.verdict_only`).
 
         Examples
         --------

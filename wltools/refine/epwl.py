@@ -77,7 +77,7 @@ from ..distances.modular import primes_below, unique_rows
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_rows, run_reference
 from .gdwl import keyed_describe
-from .kernel import Declaration, refine, stacked
+from .kernel import Declaration, refine, stacked, verdict_only_active
 
 __all__ = ["MATRICES", "graph_matrix", "walk_vectors_exact", "walk_keys", "refine_epwl", "epwl_declaration",
            "refine_epwl_reference"]
@@ -231,18 +231,19 @@ def _mod(Y: np.ndarray, pr: np.ndarray) -> np.ndarray:
     return Y
 
 
-def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int) -> list[np.ndarray] | None:
+def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int, *, once: bool = False) -> list[np.ndarray] | None:
     """Keys with the partition of :func:`walk_keys` ``(graphs, matrix, K)`` from fewer powers, or
-    None where no shortcut is proved, it would not save at least half the work, or the graphs
-    are not cospectral (then EPWL distinguishes them at round 1 and the pair is refined in full).
+    None where no shortcut is proved, it would not save work, or the graphs are not cospectral
+    (then EPWL distinguishes them at round 1 and the pair is refined in full).
 
     Proof (module docstring, "Shortcut"): a monic integer ``q`` of degree ``d <= K`` with
     ``q(B) = 0`` for every graph makes ``(B^k)_uv`` for ``k >= d`` the same integer combination
     of ``(B^0)_uv .. (B^(d-1))_uv`` in every graph (``x^k mod q``), so the walk vectors of length
-    ``d`` and ``K`` split the node pairs of all graphs alike. ``q`` is guessed from floating-point
-    eigenvalues (the product of ``x - lambda`` over the distinct ones, coefficients rounded) and
-    then verified exactly (:func:`_annihilates`): the guess only decides whether the shortcut is
-    taken, never what it returns.
+    ``d`` and ``K`` split the node pairs of all graphs alike. ``q`` is guessed (:func:`_guess_q`)
+    and then verified exactly (:func:`_annihilates`): the guess only decides whether the shortcut
+    is taken, never what it returns. ``once``: the pair is refined once over these keys (a
+    verdict-only run, :func:`wltools.refine.kernel.verdict_only`), not twice when distinguished,
+    which makes the shortcut worth taking more often.
 
     Examples
     --------
@@ -260,91 +261,131 @@ def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int) -> list[np
     evs = [np.linalg.eigvalsh(B.astype(np.float64)) for B in Bs]  # ascending
     if any(e.shape != evs[0].shape or np.abs(e - evs[0]).max() > 1e-6 * b for e in evs):
         return None  # not cospectral: distinguished at round 1 (module docstring), refined in full anyway
+    full_cost = K * (len(_key_primes(b, K)) + 2)  # in prime-steps (a key step also hashes and sorts)
+    for q in _guess_q(Bs, evs, b, K):
+        d = len(q) - 1
+        check = _primes_over(b, 2 * sum(abs(c) * b**j for j, c in enumerate(q)))
+        if (2 - once) * d * (len(_key_primes(b, d)) + 2) + d * len(check) > full_cost:
+            return None
+        if _annihilates(Bs, q, check):
+            return walk_keys(graphs, matrix, d)
+    return None
+
+
+def _guess_q(Bs: Sequence[np.ndarray], evs: list[np.ndarray], b: int, K: int):
+    """Candidates for the minimal polynomial ``q`` of the graph matrices (``q[j]``: coefficient
+    of ``x^j``, ``q[d] = 1``, ``d < K``), cheapest first: the product of ``x - lambda`` over the
+    floating-point eigenvalues grouped at ``1e-6 b``, its coefficients rounded (when they fit in
+    a float's integers); then :func:`_minimal_polynomial_guess`, exact modulo primes, for when
+    the grouping merged distinct eigenvalues closer than that (BREC's CFI graphs have such) or the
+    coefficients are too large."""
     ev = np.sort(np.concatenate(evs))
     groups = np.split(ev, np.flatnonzero(np.diff(ev) > 1e-6 * b) + 1)
-    d = len(groups)
-    if d >= K:
-        return None
     coeffs = np.poly([g.mean() for g in groups])  # highest degree first
-    if np.all(np.abs(coeffs) < 2.0**45):
-        q = [int(c) for c in np.rint(coeffs[::-1])]  # q[j]: coefficient of x^j, q[d] = 1
-    else:  # too large to round from floats (many eigenvalues, e.g. BREC's CFI graphs)
-        q = _minimal_polynomial_guess(Bs, d, b)
-        if q is None:
-            return None
-    check = _primes_over(b, 2 * sum(abs(c) * b**j for j, c in enumerate(q)))
-    # work in prime-steps (a key step also hashes and sorts, about two primes' worth)
-    if 2 * d * (len(_key_primes(b, d)) + 2 + len(check)) > K * (len(_key_primes(b, K)) + 2):
-        return None
-    if not _annihilates(Bs, q, check):
-        return None
-    return walk_keys(graphs, matrix, d)
+    if len(groups) < K and np.all(np.abs(coeffs) < 2.0**45):
+        yield [int(c) for c in np.rint(coeffs[::-1])]
+    q = _minimal_polynomial_guess(Bs, b)
+    if q is not None and len(q) - 1 < K:
+        yield q
 
 
-def _minimal_polynomial_guess(Bs: Sequence[np.ndarray], d: int, b: int, seed: int = 0) -> list[int] | None:
-    """A monic integer polynomial of degree ``d`` (``q[j]``: coefficient of ``x^j``) that should
-    annihilate every ``B``: the minimal polynomial of the sequence ``y^T M^k x`` (``M`` the block
-    diagonal of ``Bs``, ``x``, ``y`` seeded random vectors) modulo primes below ``2^26`` by
-    Berlekamp-Massey, lifted by the Chinese remainder theorem to the symmetric range, whose
-    bound ``(b + 1)^d`` holds the coefficients of any product of ``d`` factors ``x - lambda``,
-    ``|lambda| <= b``. A prime whose polynomial has another degree is skipped; None when too few
-    agree. Only a guess: :func:`_annihilates` verifies it exactly before it is used."""
+def _minimal_polynomial_guess(Bs: Sequence[np.ndarray], b: int, seed: int = 0) -> list[int] | None:
+    """A monic integer polynomial (``q[j]``: coefficient of ``x^j``) that should annihilate every
+    ``B``: the minimal polynomial of the sequence ``y^T M^k x`` (``M`` the block diagonal of
+    ``Bs``, ``x``, ``y`` seeded random vectors; the minimal polynomial of ``M`` w.h.p.) modulo
+    primes below ``2^26`` by Berlekamp-Massey, lifted by the Chinese remainder theorem to the
+    symmetric range, whose bound ``(b + 1)^d`` holds the coefficients of any product of ``d``
+    factors ``x - lambda``, ``|lambda| <= b``. Its degree ``d`` is the largest that three primes
+    give over ``2 max n + 2`` terms (a smaller one saw a proper factor); the other primes then need
+    ``2 d + 2`` terms. None when ``d`` exceeds ``max n`` (not cospectral) or a prime disagrees.
+    Only a guess: :func:`_annihilates` verifies it exactly before it is used."""
+    nmax = max(B.shape[0] for B in Bs)
     N = sum(B.shape[0] for B in Bs)
-    M = np.zeros((N, N), dtype=np.int64)
-    at = 0
-    for B in Bs:
-        M[at : at + B.shape[0], at : at + B.shape[0]] = B
-        at += B.shape[0]
-    rng = np.random.default_rng(seed)
-    need, prod, residues, primes = 2 * (b + 1) ** d, 1, [], []
+    M = _block_diagonal(Bs)
     # residues below p < 2^(62 - bits of N) / 2: a sum of N products of two stays below 2^63
-    for p in primes_below(min(2**26, 2 ** ((62 - N.bit_length()) // 2)), need.bit_length() // 20 + 8):
-        x, y = rng.integers(0, p, N), rng.integers(0, p, N)
-        seq = []
-        for _ in range(2 * d):
-            seq.append(int(y @ x % p))
-            x = M @ x % p  # |M x| <= b p, far below 2^63
-        c = _berlekamp_massey(seq, p)
-        if len(c) != d + 1:
-            continue
-        residues.append(c)
-        primes.append(p)
-        prod *= p
-        if prod > need:
-            break
-    if prod <= need:
+    top = min(2**26, 2 ** ((62 - N.bit_length()) // 2))
+    probe = _residue_polynomials(M, primes_below(top, 3), 2 * nmax + 2, seed)
+    d = max(len(c) for c in probe) - 1
+    if d > nmax:
         return None
-    q = []
-    for j in range(d + 1):
-        r = 0
-        for cj, p in zip((c[j] for c in residues), primes):  # Garner-free CRT over Python integers
-            m = prod // p
-            r += cj * m * pow(m, -1, p)
-        r %= prod
-        q.append(r - prod if 2 * r > prod else r)
-    return q
+    need = 2 * (b + 1) ** d
+    primes = primes_below(top, 3 + (need.bit_length() + 1) // max(1, top.bit_length() - 2))
+    found = probe + _residue_polynomials(M, primes[3:], 2 * d + 2, seed + 1)
+    keep = [(c, p) for c, p in zip(found, primes) if len(c) == d + 1]
+    prod = 1
+    for _, p in keep:
+        prod *= p
+    if prod <= need or len(keep) < len(primes) - 2:
+        return None
+    return [_crt_symmetric([int(c[j]) for c, _ in keep], [p for _, p in keep], prod) for j in range(d + 1)]
 
 
-def _berlekamp_massey(seq: list[int], p: int) -> list[int]:
+def _residue_polynomials(M, primes: list[int], terms: int, seed: int) -> list[list[int]]:
+    """Per prime ``p``, the minimal polynomial modulo ``p`` (:func:`_berlekamp_massey`) of the
+    first ``terms`` of ``y^T M^k x mod p`` (``x``, ``y`` seeded random residues); all primes
+    advance together, one product ``M X`` per step (``|M X| <= b p``, far below ``2^63``)."""
+    if not primes:
+        return []
+    pr = np.array(primes, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    X, Y = rng.integers(0, pr, (M.shape[0], pr.size)), rng.integers(0, pr, (M.shape[0], pr.size))
+    seqs = np.empty((terms, pr.size), dtype=np.int64)
+    for k in range(terms):
+        seqs[k] = (Y * X).sum(axis=0) % pr
+        X = (M @ X) % pr
+    return [_berlekamp_massey(seqs[:, j], p) for j, p in enumerate(primes)]
+
+
+def _block_diagonal(Bs: Sequence[np.ndarray]):
+    """The block diagonal of ``Bs`` (int64): CSR when scipy's product beats numpy's (as in
+    :func:`_products`), else dense."""
+    N = sum(B.shape[0] for B in Bs)
+    if max(B.shape[0] for B in Bs) <= min(SMALL_N, DENSE_MAX):
+        M = np.zeros((N, N), dtype=np.int64)
+        at = 0
+        for B in Bs:
+            M[at : at + B.shape[0], at : at + B.shape[0]] = B
+            at += B.shape[0]
+        return M
+    from scipy.sparse import block_diag
+
+    return block_diag([B.astype(np.int64) for B in Bs], format="csr")
+
+
+def _crt_symmetric(residues: list[int], primes: list[int], prod: int) -> int:
+    """The integer in ``(-prod/2, prod/2]`` with the given residues (Chinese remainder theorem)."""
+    r = 0
+    for c, p in zip(residues, primes):
+        m = prod // p
+        r += c * m * pow(m, -1, p)
+    r %= prod
+    return r - prod if 2 * r > prod else r
+
+
+def _berlekamp_massey(seq, p: int) -> list[int]:
     """Coefficients ``q[0..L]`` (``q[L] = 1``) of the minimal polynomial of the linearly recurrent
-    sequence ``seq`` modulo the prime ``p`` (Massey 1969): ``sum_j q[j] seq[i + j] = 0``."""
-    C, B, L, m, bb = [1], [1], 0, 1, 1
-    for i, s in enumerate(seq):
-        disc = (s + sum(C[j] * seq[i - j] for j in range(1, L + 1))) % p
+    sequence ``seq`` modulo the prime ``p < 2^26`` (Massey 1969): ``sum_j q[j] seq[i + j] = 0``.
+    The discrepancy and the update are numpy products of int64 residues (below ``2^52`` each,
+    sums of fewer than ``2^11`` of them below ``2^63``)."""
+    seq = np.asarray(seq, dtype=np.int64) % p
+    n = seq.size
+    C = np.zeros(n + 1, dtype=np.int64)
+    B = np.zeros(n + 1, dtype=np.int64)
+    C[0] = B[0] = 1
+    L, m, bb = 0, 1, 1
+    for i in range(n):
+        disc = int(seq[i] + (C[1 : L + 1] @ seq[i - L : i][::-1] if L else 0)) % p
         if disc == 0:
             m += 1
             continue
         coef = disc * pow(bb, p - 2, p) % p
-        T = C[:]
-        C = C + [0] * (len(B) + m - len(C))
-        for j, bj in enumerate(B):
-            C[j + m] = (C[j + m] - coef * bj) % p
-        if 2 * L <= i:
+        T = C.copy() if 2 * L <= i else None
+        C[m:] = (C[m:] - coef * B[: n + 1 - m]) % p
+        if T is not None:
             L, B, bb, m = i + 1 - L, T, disc, 1
         else:
             m += 1
-    C = (C + [0] * (L + 1))[: L + 1]
-    return C[::-1]  # connection polynomial 1 + C1 z + ... + CL z^L reversed: x^L + C1 x^(L-1) + ...
+    return [int(c) for c in C[: L + 1][::-1]]  # connection polynomial 1 + C1 z + ... + CL z^L reversed
 
 
 def _annihilates(Bs: Sequence[np.ndarray], q: list[int], primes: list[int]) -> bool:
@@ -424,10 +465,10 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
         raise ValueError(f"unknown EPWL test {test!r}; choose from {', '.join(MATRICES)}")
     _node_labels(labels)
     K = _steps([G, H], steps)
-    keys = annihilated_keys([G, H], MATRICES[test], K)
+    keys = annihilated_keys([G, H], MATRICES[test], K, once=verdict_only_active())
     if keys is not None:  # the same partitions, other ids: exact when nothing is distinguished
         res = refine(_declaration(G, H, test, K, keys, labels))
-        if not res.distinguished:
+        if not res.distinguished or verdict_only_active():  # a verdict-only run reads no witness
             return res
     return refine(epwl_declaration(G, H, test, steps=steps, labels=labels))
 

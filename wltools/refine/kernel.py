@@ -27,6 +27,9 @@ The kernel owns the rest, once for every test (:func:`refine`):
 * the **history** (:class:`History`, when asked): the colours of every element at every round,
   the compared colours, and the first round where the two graphs' histograms differ; witnesses,
   drawings (:mod:`wltools.draw.colourings`) and reports read it instead of replaying;
+* **verdict-only runs** (:func:`verdict_only`): the loop stops at the first round whose compared
+  histograms differ (the verdict and that round are final there: later rounds only refine the
+  colourings further), without a witness text; the claims read nothing else;
 * the **hooks** for limits and progress: ``progress(t, k)`` after every round, memory budgets of
   the block workspace (:data:`DEFAULT_MAX_BYTES`, :func:`block_rows`) whose peak
   :func:`wltools.refine.cost.peak_bytes` states before a run.
@@ -54,6 +57,8 @@ Refining by degree alone: G has degrees ``1, 1, 0`` and H ``0, 0, 0``.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -65,7 +70,7 @@ from .grouping import RowGrouper
 
 __all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids",
            "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
-           "BLOCK_FACTOR", "block_rows", "HashCollision"]
+           "BLOCK_FACTOR", "block_rows", "HashCollision", "verdict_only", "verdict_only_active", "VERDICT_ONLY_WITNESS"]
 
 #: Default budget (bytes) of the block work arrays of a round, and separately of the store of
 #: verified rows (:func:`grouped_ids`).
@@ -86,6 +91,45 @@ Describe = Callable[[int, int, "np.ndarray | None", int], str]
 #: ``item_text(i)`` names compared element ``i`` (``None``: the compared elements are the coloured
 #: ones, named by ``describe``).
 Readout = Callable[[np.ndarray, np.ndarray], tuple]
+
+
+#: Whether :func:`refine` stops at the first difference (set by :func:`verdict_only`).
+_VERDICT_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("wltools_verdict_only", default=False)
+
+#: The witness of a pair distinguished in a verdict-only run (the round is in the result).
+VERDICT_ONLY_WITNESS = "iteration {t}: the colour histograms differ (verdict-only run: no witness)"
+
+
+@contextlib.contextmanager
+def verdict_only(on: bool = True) -> Iterator[None]:
+    """Inside, :func:`refine` (every test declared on the kernel) stops at the first round whose
+    compared histograms differ: the result has the same ``distinguished`` and ``iteration``,
+    ``iterations`` None, no class sizes and :data:`VERDICT_ONLY_WITNESS` for a witness. A pair
+    not distinguished is refined to stability as always. Tests with their own exact paths may
+    use the flag too (:func:`verdict_only_active`; EPWL's shortcut). ``on=False`` restores full
+    runs inside.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from wltools.refine import refine_pair, verdict_only
+    >>> G, H = nx.path_graph(6), nx.star_graph(5)
+    >>> full = refine_pair(G, H, "swl-vs")
+    >>> with verdict_only():
+    ...     quick = refine_pair(G, H, "swl-vs")
+    >>> (quick.distinguished, quick.iteration) == (full.distinguished, full.iteration), quick.iterations
+    (True, None)
+    """
+    token = _VERDICT_ONLY.set(bool(on))
+    try:
+        yield
+    finally:
+        _VERDICT_ONLY.reset(token)
+
+
+def verdict_only_active() -> bool:
+    """Whether the caller is inside :func:`verdict_only`."""
+    return _VERDICT_ONLY.get()
 
 
 def block_rows(width: int, per_row: int, max_bytes: int = DEFAULT_MAX_BYTES) -> int:
@@ -302,7 +346,8 @@ def refine(decl: Declaration, *, history: History | None = None,
     round whose compared histograms differ, the rounds, the stable class sizes and a witness.
 
     ``history`` (a :class:`History`) is filled with every round's colours when given;
-    ``progress(t, k)`` is called after each round ``t`` that reached ``k`` colours.
+    ``progress(t, k)`` is called after each round ``t`` that reached ``k`` colours. Inside
+    :func:`verdict_only` (and without a ``history``) the loop ends at the first difference.
     """
     init_g, init_h = decl.init
     shape_g, shape_h = init_g.shape, init_h.shape
@@ -310,6 +355,7 @@ def refine(decl: Declaration, *, history: History | None = None,
     joint, k = _dense(np.concatenate([init_g.reshape(-1), init_h.reshape(-1)]))
     cg, ch = joint[:ng], joint[ng:]
     first_t, witness = None, ""
+    until_difference = decl.compare and history is None and _VERDICT_ONLY.get()
 
     def check(t, row_of, k_before):
         nonlocal first_t, witness
@@ -327,6 +373,9 @@ def refine(decl: Declaration, *, history: History | None = None,
         if not diff.size:
             return
         first_t = t
+        if until_difference:
+            witness = VERDICT_ONLY_WITNESS.format(t=t)
+            return
         first = _first_index(np.concatenate([pg, ph]))
 
         def text(c):
@@ -339,7 +388,7 @@ def refine(decl: Declaration, *, history: History | None = None,
 
     check(0, None, k)
     t = 0
-    while decl.max_rounds is None or t < decl.max_rounds:
+    while (decl.max_rounds is None or t < decl.max_rounds) and not (until_difference and first_t is not None):
         new, row_of = decl.aggregate(cg.reshape(shape_g), ch.reshape(shape_h), k)
         if new.size == 0:
             break
@@ -355,6 +404,8 @@ def refine(decl: Declaration, *, history: History | None = None,
         history.first_diff = first_t
     if not decl.compare:  # the caller compares: no class sizes, no witness
         return RefinementResult.from_histograms(decl.test, None, t, ((), ()), "")
+    if until_difference and first_t is not None:
+        return RefinementResult.from_histograms(decl.test, first_t, None, ((), ()), witness)
     if first_t is None:
         witness = no_difference_text(t, len(set(cg.tolist())))
     return RefinementResult.from_histograms(decl.test, first_t, t, (class_sizes(cg, k), class_sizes(ch, k)), witness)

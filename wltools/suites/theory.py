@@ -124,12 +124,16 @@ def suite_theory(
     ids: Iterable[int] | None = None,
     fast: bool = True,
     progress: bool = False,
+    verdict_only: bool = False,
 ) -> SuiteTheory:
     """Verdict of each test on each pair of suite ``name`` (optionally only pairs ``ids``).
 
     Each (suite, test, settings, pair) is refined once per process (:data:`_MEMO`): the claims and
     the tables that read the same suites share the work; the suites' files are checksummed when
-    read, so a record can only come from the same graphs.
+    read, so a record can only come from the same graphs. ``verdict_only`` (what the claims ask):
+    refinements stop at the first difference (:func:`wltools.refine.kernel.verdict_only`), so
+    the records hold ``distinguished`` and ``iteration`` only; such a record never answers a full
+    run, which refines that pair again.
 
     Examples
     --------
@@ -138,6 +142,7 @@ def suite_theory(
     {'1wl': (0, 1), 'epwl': (0, 1)}
     """
     from ..refine import refine_pair
+    from ..refine.kernel import verdict_only as only_verdicts
     from ..runtime.progress import progress_bar
 
     suite = get_suite(name)
@@ -156,12 +161,14 @@ def suite_theory(
             current = test
             bar.set_description(f"{suite.name} {test}")
         key = (suite.name, test, int(rrwp_steps), bool(fast), pair.id)
-        if key not in _MEMO:
+        if key not in _MEMO or (_MEMO[key].get("verdict_only") and not verdict_only):
             s = time.perf_counter()
-            r = refine_pair(pair.g, pair.h, test, rrwp_steps=int(rrwp_steps), fast=fast)
+            with only_verdicts(verdict_only):
+                r = refine_pair(pair.g, pair.h, test, rrwp_steps=int(rrwp_steps), fast=fast)
             # the fields themselves (scalars and text), not RefinementResult.to_dict(): its deep
             # copy of the class sizes cost more than many a refinement
-            _MEMO[key] = {f: getattr(r, f) for f in _FIELDS} | {"seconds": round(time.perf_counter() - s, 6)}
+            _MEMO[key] = ({f: getattr(r, f) for f in _FIELDS} | {"seconds": round(time.perf_counter() - s, 6)}
+                          | ({"verdict_only": True} if verdict_only else {}))
         rec = out[pair.id][test] = dict(_MEMO[key])
         hits[test] += bool(rec["distinguished"])
         bar.set_postfix(distinguished=hits[test])
@@ -180,7 +187,8 @@ def remember(records: dict[tuple, dict]) -> None:
     """Add records of :func:`memo_records`, computed by this code in another process, to this
     process's memo: :func:`suite_theory` then serves them instead of refining again."""
     for key, rec in records.items():
-        _MEMO.setdefault(key, dict(rec))
+        if key not in _MEMO or (_MEMO[key].get("verdict_only") and not rec.get("verdict_only")):
+            _MEMO[key] = dict(rec)
 
 
 def counts(th: SuiteTheory) -> dict[str, tuple[int, int]]:

@@ -31,3 +31,19 @@ def test_suite_theory_reads_them_with_the_verdicts_of_refine_pair():
         for p in pairs:
             for test in t.tests:
                 assert t.verdicts[p.id][test]["distinguished"] == refine_pair(p.g, p.h, test).distinguished
+
+
+def test_a_verdict_only_record_never_answers_a_full_run():
+    """EXP pair 3 under SSWL: the verdict-only run stops at the first difference (no witness, no
+    rounds); a full run afterwards refines again and memoises the full record, which then also
+    answers verdict-only runs (and is not replaced by a verdict-only one from another process)."""
+    from wltools.suites.theory import memo_records, remember
+
+    quick = suite_theory("exp", ["sswl"], ids=[3], verdict_only=True).verdicts[3]["sswl"]
+    assert quick["distinguished"] and quick["iterations"] is None and quick["verdict_only"]
+    full = suite_theory("exp", ["sswl"], ids=[3]).verdicts[3]["sswl"]
+    want = refine_pair(*(lambda p: (p.g, p.h))(suite_pairs("exp", [3])[0]), "sswl")
+    assert (full["iterations"], full["witness"]) == (want.iterations, want.witness) and "verdict_only" not in full
+    assert suite_theory("exp", ["sswl"], ids=[3], verdict_only=True).verdicts[3]["sswl"]["witness"] == want.witness
+    remember({key: {**rec, "verdict_only": True, "witness": ""} for key, rec in memo_records("exp", ["sswl"]).items()})
+    assert suite_theory("exp", ["sswl"], ids=[3]).verdicts[3]["sswl"]["witness"] == want.witness
