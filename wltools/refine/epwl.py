@@ -53,9 +53,15 @@ class sizes. The colour *ids* differ, and a witness names them, so a distinguish
 refined again over the full keys; the rest (no difference: a witness that only counts classes)
 is returned as is. For a symmetric ``B`` the minimal polynomial is the product of ``x - lambda``
 over the distinct eigenvalues: strongly regular and distance-regular graphs and BREC's 4-vertex
-condition pairs have 3 to 8 of them for 16 to 63 nodes. ``q`` is guessed from floating-point
-eigenvalues and verified exactly (:func:`_annihilates`), so the guess decides only whether the
-shortcut is taken.
+condition pairs have 3 to 8 of them for 16 to 63 nodes, BREC's CFI pairs about half their order.
+``q`` is guessed (from floating-point eigenvalues, else by Berlekamp-Massey modulo primes) and
+verified exactly (:func:`_annihilates`), so the guess decides only whether the shortcut is taken.
+
+Verdict-only runs (:func:`wltools.refine.kernel.verdict_only`, what the claims ask): a pair the
+shortcut refines is not refined again (no witness is wanted), and an unlabelled pair with the
+default ``n + 1`` steps whose characteristic polynomials differ (certified exactly by
+:func:`spectra_differ`) is distinguished at round 1 by the second bullet above, with no walk keys
+at all (all 600 EXP pairs, for instance).
 
 Labels (:mod:`wltools.graphs.labels`): node labels are the initial colours (``chi^0(u)`` = label of
 ``u``; both bullets above still hold, as their arguments do not use the initial colours, except
@@ -77,10 +83,10 @@ from ..distances.modular import primes_below, unique_rows
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_rows, run_reference
 from .gdwl import keyed_describe
-from .kernel import Declaration, refine, stacked, verdict_only_active
+from .kernel import VERDICT_ONLY_WITNESS, Declaration, refine, stacked, verdict_only_active
 
 __all__ = ["MATRICES", "graph_matrix", "walk_vectors_exact", "walk_keys", "refine_epwl", "epwl_declaration",
-           "refine_epwl_reference"]
+           "refine_epwl_reference", "spectra_differ"]
 
 #: The graph matrix of each EPWL test.
 MATRICES = {"epwl": "adjacency", "epwl-lap": "laplacian"}
@@ -229,6 +235,52 @@ def _mod(Y: np.ndarray, pr: np.ndarray) -> np.ndarray:
     Y -= q  # exact, in (-p, p): the rounded quotient is within one of Y / p
     np.add(Y, p, out=Y, where=Y < 0)
     return Y
+
+
+def spectra_differ(G: nx.Graph, H: nx.Graph, matrix: str = "adjacency", tries: int = 2, seed: int = 0) -> bool:
+    """True only when the characteristic polynomials of ``G``'s and ``H``'s graph matrices
+    certainly differ: ``det(x I - B)`` differs modulo a prime ``p < 2^31`` at a seeded random
+    point ``x`` (:func:`_det_mod`, exact). False: equal at every try (cospectral, or by rare
+    chance: then the caller refines in full). Unlabelled EPWL with ``n + 1`` steps then
+    distinguishes the pair at round 1 (module docstring), which a verdict-only run
+    (:func:`wltools.refine.kernel.verdict_only`) returns without walk keys.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> star, c4k1 = nx.star_graph(4), nx.disjoint_union(nx.cycle_graph(4), nx.empty_graph(1))
+    >>> spectra_differ(star, c4k1), spectra_differ(star, c4k1, "laplacian")
+    (False, True)
+    """
+    Bg, Bh = graph_matrix(G, matrix), graph_matrix(H, matrix)
+    if Bg.shape != Bh.shape:
+        return True
+    rng = np.random.default_rng(seed)
+    for p in primes_below(2**31 - 1, tries):
+        x = int(rng.integers(0, p))
+        if _det_mod(x * np.eye(Bg.shape[0], dtype=np.int64) - Bg, p) != _det_mod(x * np.eye(Bh.shape[0], dtype=np.int64) - Bh, p):
+            return True
+    return False
+
+
+def _det_mod(A: np.ndarray, p: int) -> int:
+    """``det(A) mod p`` for an integer matrix and a prime ``p < 2^31`` (Gaussian elimination over
+    GF(p): products of two residues stay below ``2^62``)."""
+    A = np.array(A, dtype=np.int64) % p
+    n = A.shape[0]
+    det = 1
+    for i in range(n):
+        nz = np.flatnonzero(A[i:, i])
+        if not nz.size:
+            return 0
+        j = i + int(nz[0])
+        if j != i:
+            A[[i, j]] = A[[j, i]]
+            det = -det
+        det = det * int(A[i, i]) % p
+        f = A[i + 1 :, i] * pow(int(A[i, i]), p - 2, p) % p
+        A[i + 1 :, i:] = (A[i + 1 :, i:] - f[:, None] * A[i, i:][None, :]) % p
+    return det % p
 
 
 def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int, *, once: bool = False) -> list[np.ndarray] | None:
@@ -465,6 +517,9 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
         raise ValueError(f"unknown EPWL test {test!r}; choose from {', '.join(MATRICES)}")
     _node_labels(labels)
     K = _steps([G, H], steps)
+    if verdict_only_active() and labels is None and steps is None and spectra_differ(G, H, MATRICES[test]):
+        # not cospectral: distinguished at round 1, not before (module docstring; constant colours)
+        return RefinementResult.from_histograms(test, 1, None, ((), ()), VERDICT_ONLY_WITNESS.format(t=1))
     keys = annihilated_keys([G, H], MATRICES[test], K, once=verdict_only_active())
     if keys is not None:  # the same partitions, other ids: exact when nothing is distinguished
         res = refine(_declaration(G, H, test, K, keys, labels))
