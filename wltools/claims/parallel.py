@@ -9,7 +9,9 @@ classic suites appear in ``gdwl-hierarchy``, ``epwl-placement``, ``subgraph-hier
 1. every distinct unit once, in ``workers`` processes, the longest first (with the claims that
    declare no units, which need nothing of the others): a BREC unit asks the ``theory_verdicts``
    input (``brec_runner``'s disk cache, one file per test, so no two workers write one file), a
-   suite unit :func:`wltools.suites.theory.suite_theory`; then the parts of the atlas verdicts
+   suite unit :func:`wltools.suites.theory.suite_theory`, both verdict-only (the claims read the
+   verdicts alone, so each refinement stops at the first difference:
+   :func:`wltools.refine.kernel.verdict_only`); then the parts of the atlas verdicts
    (:mod:`wltools.claims.atlas_ahead`: units ``("atlas", chains, max_nodes, max_nodes_3wl)``,
    their pairs' union per test split into parts here while the workers run the others); their
    answers come back to this process (a table in front of ``theory_verdicts``;
@@ -37,17 +39,21 @@ from .registry import Claim, ClaimResult, accepted, run_claim
 
 __all__ = ["default_workers", "verify_claims", "needed_units", "VerdictTable"]
 
-#: Relative cost of a unit or claim (seconds on one core, measured cold; only their order
-#: matters: the longest go first so that no long one starts last). Unlisted: 1.
+#: Relative cost of a unit or claim (CPU seconds in a worker, measured cold with verdict-only
+#: refinements; only their order matters: the longest go first so that no long one starts last).
+#: Unlisted: 1 (a claim or BREC unit), 0.5 (a suite unit).
 COST: dict[tuple, float] = {
-    ("brec", "epwl"): 30, ("brec", "epwl-lap"): 35, ("brec", "rrwp"): 18, ("brec", "rd"): 12,
-    ("brec", "3wl"): 8, ("brec", "slfwl2"): 10, ("brec", "lfwl2"): 6, ("brec", "pswl-sv"): 7,
-    ("brec", "pswl-vs"): 7, ("brec", "sswl"): 7, ("brec", "gswl"): 5, ("brec", "swl-vs"): 4,
-    ("brec", "swl-sv"): 4, ("brec", "m1"): 2,
-    ("suite", "exp", "3wl"): 15, ("suite", "exp", "epwl"): 20, ("suite", "exp", "epwl-lap"): 20,
-    ("claim", "hom-expressivity"): 17, ("claim", "grit-3.1a"): 7, ("claim", "subgraph-counting"): 6,
-    ("claim", "hom-consistency"): 6, ("claim", "epwl-placement"): 30, ("claim", "subgraph-hierarchy"): 25,
-    ("claim", "gdwl-hierarchy"): 20, ("claim", "grit-3.2"): 15, ("claim", "brec-run"): 3,
+    ("brec", "epwl"): 16, ("brec", "epwl-lap"): 25, ("brec", "rrwp"): 6, ("brec", "rd"): 14,
+    ("brec", "3wl"): 7, ("brec", "slfwl2"): 9, ("brec", "lfwl2"): 5, ("brec", "pswl-sv"): 5,
+    ("brec", "pswl-vs"): 5, ("brec", "sswl"): 7, ("brec", "gswl"): 5, ("brec", "swl-vs"): 5,
+    ("brec", "swl-sv"): 5, ("brec", "m1"): 2,
+    ("suite", "exp", "rrwp"): 6, ("suite", "exp", "rd"): 5, ("suite", "exp", "m1"): 4, ("suite", "exp", "gswl"): 3,
+    ("suite", "exp", "3wl"): 3, ("suite", "exp", "sswl"): 3, ("suite", "exp", "lfwl2"): 2.5,
+    ("suite", "exp", "slfwl2"): 2.5, ("suite", "exp", "pswl-sv"): 2, ("suite", "exp", "pswl-vs"): 2,
+    ("suite", "exp", "swl-sv"): 2, ("suite", "exp", "swl-vs"): 2,
+    ("claim", "hom-expressivity"): 18, ("claim", "grit-3.1a"): 7, ("claim", "subgraph-counting"): 6,
+    ("claim", "hom-consistency"): 8, ("claim", "epwl-placement"): 1, ("claim", "subgraph-hierarchy"): 1,
+    ("claim", "gdwl-hierarchy"): 1, ("claim", "grit-3.2"): 8, ("claim", "brec-run"): 2,
 }
 
 
