@@ -23,7 +23,7 @@ import networkx as nx
 import numpy as np
 
 from .adjacency import adjacency_matrix
-from .modular import crt, garner_digits, inverse_mod_p, prime_cap, primes_below, renumber_keys
+from .modular import crt, garner_digits, inverse_mod_p, prime_cap, primes_below, renumber_keys, unique_rows
 from .spd import components
 
 __all__ = ["INF", "resistance_exact", "resistance_keys", "resistance_keys_and_values"]
@@ -146,6 +146,26 @@ def resistance_keys(graphs: Sequence[nx.Graph]) -> list[np.ndarray]:
     return resistance_keys_and_values(graphs)[0]
 
 
+def _sorted_unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(rows, axis=0, return_inverse=True)`` (distinct rows in lexicographic order, and
+    each row's index among them) through :func:`~wltools.distances.modular.unique_rows` (hashed,
+    verified, exact), 10-20x faster on the tens of thousands of rows of a large component.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> u, inv = _sorted_unique_rows(np.array([[2, 1], [0, 5], [2, 1]]))
+    >>> u.tolist(), inv.tolist()
+    ([[0, 5], [2, 1]], [1, 0, 1])
+    """
+    ids = unique_rows(rows)
+    first = np.unique(ids, return_index=True)[1]  # a row of each id, in id order
+    order = np.lexsort(rows[first].T[::-1])
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return rows[first[order]], rank[ids]
+
+
 def resistance_keys_and_values(graphs: Sequence[nx.Graph]) -> tuple[list[np.ndarray], list]:
     """:func:`resistance_keys` and the exact value of every key (``values[key]``, a
     :class:`Fraction` or :data:`INF`), so that a reader of the keys (a refinement witness) never
@@ -178,7 +198,7 @@ def resistance_keys_and_values(graphs: Sequence[nx.Graph]) -> tuple[list[np.ndar
                 num_res.append((d[:, None] + d[None, :] - 2 * a) % p)
             digits = garner_digits([r.reshape(-1) for r in num_res], primes)
             del num_res
-            uniq, inv = np.unique(digits, axis=0, return_inverse=True)
+            uniq, inv = _sorted_unique_rows(digits)
             del digits
             radix = [1]
             for p in primes[:-1]:
