@@ -72,10 +72,12 @@ def _span(verts: tuple, u: int, v: int) -> tuple:
 
 
 def _canonical_ear(verts: tuple, ivs: frozenset) -> tuple:
+    """The ear read from its smaller endpoint (an ear is a path with two distinct endpoints, so
+    this is the smaller of the two readings), its intervals with it."""
+    if verts[0] < verts[-1]:
+        return verts, ivs
     last = len(verts) - 1
-    rev = (verts[::-1], frozenset((last - t, last - s) for s, t in ivs))
-    fwd = (verts, ivs)
-    return min(fwd, rev, key=lambda e: (e[0], sorted(e[1])))
+    return verts[::-1], frozenset((last - t, last - s) for s, t in ivs)
 
 
 class _Search:
@@ -91,6 +93,7 @@ class _Search:
         self.full = (1 << len(edges)) - 1
         self.failed: set = set()  # states proven to have no completion
         self.solved: dict = {}  # states with a completion: the ears that complete them
+        self.outgoing: dict = {}  # (vertex, covered vertices) -> paths (paths_out)
 
     def paths_from(self, start: int, allowed_end, new_ok) -> list[tuple[tuple, int]]:
         """Simple paths from ``start`` through vertices with ``new_ok(v)``; each yielded path ends
@@ -124,15 +127,26 @@ class _Search:
     def key(self, used: int, ears: list, shared) -> tuple:
         return used, frozenset(_canonical_ear(v, i) for v, i in ears), shared
 
+    def paths_out(self, a: int, covered: set) -> list[tuple[tuple, int]]:
+        """:meth:`paths_from` ``a`` through uncovered vertices, ending at a new vertex or at any
+        covered one (in the same order), kept per (a, covered vertices): each parent ear keeps
+        those ending on it."""
+        key = (a, frozenset(covered))
+        if key not in self.outgoing:
+            self.outgoing[key] = self.paths_from(a, lambda y: True, lambda y: y not in covered)
+        return self.outgoing[key]
+
     def children(self, used: int, ears: list, covered: set):
         """Every admissible next ear: ``(parent index, vertex tuple, edge bits, interval)``."""
         for pi, (pverts, _) in enumerate(ears):
             pos = {v: k for k, v in enumerate(pverts)}
             for a in pverts:
-                for path, bits in self.paths_from(a, lambda y: y in pos, lambda y: y not in covered):
+                for path, bits in self.paths_out(a, covered):
                     if bits & used:
                         continue
                     end = path[-1]
+                    if end in covered and end not in pos:
+                        continue  # it ends on another ear
                     if end in covered:
                         if pos[a] > pos[end]:
                             continue  # the same ear is found from its other end

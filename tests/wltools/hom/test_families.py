@@ -192,3 +192,20 @@ def test_shared_ned_searches_equal_fresh_ones():
     assert has_ned(nx.cycle_graph(5), "endpoint-shared", shared=2)
     with pytest.raises(ValueError):
         has_ned(nx.cycle_graph(3), "strongest")
+
+
+def test_union_find_forest_equals_edge_count():
+    """The forest test (union-find, a vertex left out or not) equals ``m = n - c`` computed by
+    networkx on the remaining graph, for every graph up to 6 vertices and every vertex."""
+    from wltools.hom.families import _is_forest
+
+    for G in nx.graph_atlas_g()[:209]:
+        assert _is_forest(G) == _is_forest_by_count(G)
+        for u in G:
+            assert _is_forest(G, without=u) == _is_forest_by_count(G.subgraph(set(G) - {u}))
+    loop = nx.Graph([(0, 0)])
+    assert not _is_forest(loop) and _is_forest(loop, without=0)
+
+
+def _is_forest_by_count(G):
+    return G.number_of_edges() == G.number_of_nodes() - nx.number_connected_components(G)
