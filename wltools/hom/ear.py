@@ -94,6 +94,7 @@ class _Search:
         self.failed: set = set()  # states proven to have no completion
         self.solved: dict = {}  # states with a completion: the ears that complete them
         self.outgoing: dict = {}  # (vertex, covered vertices) -> paths (paths_out)
+        self.within: dict = {}  # covered vertices (bits) -> edges between them (bits)
 
     def paths_from(self, start: int, allowed_end, new_ok) -> list[tuple[tuple, int]]:
         """Simple paths from ``start`` through vertices with ``new_ok(v)``; each yielded path ends
@@ -117,11 +118,20 @@ class _Search:
         """An unused edge between covered vertices can only become a one-edge ear nested on an
         ear holding both ends, with an interval the ear's present children allow (later
         siblings only add constraints): no such ear means no completion."""
-        for i, (u, v) in enumerate(self.edge_list):
-            if not used >> i & 1 and u in covered and v in covered:
-                if not any(_interval_ok(self.kind, _span(verts, u, v), ivs)
-                           for verts, ivs in ears if u in verts and v in verts):
-                    return True
+        mask = 0
+        for v in covered:
+            mask |= 1 << v
+        if mask not in self.within:  # the edges with both ends in ``mask``, as bits
+            self.within[mask] = sum(1 << i for i, (u, v) in enumerate(self.edge_list)
+                                    if mask >> u & 1 and mask >> v & 1)
+        chords = self.within[mask] & ~used
+        while chords:
+            low = chords & -chords
+            chords ^= low
+            u, v = self.edge_list[low.bit_length() - 1]
+            if not any(_interval_ok(self.kind, _span(verts, u, v), ivs)
+                       for verts, ivs in ears if u in verts and v in verts):
+                return True
         return False
 
     def key(self, used: int, ears: list, shared) -> tuple:
