@@ -35,6 +35,7 @@ vertices and the rest are counted as skipped) and the atlas. The suites are not 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from functools import lru_cache
 from typing import Callable, Sequence
 
 import networkx as nx
@@ -81,7 +82,7 @@ class _Tally:
         self.examples.setdefault(where, f"{label}: {w}")
         if w.n > self.largest[0]:
             self.largest = (w.n, f"{label}: {w}")
-        F = nx.from_graph6_bytes(w.pattern.encode())
+        F = _pattern(w.pattern)
         if max(_brute_cost(F, X) for X in (G, H)) <= recount_limit:
             self.recounted += 1
             again = (recount(F, G), recount(F, H))
@@ -100,6 +101,30 @@ class _Tally:
                 "example witnesses": self.examples}
 
 
+@lru_cache(maxsize=None)
+def _pattern(g6: str) -> nx.Graph:
+    """The witness pattern of graph6 ``g6``, read once (frozen: the recounts only read it)."""
+    return nx.freeze(nx.from_graph6_bytes(g6.encode()))
+
+
+def _remembered(recount: Callable) -> Callable:
+    """``recount(F, G)`` computed once per (pattern, graph) of the run: several tests of a pair often
+    have the same witness, and each is compared with the same backtracking count."""
+    memo: dict = {}
+
+    def again(F: nx.Graph, G: nx.Graph) -> int:
+        key = (_pattern_key(F), id(G))
+        if key not in memo:
+            memo[key] = (G, recount(F, G))  # G kept alive, so its id stays its own
+        return memo[key][1]
+
+    return again
+
+
+def _pattern_key(F: nx.Graph) -> tuple:
+    return tuple(F.nodes), frozenset(frozenset(e) for e in F.edges)
+
+
 def _brute_cost(F: nx.Graph, G: nx.Graph) -> int:
     """Placements of backtracking for a connected F: n * Δ^(k-1)."""
     delta = max((d for _, d in G.degree()), default=0)
@@ -112,6 +137,7 @@ def _brec_part(pairs, tests, theory_verdicts, verdict, max_nodes, fwl3_max_n, fa
 
     table = brec_table([t for t in tests if t != "3fwl"], pairs, theory_verdicts, verdict)
     tallies = {t: _Tally(t) for t in tests}
+    recount = _remembered(recount)
     for p in pairs:
         cache = CountCache(p.g, p.h, count=count)
         for t in tests:

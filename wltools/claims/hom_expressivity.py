@@ -73,18 +73,32 @@ _ROOTS = {"graph": (), "node": (0,), "edge": (0, 1)}
 
 
 def count_table(level: str, max_nodes: int, counts: Callable[[str, object], bool],
-                family_of: Callable) -> dict[str, list[int]]:
+                family_of: Callable, pats: list | None = None) -> dict[str, list[int]]:
     """Per model (and "All"): how many connected patterns of ``level`` with ``n = 2..max_nodes``
-    vertices ``counts(test, fam)`` accepts; ``counts`` gets the test and returns a predicate."""
+    vertices ``counts(test, fam)`` accepts; ``counts`` gets the test and returns a predicate.
+    ``pats``: those patterns when the caller has them (:func:`wltools.hom.patterns.rooted_patterns`)."""
+    return _tally(_accepted(level, max_nodes, counts, family_of, pats), max_nodes)
+
+
+def _accepted(level: str, max_nodes: int, counts: Callable, family_of: Callable,
+              pats: list | None = None) -> tuple[list, dict[str, list[bool]]]:
+    """``(patterns, {model: [accepted, per pattern]})`` for the models with a family at ``level``."""
     from wltools.hom.patterns import rooted_patterns
 
-    pats = rooted_patterns(max_nodes, level, 2)
-    out = {"All": _by_size(pats, max_nodes)}
+    pats = rooted_patterns(max_nodes, level, 2) if pats is None else pats
+    out = {}
     for model, test in MODELS.items():
-        if family_of(test, level) is None:
-            continue
-        keep = counts(test, family_of(test, level))
-        out[model] = _by_size([F for F in pats if keep(F)], max_nodes)
+        if family_of(test, level) is not None:
+            keep = counts(test, family_of(test, level))
+            out[model] = [bool(keep(F)) for F in pats]
+    return pats, out
+
+
+def _tally(accepted: tuple, max_nodes: int) -> dict[str, list[int]]:
+    pats, rows = accepted
+    out = {"All": _by_size(pats, max_nodes)}
+    for model, row in rows.items():
+        out[model] = _by_size([F for F, ok in zip(pats, row) if ok], max_nodes)
     return out
 
 
@@ -128,13 +142,12 @@ def check_hom_expressivity(*, max_nodes: int | None = None, edge_max_nodes: int 
     edge_max_nodes = edge_max_nodes or min(max_nodes, 6)
     fam_of = family_of or real_family_of
     member = lambda test, fam: (lambda F, r=None: fam.contains(F, _ROOTS[fam.level]))  # noqa: E731
-    found = {"graph": count_table("graph", max_nodes, member, fam_of),
-             "node": count_table("node", max_nodes, member, fam_of),
-             "edge": count_table("edge", edge_max_nodes, member, fam_of)}
+    tops = {"graph": max_nodes, "node": max_nodes, "edge": edge_max_nodes}
+    inside = {level: _accepted(level, top, member, fam_of) for level, top in tops.items()}
+    found = {level: _tally(acc, tops[level]) for level, acc in inside.items()}
     problems = _compare(found, TABLE4)
     problems += _chain_problems(found)
-    problems += _inclusion_problems({"graph": max_nodes, "node": max_nodes, "edge": edge_max_nodes},
-                                    fam_of)
+    problems += _inclusion_problems(inside)
     ev = {"counts (n = 2..)": found, "published (n = 2..6)": TABLE4,
           "new (n = 7)": {lvl: {m: row[5] for m, row in rows.items() if len(row) > 5}
                           for lvl, rows in found.items()}}
@@ -159,17 +172,17 @@ def _chain_problems(found: dict) -> list[str]:
     return bad
 
 
-def _inclusion_problems(max_nodes: dict, family_of: Callable) -> list[str]:
-    """Corollary 4.1 pattern by pattern: a pattern of a weaker class lies in every stronger one."""
-    from wltools.hom.patterns import graph6, rooted_patterns
+def _inclusion_problems(inside: dict) -> list[str]:
+    """Corollary 4.1 pattern by pattern: a pattern of a weaker class lies in every stronger one
+    (``inside``: per level, :func:`_accepted`'s patterns and memberships, models weakest first)."""
+    from wltools.hom.patterns import graph6
 
     bad = []
-    for level, top in max_nodes.items():
-        fams = [f for f in (family_of(t, level) for t in MODELS.values()) if f is not None]
-        for F in rooted_patterns(top, level, 2):
-            inside = [f.contains(F, _ROOTS[level]) for f in fams]
-            if inside != sorted(inside):
-                bad.append(f"{level} level: pattern {graph6(F)} breaks the chain: {inside}")
+    for level, (pats, rows) in inside.items():
+        for i, F in enumerate(pats):
+            row = [r[i] for r in rows.values()]
+            if row != sorted(row):
+                bad.append(f"{level} level: pattern {graph6(F)} breaks the chain: {row}")
     return bad
 
 

@@ -49,6 +49,11 @@ MAX_WORK = 2e11
 
 _FLOAT_EXACT = 2 ** 53
 _INT64_SAFE = 2 ** 62
+#: A pairwise contraction that sums a vertex out goes through BLAS (``optimize=True``) from this
+#: many multiply-adds on (about n = 40 for a matrix product); smaller ones, and products without a
+#: sum, cost less in numpy's own loop than BLAS's set-up (measured by the tests' author). Exact
+#: either way (module docstring).
+_BLAS_WORK = 1 << 16
 
 
 def check_unlabelled(G: nx.Graph, what: str) -> None:
@@ -163,13 +168,18 @@ def _pairwise(spec: str) -> tuple:
 
 
 def _contract(order: tuple, operands: list) -> np.ndarray:
-    """Run a :func:`_pairwise` order: two operands at a time (BLAS for large float64 ones)."""
+    """Run a :func:`_pairwise` order: two operands at a time (BLAS for large float64 ones that sum
+    a vertex out: at least :data:`_BLAS_WORK` multiply-adds, every axis of length n)."""
     if order[0][0] is None:
         return np.einsum(order[0][1], *operands)
     operands = list(operands)
     for idx, spec in order:
         taken = [operands.pop(i) for i in idx]
-        big = taken[0].dtype == np.float64 and prod(t.size for t in taken) > 1 << 16
+        inputs, out = spec.split("->")
+        letters = set(inputs) - {","}
+        n = max(max(t.shape, default=1) for t in taken)
+        big = (taken[0].dtype == np.float64 and not letters <= set(out)
+               and float(n) ** len(letters) >= _BLAS_WORK)
         operands.append(np.einsum(spec, *taken, optimize=big))
     return operands[0]
 

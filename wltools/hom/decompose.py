@@ -94,6 +94,32 @@ def _solve(adj: list[int]) -> tuple[int, list[int]]:
     return width, order[::-1]
 
 
+def treewidth_at_most_2(F: nx.Graph) -> bool:
+    """Whether tw(F) <= 2, by series-parallel reduction (Duffin, "Topology of series-parallel
+    networks", J. Math. Anal. Appl. 1965; Arnborg & Proskurowski, "Characterization and recognition
+    of partial k-trees", Congr. Numer. 1986, k = 2): delete a vertex of degree <= 1, or replace a
+    vertex of degree 2 by an edge between its neighbours (parallel edges merged); F has treewidth at
+    most 2 iff this empties it. Each step keeps tw <= 2 both ways (the bag {v, a, b} hangs below a
+    bag holding the edge ab), and every non-empty graph of treewidth <= 2 has a vertex of degree
+    <= 2, so the order does not matter. Linear in |V(F)| steps; equal to ``treewidth(F) <= 2``
+    (tested on every graph up to 7 vertices)."""
+    adj = {v: set(F[v]) - {v} for v in F}
+    todo = [v for v, nb in adj.items() if len(nb) <= 2]
+    while todo:
+        v = todo.pop()
+        if v not in adj or len(adj[v]) > 2:
+            continue
+        nb = adj.pop(v)
+        for u in nb:
+            adj[u].discard(v)
+        if len(nb) == 2:
+            a, b = nb
+            adj[a].add(b)
+            adj[b].add(a)
+        todo.extend(nb)
+    return not adj
+
+
 def treewidth(F: nx.Graph) -> int:
     """The exact treewidth of F (0 for a graph without edges, -1 never: an empty graph has 0)."""
     _check_size(F)

@@ -72,16 +72,18 @@ def _span(verts: tuple, u: int, v: int) -> tuple:
 
 
 def _canonical_ear(verts: tuple, ivs: frozenset) -> tuple:
+    """The ear read from its smaller endpoint (an ear is a path with two distinct endpoints, so
+    this is the smaller of the two readings), its intervals with it."""
+    if verts[0] < verts[-1]:
+        return verts, ivs
     last = len(verts) - 1
-    rev = (verts[::-1], frozenset((last - t, last - s) for s, t in ivs))
-    fwd = (verts, ivs)
-    return min(fwd, rev, key=lambda e: (e[0], sorted(e[1])))
+    return verts[::-1], frozenset((last - t, last - s) for s, t in ivs)
 
 
 class _Search:
     """One exact search; ``adj[v]`` lists ``(neighbour, edge bit)``."""
 
-    def __init__(self, n: int, edges: list, kind: str, shared: frozenset | None):
+    def __init__(self, n: int, edges: list, kind: str):
         self.n, self.kind = n, kind
         self.adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self.edge_list = edges
@@ -89,8 +91,10 @@ class _Search:
             self.adj[u].append((v, 1 << i))
             self.adj[v].append((u, 1 << i))
         self.full = (1 << len(edges)) - 1
-        self.shared0 = shared
-        self.failed: set = set()
+        self.failed: set = set()  # states proven to have no completion
+        self.solved: dict = {}  # states with a completion: the ears that complete them
+        self.outgoing: dict = {}  # (vertex, covered vertices) -> paths (paths_out)
+        self.within: dict = {}  # covered vertices (bits) -> edges between them (bits)
 
     def paths_from(self, start: int, allowed_end, new_ok) -> list[tuple[tuple, int]]:
         """Simple paths from ``start`` through vertices with ``new_ok(v)``; each yielded path ends
@@ -114,25 +118,45 @@ class _Search:
         """An unused edge between covered vertices can only become a one-edge ear nested on an
         ear holding both ends, with an interval the ear's present children allow (later
         siblings only add constraints): no such ear means no completion."""
-        for i, (u, v) in enumerate(self.edge_list):
-            if not used >> i & 1 and u in covered and v in covered:
-                if not any(_interval_ok(self.kind, _span(verts, u, v), ivs)
-                           for verts, ivs in ears if u in verts and v in verts):
-                    return True
+        mask = 0
+        for v in covered:
+            mask |= 1 << v
+        if mask not in self.within:  # the edges with both ends in ``mask``, as bits
+            self.within[mask] = sum(1 << i for i, (u, v) in enumerate(self.edge_list)
+                                    if mask >> u & 1 and mask >> v & 1)
+        chords = self.within[mask] & ~used
+        while chords:
+            low = chords & -chords
+            chords ^= low
+            u, v = self.edge_list[low.bit_length() - 1]
+            if not any(_interval_ok(self.kind, _span(verts, u, v), ivs)
+                       for verts, ivs in ears if u in verts and v in verts):
+                return True
         return False
 
     def key(self, used: int, ears: list, shared) -> tuple:
         return used, frozenset(_canonical_ear(v, i) for v, i in ears), shared
+
+    def paths_out(self, a: int, covered: set) -> list[tuple[tuple, int]]:
+        """:meth:`paths_from` ``a`` through uncovered vertices, ending at a new vertex or at any
+        covered one (in the same order), kept per (a, covered vertices): each parent ear keeps
+        those ending on it."""
+        key = (a, frozenset(covered))
+        if key not in self.outgoing:
+            self.outgoing[key] = self.paths_from(a, lambda y: True, lambda y: y not in covered)
+        return self.outgoing[key]
 
     def children(self, used: int, ears: list, covered: set):
         """Every admissible next ear: ``(parent index, vertex tuple, edge bits, interval)``."""
         for pi, (pverts, _) in enumerate(ears):
             pos = {v: k for k, v in enumerate(pverts)}
             for a in pverts:
-                for path, bits in self.paths_from(a, lambda y: y in pos, lambda y: y not in covered):
+                for path, bits in self.paths_out(a, covered):
                     if bits & used:
                         continue
                     end = path[-1]
+                    if end in covered and end not in pos:
+                        continue  # it ends on another ear
                     if end in covered:
                         if pos[a] > pos[end]:
                             continue  # the same ear is found from its other end
@@ -149,6 +173,8 @@ class _Search:
         key = self.key(used, ears, shared)
         if key in self.failed:
             return None
+        if key in self.solved:  # the state is order-free, so its completion fits any way to it
+            return [e[0] for e in ears] + list(self.solved[key])
         for pi, path, bits, iv in self.children(used, ears, covered):
             if not _interval_ok(self.kind, iv, ears[pi][1]):
                 continue
@@ -164,6 +190,7 @@ class _Search:
             nxt.append((path, frozenset()))
             found = self.solve(used | bits, nxt, new_shared)
             if found is not None:
+                self.solved[key] = tuple(found[len(ears):])
                 return found
         self.failed.add(key)
         return None
@@ -177,7 +204,8 @@ def find_ned(F: nx.Graph, kind: str = "ned", *, first_ends: tuple = (), shared: 
     ``first_ends``: ``(w,)`` asks ``w`` to be an endpoint of the first ear (node level), ``(w, x)``
     asks ``w`` and ``x`` to be its two endpoints (edge level; Theorem 3.7). ``shared`` (with
     ``kind="endpoint-shared"``): the common endpoint must be this vertex (Theorem 3.7, Subgraph GNN).
-    A graph with one vertex has the empty decomposition.
+    A graph with one vertex has the empty decomposition. One fresh search per call (the reference
+    for :func:`has_ned`, which shares its searches).
     """
     if kind not in KINDS:
         raise ValueError(f"unknown NED kind {kind!r}; known: {', '.join(KINDS)}")
@@ -186,21 +214,56 @@ def find_ned(F: nx.Graph, kind: str = "ned", *, first_ends: tuple = (), shared: 
     edges = [(index[u], index[v]) for u, v in F.edges if u != v]
     if not edges:
         return []
-    ends = tuple(index[r] for r in first_ends)
-    start = None if shared is None else frozenset([index[shared]])
-    search = _Search(len(nodes), edges, kind, start)
-    for v0 in (ends[:1] if ends else range(len(nodes))):
+    found = _first_ears(_Search(len(nodes), edges, kind), tuple(index[r] for r in first_ends),
+                        None if shared is None else frozenset([index[shared]]))
+    return None if found is None else [tuple(nodes[i] for i in ear) for ear in found]
+
+
+def _first_ears(search: _Search, ends: tuple, start) -> list | None:
+    """Try every admissible first ear (from ``ends[0]``, to ``ends[1]``; unrooted: each path once)."""
+    for v0 in (ends[:1] if ends else range(search.n)):
         for path, bits in search.paths_from(v0, None, lambda y: True):
             a, b = path[0], path[-1]
             if (not ends and a > b) or (len(ends) == 2 and b != ends[1]):
                 continue  # unrooted: each path once; rooted: the first ear starts at w (ends at x)
-            covered_first = [(path, frozenset())]
-            found = search.solve(bits, covered_first, start)
+            found = search.solve(bits, [(path, frozenset())], start)
             if found is not None:
-                return [tuple(nodes[i] for i in ear) for ear in found]
+                return found
     return None
 
 
-def has_ned(F: nx.Graph, kind: str = "ned", **kwargs) -> bool:
-    """Whether the connected graph F has a NED of ``kind`` (see :func:`find_ned`)."""
-    return find_ned(F, kind, **kwargs) is not None
+#: Searches kept between calls of :func:`has_ned`, by (kind, F canonically labelled): the states
+#: they proved to fail or to complete hold for every root (a state is order-free and the roots
+#: only choose the first ear), so the rooted questions about one graph share their work.
+_SEARCHES: dict = {}
+_SEARCHES_MAX = 4096
+
+
+def _shared_search(F: nx.Graph, kind: str) -> tuple[_Search | None, dict]:
+    """The kept search of ``kind`` on F relabelled canonically (pynauty), and F's vertex -> its
+    canonical index; None for a graph without edges."""
+    from .patterns import canonical_labelling
+
+    position = canonical_labelling(F)
+    edges = tuple(sorted(tuple(sorted((position[u], position[v]))) for u, v in F.edges if u != v))
+    if not edges:
+        return None, position
+    key = (kind, F.number_of_nodes(), edges)
+    if key not in _SEARCHES:
+        if len(_SEARCHES) >= _SEARCHES_MAX:
+            _SEARCHES.clear()
+        _SEARCHES[key] = _Search(F.number_of_nodes(), list(edges), kind)
+    return _SEARCHES[key], position
+
+
+def has_ned(F: nx.Graph, kind: str = "ned", *, first_ends: tuple = (), shared: object = None) -> bool:
+    """Whether the connected graph F has a NED of ``kind`` (see :func:`find_ned`). Searches are
+    shared between calls on isomorphic graphs (F relabelled canonically, the roots with it); the
+    answer equals ``find_ned(...) is not None`` (tested on every rooted pattern up to 6 vertices)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown NED kind {kind!r}; known: {', '.join(KINDS)}")
+    search, position = _shared_search(F, kind)
+    if search is None:
+        return True
+    start = None if shared is None else frozenset([position[shared]])
+    return _first_ears(search, tuple(position[r] for r in first_ends), start) is not None

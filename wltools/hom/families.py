@@ -68,7 +68,7 @@ import networkx as nx
 
 from ..errors import UnknownNameError, UnsupportedGraphError
 from ..refine.names import is_test_name
-from .decompose import treewidth
+from .decompose import treewidth, treewidth_at_most_2
 from .ear import has_ned
 from .patterns import LEVELS, rooted_patterns
 
@@ -129,14 +129,22 @@ def _treewidth(F: nx.Graph) -> int:
     return _TW[key]
 
 
-def _is_forest(F: nx.Graph) -> bool:
-    """No cycle: ``m = n - c`` (the empty graph included)."""
-    return F.number_of_edges() == F.number_of_nodes() - nx.number_connected_components(F)
+def _is_forest(F: nx.Graph, without=None) -> bool:
+    """No cycle in F (less the vertex ``without``, when given): no edge joins two vertices that
+    the edges before it connect already (union-find; equal to ``m = n - c``, tested)."""
+    joined = nx.utils.UnionFind()
+    for u, v in F.edges:
+        if without is not None and without in (u, v):
+            continue
+        if joined[u] == joined[v]:
+            return False
+        joined.union(u, v)
+    return True
 
 
 def is_apex_forest(F: nx.Graph) -> bool:
     """Whether deleting some vertex of F leaves a forest (Cor. 3.5 of Zhang et al.)."""
-    return any(_is_forest(F.subgraph(set(F) - {u})) for u in F)
+    return any(_is_forest(F, without=u) for u in F)
 
 
 def _skeleton_is_tree(F: nx.Graph, S: set) -> bool:
@@ -181,7 +189,7 @@ def _by_component(F: nx.Graph, test: Callable[[nx.Graph], bool]) -> bool:
 
 def _ned_member(kind: str) -> Callable[[nx.Graph, tuple], bool]:
     def member(F: nx.Graph, roots: tuple) -> bool:
-        if F.number_of_nodes() > 1 and _treewidth(F) > 2:
+        if not treewidth_at_most_2(F):
             return False  # a NED of any kind forces treewidth <= 2 (Theorems 3.4 and 3.10)
         if roots:
             return has_ned(F, kind, first_ends=roots)
@@ -196,11 +204,11 @@ def _tw2_rooted(F: nx.Graph, roots: tuple) -> bool:
     H = F.copy()
     if len(roots) == 2:
         H.add_edge(*roots)
-    return H.number_of_nodes() == 1 or _treewidth(H) <= 2
+    return treewidth_at_most_2(H)
 
 
 def _sub_rooted(F: nx.Graph, roots: tuple) -> bool:
-    return _is_forest(F.subgraph(set(F) - {roots[0]}))
+    return _is_forest(F, without=roots[0])
 
 
 _GRAPH = {
@@ -215,7 +223,7 @@ _GRAPH = {
                _ned_member("almost-strong"), False),
     "3wl": ("NED (treewidth at most 2)",
             f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (2-FGNN) and Sec. 3.4, Theorem 3.10 (k = 2)",
-            lambda F, r: F.number_of_nodes() == 1 or _treewidth(F) <= 2, False),
+            lambda F, r: treewidth_at_most_2(F), False),
     "3fwl": ("treewidth at most 3", f"{_ZHANG}, Sec. 3.4, Theorem 3.10 (k = 3); Dell, Grohe & "
              "Rattan, ICALP 2018", lambda F, r: F.number_of_nodes() == 1 or _treewidth(F) <= 3, False),
     "epwl": ("parallel trees", f"{_GAI}, Sec. 3.1, Definitions 3.1-3.2, Theorem 3.3 (every depth)",

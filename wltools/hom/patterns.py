@@ -29,7 +29,7 @@ import pynauty
 from ..errors import ResourceLimitError, UnknownNameError
 
 __all__ = ["MAX_NODES", "LEVELS", "connected_graphs", "rooted_patterns", "graph6", "sort_key",
-           "canonical_form"]
+           "canonical_form", "canonical_labelling", "certificate"]
 
 #: The most vertices :func:`connected_graphs` enumerates (9 vertices: 261080 graphs, minutes).
 MAX_NODES = 9
@@ -59,6 +59,19 @@ def _nauty(F: nx.Graph, roots: tuple = ()) -> pynauty.Graph:
     rest = set(range(len(index))) - {index[r] for r in roots}
     coloring = cells + [rest] if roots else []
     return pynauty.Graph(len(index), adjacency_dict=adj, vertex_coloring=coloring)
+
+
+def certificate(F: nx.Graph, roots: tuple = ()) -> bytes:
+    """pynauty's certificate of F with the marks ``roots`` (the first item of
+    :func:`canonical_form`, without building the canonical copy)."""
+    return pynauty.certificate(_nauty(F, roots))
+
+
+def canonical_labelling(F: nx.Graph, roots: tuple = ()) -> dict:
+    """F's vertex -> its index in pynauty's canonical labelling (marks ``roots`` first, in order):
+    isomorphic (rooted) graphs relabelled by it are equal."""
+    nodes = list(F.nodes)
+    return {nodes[v]: i for i, v in enumerate(pynauty.canon_label(_nauty(F, roots)))}
 
 
 def canonical_form(F: nx.Graph, roots: tuple = ()) -> tuple[bytes, nx.Graph]:

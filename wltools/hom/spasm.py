@@ -22,7 +22,7 @@ import pynauty
 
 from ..errors import ResourceLimitError, UnsupportedGraphError
 from .families import family_of, no_family_reason
-from .patterns import canonical_form, sort_key
+from .patterns import certificate, sort_key
 
 __all__ = ["MAX_SPASM_NODES", "spasm", "can_count"]
 
@@ -59,7 +59,7 @@ def spasm(F: nx.Graph, roots: tuple = ()) -> list[tuple[nx.Graph, tuple]]:
     if F.number_of_nodes() > MAX_SPASM_NODES:
         raise ResourceLimitError(f"the spasm is enumerated for patterns of at most {MAX_SPASM_NODES} "
                                  f"vertices; this one has {F.number_of_nodes()}")
-    key = (F.number_of_nodes(), len(roots), canonical_form(F, roots)[0])
+    key = (F.number_of_nodes(), len(roots), certificate(F, roots))
     if key not in _CACHE:
         _CACHE[key] = _images(F, roots)
     return list(_CACHE[key])
@@ -70,30 +70,40 @@ _CACHE: dict = {}
 
 
 def _images(F: nx.Graph, roots: tuple) -> list[tuple[nx.Graph, tuple]]:
-    nodes = list(F.nodes)
+    nodes, edges = list(F.nodes), list(F.edges)
     adj = {v: set(F[v]) for v in nodes}
-    seen: dict[bytes, tuple] = {}
+    found: set = set()
     for blocks in _partitions(nodes, adj, set(roots)):
         where = {v: k for k, b in enumerate(blocks) for v in b}
         qadj: dict[int, set] = {k: set() for k in range(len(blocks))}
-        for u, v in F.edges:
+        for u, v in edges:
             qadj[min(where[u], where[v])].add(max(where[u], where[v]))
         cells = [{where[r]} for r in roots]
         coloring = cells + [set(qadj) - {where[r] for r in roots}] if roots else []
         g = pynauty.Graph(len(blocks), adjacency_dict={k: list(a) for k, a in qadj.items()},
                           vertex_coloring=coloring)
-        cert = (len(blocks), pynauty.certificate(g))
-        if cert not in seen:
-            seen[cert] = (blocks, where)
-    images = []
-    for blocks, where in seen.values():
-        Q = nx.Graph()
-        Q.add_nodes_from(range(len(blocks)))
-        Q.add_edges_from((where[u], where[v]) for u, v in F.edges)
-        images.append(nx.freeze(canonical_form(Q, tuple(where[r] for r in roots))[1]))
-    images.sort(key=sort_key)
+        position = {v: i for i, v in enumerate(pynauty.canon_label(g))}  # marks first, in order
+        found.add((len(blocks), tuple(sorted((min(position[a], position[b]), max(position[a], position[b]))
+                                             for a, nb in qadj.items() for b in nb))))
+    images = sorted((_image(key) for key in found), key=lambda image: image[1])
     marks = tuple(range(len(roots)))
-    return [(G, marks) for G in images]
+    return [(G, marks) for G, _ in images]
+
+
+#: Images met so far, by (vertices, canonically labelled edges): ``(frozen graph, sort key)``; the
+#: spasms of many patterns share their small images.
+_IMAGES: dict = {}
+
+
+def _image(key: tuple) -> tuple[nx.Graph, tuple]:
+    """The frozen canonical image of ``key`` (vertices ``0..n-1``, edges as labelled: the graph
+    :func:`~wltools.hom.patterns.canonical_form` returns) and its :func:`sort_key`."""
+    if key not in _IMAGES:
+        Q = nx.Graph()
+        Q.add_nodes_from(range(key[0]))
+        Q.add_edges_from(key[1])
+        _IMAGES[key] = (nx.freeze(Q), sort_key(Q))
+    return _IMAGES[key]
 
 
 def can_count(F: nx.Graph, test: str, level: str = "graph", roots: tuple | None = None

@@ -63,3 +63,21 @@ def test_exact_equals_brute_force_and_decompositions_are_valid():
 def test_too_large_pattern_is_refused():
     with pytest.raises(WLToolsError, match="at most"):
         treewidth(nx.path_graph(40))
+
+
+def test_series_parallel_reduction_equals_exact_treewidth():
+    """The fast ``treewidth <= 2`` test (reduction) against the exact programme on every graph of
+    networkx's atlas (all graphs up to 7 vertices, disconnected ones included) and on random
+    graphs of 8 to 11 vertices around the threshold; relabelling does not change it."""
+    from wltools.hom.decompose import treewidth_at_most_2
+
+    graphs = list(nx.graph_atlas_g())
+    rng = random.Random(5)
+    graphs += [nx.gnm_random_graph(n, rng.randint(n - 1, 2 * n - 1), seed=rng.randrange(10 ** 6))
+               for n in range(8, 12) for _ in range(15)]
+    tw2 = [treewidth(G) <= 2 for G in graphs]
+    assert [treewidth_at_most_2(G) for G in graphs] == tw2
+    assert 0 < sum(tw2[1253:]) < len(tw2) - 1253  # both answers occur among the random ones
+    G = nx.relabel_nodes(nx.wheel_graph(5), {i: f"v{i}" for i in range(5)})
+    assert not treewidth_at_most_2(G) and treewidth_at_most_2(nx.cycle_graph(9))
+    assert treewidth_at_most_2(nx.empty_graph(0)) and treewidth_at_most_2(nx.empty_graph(3))

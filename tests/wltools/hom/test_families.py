@@ -162,3 +162,50 @@ def test_tests_without_family_and_bad_names():
             family_of(bad)
     with pytest.raises(UnknownNameError):
         family_of("sswl", "pair")
+
+
+def test_shared_ned_searches_equal_fresh_ones():
+    """has_ned shares its searches between calls on isomorphic graphs (canonically relabelled);
+    every answer equals a fresh search's (find_ned), on every rooted pattern of treewidth <= 2 (the
+    families ask only those) up to 5 vertices at node and edge level, and on every connected graph
+    up to 6 vertices (treewidth 3 ones up to 5) with its vertices renamed and shuffled."""
+    from wltools.hom import ear
+    from wltools.hom.decompose import treewidth_at_most_2
+
+    ear._SEARCHES.clear()
+    cases = [(F, {"first_ends": (0,)}) for F in rooted_patterns(5, "node", 2) if treewidth_at_most_2(F)]
+    cases += [(F, {"first_ends": (0, 1)}) for F in rooted_patterns(5, "edge") if treewidth_at_most_2(F)]
+    rng = random.Random(11)
+    for G in connected_graphs(6, 3):
+        if G.number_of_nodes() == 6 and not treewidth_at_most_2(G):
+            continue
+        names = rng.sample(range(100), G.number_of_nodes())
+        H = nx.Graph()
+        H.add_nodes_from(rng.sample(names, len(names)))
+        H.add_edges_from((names[u], names[v]) for u, v in G.edges)
+        cases.append((H, {}))
+    for kind in ("strong", "almost-strong"):
+        got = [has_ned(F, kind, **kw) for F, kw in cases]
+        assert got == [find_ned(F, kind, **kw) is not None for F, kw in cases], kind
+        assert 0 < sum(got) < len(got)
+    assert has_ned(nx.path_graph(1), "strong") and find_ned(nx.path_graph(1), "strong") == []
+    assert has_ned(nx.cycle_graph(5), "endpoint-shared", shared=2)
+    with pytest.raises(ValueError):
+        has_ned(nx.cycle_graph(3), "strongest")
+
+
+def test_union_find_forest_equals_edge_count():
+    """The forest test (union-find, a vertex left out or not) equals ``m = n - c`` computed by
+    networkx on the remaining graph, for every graph up to 6 vertices and every vertex."""
+    from wltools.hom.families import _is_forest
+
+    for G in nx.graph_atlas_g()[:209]:
+        assert _is_forest(G) == _is_forest_by_count(G)
+        for u in G:
+            assert _is_forest(G, without=u) == _is_forest_by_count(G.subgraph(set(G) - {u}))
+    loop = nx.Graph([(0, 0)])
+    assert not _is_forest(loop) and _is_forest(loop, without=0)
+
+
+def _is_forest_by_count(G):
+    return G.number_of_edges() == G.number_of_nodes() - nx.number_connected_components(G)

@@ -79,3 +79,35 @@ def test_bad_input():
     from wltools.errors import ResourceLimitError
     with pytest.raises(ResourceLimitError):
         spasm(nx.path_graph(11))
+
+
+def _quotient_spasm(F, roots=()):
+    """The former enumeration: each quotient built as a graph and relabelled by canonical_form,
+    kept once per certificate, sorted by sort_key (the reference for the shared canonical images)."""
+    from wltools.hom.patterns import sort_key
+    from wltools.hom.spasm import _partitions
+
+    seen = {}
+    for blocks in _partitions(list(F), {v: set(F[v]) for v in F}, set(roots)):
+        where = {v: k for k, b in enumerate(blocks) for v in b}
+        Q = nx.Graph()
+        Q.add_nodes_from(range(len(blocks)))
+        Q.add_edges_from((where[u], where[v]) for u, v in F.edges)
+        cert, canon = canonical_form(Q, tuple(where[r] for r in roots))
+        seen.setdefault((len(blocks), cert), canon)
+    return [(nx.to_graph6_bytes(G), tuple(range(len(roots)))) for G in sorted(seen.values(), key=sort_key)]
+
+
+def test_spasm_equals_the_quotient_reference():
+    """The same images (graph6 as labelled, marks, order) as building and relabelling each quotient,
+    for every rooted pattern on 5 vertices at each level and for cycles and paths of 7 vertices."""
+    from wltools.hom.patterns import rooted_patterns
+
+    cases = [(F, ()) for F in rooted_patterns(5, "graph", 5)]
+    cases += [(F, (0,)) for F in rooted_patterns(5, "node", 5)[::3]]
+    cases += [(F, (0, 1)) for F in rooted_patterns(5, "edge", 5)[::5]]
+    cases += [(nx.cycle_graph(7), (0, 1)), (nx.path_graph(7), (0,)), (nx.cycle_graph(7), ())]
+    for F, roots in cases:
+        got = [(nx.to_graph6_bytes(G), marks) for G, marks in spasm(F, roots)]
+        assert got == _quotient_spasm(F, roots), (nx.to_graph6_bytes(F), roots)
+        assert all(nx.is_frozen(G) for G, _ in spasm(F, roots))
