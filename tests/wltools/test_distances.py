@@ -292,3 +292,23 @@ def test_resistance_distinct_rows_equal_numpys_unique_along_rows():
         u, inv = _sorted_unique_rows(rows)
         want_u, want_inv = np.unique(rows, axis=0, return_inverse=True)
         assert np.array_equal(u, want_u) and np.array_equal(inv, want_inv.reshape(-1))
+
+
+def test_rrwp_nonzero_is_the_zero_pattern_of_the_exact_integer_powers():
+    """Multi-modular zero pattern (grit-3.2's identity (6) reads it) against rrwp_scaled's Python
+    integers: disconnected graphs with isolated nodes, mixed degrees (a large lcm), and BREC
+    graphs of the representative part up to 40 nodes."""
+    import networkx as nx
+    import numpy as np
+
+    from brec_sample import all_pairs, sample_ids
+    from wltools.distances.rrwp import rrwp_nonzero, rrwp_scaled
+
+    ids = set(sample_ids())
+    graphs = [nx.disjoint_union(nx.path_graph(4), nx.empty_graph(2)), nx.wheel_graph(9), nx.lollipop_graph(5, 6),
+              nx.gnm_random_graph(14, 30, seed=3), nx.empty_graph(3)]
+    graphs += [X for p in all_pairs() if p.id in ids and p.g.number_of_nodes() <= 40 for X in (p.g, p.h)]
+    for G in graphs:
+        n = G.number_of_nodes()
+        want = np.stack([x != 0 for x in rrwp_scaled(G, n)[0]]).astype(bool)
+        assert np.array_equal(rrwp_nonzero(G, n), want)

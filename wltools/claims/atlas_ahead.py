@@ -161,7 +161,8 @@ _BARE = ("spd", "rd", "rrwp", "3wl")
 
 def claim_verdict(refine: Callable | None = None) -> Callable:
     """The memoised ``verdict(G, H, test)`` of the inclusion claims, which read only
-    ``distinguished``: ``refine(G, H, test)`` when injected; else ``refine_pair``'s, where for
+    ``distinguished``: ``refine(G, H, test)`` when injected; else ``refine_pair``'s, verdict-only
+    (:func:`wltools.refine.kernel.verdict_only`: it stops at the first difference), where for
     :data:`_BARE` tests on unlabelled pairs of equal order and size (nodes ``0..n-1``) the same
     kernel declaration runs with a witness that describes no class (rendering the classes' GD-WL
     keys was a quarter of the atlas checks' time; the verdict, rounds and sizes are the same).
@@ -194,11 +195,12 @@ def _bare_verdict(G, H, test: str):
     from wltools.graphs.labels import pair_labels
     from wltools.refine import refine_pair
     from wltools.refine.declarations import declaration
-    from wltools.refine.kernel import refine
+    from wltools.refine.kernel import refine, verdict_only
 
     n = G.number_of_nodes()
-    if (test in _BARE and n == H.number_of_nodes() > 0 and G.number_of_edges() == H.number_of_edges()
-            and set(G) == set(H) == set(range(n)) and not G.is_directed() and not H.is_directed()
-            and not G.is_multigraph() and not H.is_multigraph() and pair_labels(G, H) is None):
-        return refine(replace(declaration(G, H, test), describe=lambda *args: "a class"))
-    return refine_pair(G, H, test)
+    with verdict_only():  # the claims read ``distinguished`` alone
+        if (test in _BARE and n == H.number_of_nodes() > 0 and G.number_of_edges() == H.number_of_edges()
+                and set(G) == set(H) == set(range(n)) and not G.is_directed() and not H.is_directed()
+                and not G.is_multigraph() and not H.is_multigraph() and pair_labels(G, H) is None):
+            return refine(replace(declaration(G, H, test), describe=lambda *args: "a class"))
+        return refine_pair(G, H, test)

@@ -64,10 +64,10 @@ def first_nonzero_spd(G: nx.Graph, K: int, *, exact: bool, rrwp_exact=None, rrwp
     ``(1/max deg)^(K-1)`` is a normal float64; this is asserted.
     """
     n = G.number_of_nodes()
-    if exact and rrwp_exact is None:  # the exact powers in integers: M^k_vu != 0 iff (B^k)_vu != 0
-        from wltools.distances.rrwp import rrwp_scaled
+    if exact and rrwp_exact is None:  # the exact powers B^k (M^k = B^k / L^k), multi-modular
+        from wltools.distances.rrwp import rrwp_nonzero
 
-        nz = np.stack([p != 0 for p in rrwp_scaled(G, K)[0]]).astype(bool) if n else np.zeros((K, 0, 0), bool)
+        nz = rrwp_nonzero(G, K)
         return np.where(nz.any(0), nz.argmax(0), -1).tolist()
     if exact:
         P = rrwp_exact(G, K)

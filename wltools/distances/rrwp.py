@@ -92,6 +92,35 @@ def rrwp_exact(G: nx.Graph, K: int) -> list[list[tuple]]:
     return out
 
 
+def rrwp_nonzero(G: nx.Graph, K: int) -> np.ndarray:
+    """``[K, n, n]`` booleans: whether the exact RRWP channel ``(M^k)_vu`` (GRIT Eq. 1) is nonzero.
+
+    ``M^k = B^k / L^k`` with ``B = L D^-1 A`` (:func:`rrwp_scaled`), whose entries are nonnegative
+    integers at most ``L^k``: one is zero iff it is zero modulo every prime of
+    :func:`_prime_moduli` (their product exceeds ``L^(K-1)``; Chinese remainder theorem). The
+    residues come exactly from float64 products (:func:`_residue_steps`), the same values as
+    :func:`rrwp_scaled`'s Python integers at a fraction of their cost.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> rrwp_nonzero(nx.path_graph(3), 3)[:, 0, 2].tolist()
+    [False, False, True]
+    """
+    check_steps(K)
+    A = adjacency_matrix(G)
+    n = A.shape[0]
+    if n == 0:
+        return np.zeros((K, 0, 0), dtype=bool)
+    deg = A.sum(axis=1)
+    L = _lcm_degrees([A])
+    B = A * np.where(deg > 0, L // np.maximum(deg, 1), 0).astype(np.float64)[:, None]
+    out = np.empty((K, n, n), dtype=bool)
+    for k, (X,) in enumerate(_residue_steps([B], _prime_moduli(int(deg.max()), L, K), K)):
+        out[k] = X.any(axis=1)  # X [n, P, n]: (B^k)_vu mod each prime
+    return out
+
+
 def _prime_moduli(dmax: int, L: int, K: int) -> list[int]:
     """Primes ``p < min(2^40, 2^53 / (d L))`` (``d = dmax`` the largest degree: float64 products
     exact, :func:`_residue_steps`), product ``> L^(K-1)``."""
