@@ -93,12 +93,15 @@ def _images(F: nx.Graph, roots: tuple) -> list[tuple[nx.Graph, tuple]]:
 #: Images met so far, by (vertices, canonically labelled edges): ``(frozen graph, sort key)``; the
 #: spasms of many patterns share their small images.
 _IMAGES: dict = {}
+_IMAGES_MAX = 1 << 16
 
 
 def _image(key: tuple) -> tuple[nx.Graph, tuple]:
     """The frozen canonical image of ``key`` (vertices ``0..n-1``, edges as labelled: the graph
     :func:`~wltools.hom.patterns.canonical_form` returns) and its :func:`sort_key`."""
     if key not in _IMAGES:
+        if len(_IMAGES) >= _IMAGES_MAX:  # bounded: a run over many large patterns starts afresh
+            _IMAGES.clear()
         Q = nx.Graph()
         Q.add_nodes_from(range(key[0]))
         Q.add_edges_from(key[1])
