@@ -46,8 +46,9 @@ def _hits(text: str) -> list[tuple[int, str]]:
 
 
 @pytest.mark.parametrize("line, hit", [
-    ('DEFAULT = Path("/work/.mirror/GraphPKU+BREC/repo")', True),
-    ('ap.add_argument("--old-path", default="/tmp/wl_old")', True),
+    # made-up paths only: an example must not itself record a real machine's layout
+    ('DEFAULT = Path("/scratch/alice/.mirror/some-org+some-repo/repo")', True),
+    ('ap.add_argument("--old-path", default="/tmp/example_old")', True),
     ('"wltools_file": "/home/me/wltools/__init__.py"', True),
     ("cd C:\\Users\\me", True),
     ("see ``/root/papers``", True),
