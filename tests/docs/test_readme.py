@@ -22,7 +22,7 @@ def _bash_blocks(text: str) -> list[str]:
 
 
 def test_readme_is_short():
-    assert len(_readme().splitlines()) <= 150
+    assert len(_readme().splitlines()) <= 100
 
 
 def test_the_two_commands_come_first():
