@@ -30,9 +30,7 @@ False
 ['spd', 'rd', 'rrwp', '3wl']
 """
 
-from __future__ import annotations
-
-import importlib
+import importlib as _importlib
 
 __version__ = "0.1.0"
 
@@ -64,11 +62,14 @@ __all__ = ["__version__", *_EXPORTS]
 def __getattr__(name: str):
     if name in _EXPORTS:
         module, _, attr = _EXPORTS[name].partition(":")
-        value = getattr(importlib.import_module(module), attr or name)
+        value = getattr(_importlib.import_module(module), attr or name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'wltools' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    """Only wltools' own names: the everyday exports, the version and the subpackages already loaded
+    (never the module's helpers such as ``importlib``)."""
+    loaded = {k for k, v in globals().items() if getattr(v, "__name__", "").startswith("wltools.")}
+    return sorted(set(__all__) | loaded)
