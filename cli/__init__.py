@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from cli import brec, claims, compare, count, dataset, hom, models, pairs, patterns, suite
+from cli import brec, claims, compare, count, dataset, hom, models, pairs, patterns, separate, suite
 from cli.common import Group, ReportedError
 
 __all__ = ["ReportedError", "cli", "main"]
@@ -23,7 +23,7 @@ def cli() -> None:
 
 
 for _command in (pairs.check, pairs.iso, brec.brec, suite.suite, dataset.dataset_cmd, claims.claims, models.models,
-                 hom.hom, patterns.patterns_cmd, patterns.can_count_cmd, count.count):
+                 hom.hom, patterns.patterns_cmd, patterns.can_count_cmd, count.count, separate.separate_cmd):
     cli.add_command(_command)
 brec.brec.add_command(compare.brec_compare, "compare")
 suite.suite.add_command(compare.suite_compare, "compare")

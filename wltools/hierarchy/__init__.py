@@ -1,0 +1,14 @@
+"""The hierarchy of the tests, computed: certified pairs that separate one test from another.
+
+:func:`~wltools.hierarchy.separate.separate` finds the smallest non-isomorphic pair that a test B
+distinguishes and a test A does not, and returns it with a certificate that re-checks every claim
+(A's verdict run to stability, B's round and witness, a pattern with different homomorphism counts
+from two independent counters, non-isomorphism from canonical forms). The pairs come from Fürer
+graphs (:mod:`wltools.hierarchy.furer`), the graph atlas, and pair sets a caller passes in.
+"""
+
+from .furer import furer_graph, furer_pair, furer_size
+from .separate import Certificate, NotFound, separate, verify_certificate
+
+__all__ = ["furer_graph", "furer_pair", "furer_size", "separate", "Certificate", "NotFound",
+           "verify_certificate"]
