@@ -34,22 +34,37 @@ UNREALISED = 0.1
 
 
 def theory_verdict(task: str, level: str, test: str | None) -> tuple[str, str | None]:
-    """``(verdict, witness)`` for counting ``task`` at ``level`` under the test ``test``."""
+    """``(verdict, witness)`` for counting ``task`` at ``level`` under the test ``test``.
+
+    The verdict covers every rooted pattern the target sums
+    (:meth:`wltools.counting.tasks.Task.target_roots`: at node level every vertex orbit, at edge
+    level every oriented edge orbit): "can count" only when the class counts each; otherwise the
+    first root it cannot count is named with the witness."""
     from wltools.counting.tasks import parse_task
 
     t = parse_task(task)
     if test is None:
         return "no declared bound", None
+    roots = t.target_roots(level)
+    for root in roots:
+        verdict, witness = _rooted_verdict(t, level, test, root)
+        if verdict != "can count":
+            where = f", root {', '.join(map(str, root))}" if level != "graph" and len(roots) > 1 else ""
+            return verdict, (f"{witness}{where}" if witness else (where.lstrip(", ") or None))
+    return "can count", None
+
+
+def _rooted_verdict(t, level: str, test: str, root: tuple) -> tuple[str, str | None]:
+    """The verdict for the pattern of ``t`` rooted at ``root`` (a subgraph task by its spasm,
+    ``wltools.hom.spasm.can_count``; a homomorphism task by the family itself)."""
+    if t.kind == "hom":  # hom(F, .) is counted iff F itself is in the family (Definition 3.1)
+        return _hom_verdict(t.pattern, level, test, root)
     from wltools.hom.spasm import can_count
 
-    if t.kind == "hom":  # hom(F, .) is counted iff F itself is in the family (Definition 3.1)
-        return _hom_verdict(t.pattern, level, test)
     try:
-        result = can_count(t.pattern, test, level)
+        ok, witness = can_count(t.pattern, test, level, root if level != "graph" else None)
     except Exception as exc:  # noqa: BLE001 - another module's refusal is shown, not raised
         return f"theory unavailable ({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})", None
-    ok, witness = result if isinstance(result, tuple) else (
-        getattr(result, "can_count", getattr(result, "countable", result)), getattr(result, "witness", None))
     if witness is not None:  # the homomorphic image outside the family, as graph6
         from wltools.hom.patterns import graph6
 
@@ -57,7 +72,7 @@ def theory_verdict(task: str, level: str, test: str | None) -> tuple[str, str | 
     return ("can count" if bool(ok) else "cannot count"), witness
 
 
-def _hom_verdict(F, level: str, test: str) -> tuple[str, str | None]:
+def _hom_verdict(F, level: str, test: str, roots: tuple) -> tuple[str, str | None]:
     """A class counts ``hom(F, .)`` at ``level`` (roots: pattern vertex 0, and 1 at edge level, as
     the targets are computed in :mod:`wltools.counting.data`) exactly when the rooted F lies in its
     homomorphism-expressivity family (Zhang et al. ICLR 2024, Definition 3.1 and Theorems
@@ -67,8 +82,7 @@ def _hom_verdict(F, level: str, test: str) -> tuple[str, str | None]:
     fam = family_of(test, level)
     if fam is None:
         return f"theory unavailable ({no_family_reason(test, level)})", None
-    roots = {"graph": (), "node": (0,), "edge": (0, 1)}[level]
-    return ("can count" if fam.contains(F, roots) else "cannot count"), None
+    return ("can count" if fam.contains(F, tuple(roots)) else "cannot count"), None
 
 
 def _flag(verdict: str, mean: float) -> str:
