@@ -3,8 +3,9 @@ r"""``wltools count report``: realised counting error beside what the model's cl
 Per model, task and level: the test *normalised MAE* (MAE divided by the standard deviation of the
 task's targets at that level over the dataset; GNN-AK, Zhao et al. ICLR 2022, Sec. 5 / code
 ``y / y.std(0)``; I²-GNN, Huang et al. ICLR 2023, Sec. 6.1; Zhang et al. ICLR 2024, Sec. 6),
-mean ± std over seeds (sample std, ``ddof=1``; 0 with one seed), beside the theory's verdict for
-the model's declared bound (the ``upper`` test of its ``bound``): "can count" / "cannot count",
+mean ± std over seeds (sample std, ``ddof=1``; the mean alone for one seed), each unit identity
+(settings, declared bound, task, level, seed) counted once however many runs hold it, beside the
+theory's verdict for the model's declared bound (the ``upper`` test of its ``bound``): "can count" / "cannot count",
 from ``wltools.hom.spasm.can_count(F, test, level)`` (a class counts F iff F's spasm lies in its
 homomorphism-expressivity family; Zhang et al. 2024, Theorem 4.5); a homomorphism task hom(F, .)
 is counted iff F itself lies in the family (Definition 3.1, Theorems 3.4-3.8). A test without a
@@ -112,30 +113,63 @@ def _run_summary(path, cfg: dict, records: list[dict]) -> dict[str, Any]:
             "hardware": env.get("hardware"), "versions": env.get("versions"), "git_revision": env.get("git_revision")}
 
 
-def build_count_report(run_dirs: Sequence, *, skip_bad: bool = False) -> dict[str, Any]:
-    """Read and check every run directory; one row per (model, bound, task, level)."""
-    from .count_run import read_count_run
-
-    groups: dict[tuple, list[dict]] = {}
-    runs, bad = [], []
+def _distinct_dirs(run_dirs: Sequence, duplicates: list[str]) -> list:
+    """``run_dirs`` with a directory given twice (the same path, or a link to it) kept once."""
+    seen, out = set(), []
     for d in run_dirs:
-        cfg, records, b = read_count_run(d, skip_bad=skip_bad)
+        real = Path(d).resolve()
+        if real in seen:
+            duplicates.append(f"{d}: given twice, read once")
+            continue
+        seen.add(real)
+        out.append(d)
+    return out
+
+
+def build_count_report(run_dirs: Sequence, *, skip_bad: bool = False) -> dict[str, Any]:
+    """Read and check every run directory; one row per (model, settings, bound, task, level).
+
+    Each unit identity (:func:`brec_runner.count_run.unit_identity`: settings hash, declared
+    bound, task, level, seed) is counted once across all the runs: a copy is dropped and listed
+    in ``duplicates``, two different results for one identity are refused
+    (:func:`brec_runner.count_run.merge_units`)."""
+    from .count_run import merge_units, read_count_run, unit_identity
+
+    runs, bad, duplicates, entries, settings = [], [], [], [], {}
+    for d in _distinct_dirs(run_dirs, duplicates):
+        cfg, records, b = read_count_run(d, skip_bad=skip_bad, duplicates=duplicates)
         bad += b
         runs.append(_run_summary(d, cfg, records))
-        bound = (cfg.get("bound") or {}).get("upper")
-        for r in records:  # runs of one model merge only under the same settings (protocol included)
-            groups.setdefault((cfg["model"], _setting(cfg), bound, r["task"], r["level"]), []).append(r)
-    rows = []
-    for (model, setting, bound, task, level), recs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
-        vals = np.array([r["test_nmae"] for r in recs], dtype=float)
-        mean = float(vals.mean())
-        std = float(vals.std(ddof=1)) if len(vals) > 1 else 0.0
-        verdict, witness = theory_verdict(task, level, bound)
-        rows.append({"model": model, "setting": setting, "bound": bound, "task": task, "level": level,
-                     "seeds": sorted(r["seed"] for r in recs), "test_nmae_mean": mean, "test_nmae_std": std,
-                     "test_mae_mean": float(np.mean([r["test_mae"] for r in recs])),
-                     "theory": verdict, "witness": witness, "flag": _flag(verdict, mean)})
-    return {"rows": rows, "runs": runs, "bad": bad, "thresholds": {"near_zero": NEAR_ZERO, "unrealised": UNREALISED}}
+        settings[cfg["settings_hash"]] = (cfg["model"], _setting(cfg))
+        entries += [(unit_identity(cfg, r), r, str(d)) for r in records]
+    groups: dict[tuple, list[dict]] = {}
+    for (hash_, bound, task, level, _), rec, _ in merge_units(entries, duplicates):
+        groups.setdefault((hash_, bound, task, level), []).append(rec)
+    rows = [_row(*settings[hash_], json.loads(bound), task, level, recs)
+            for (hash_, bound, task, level), recs in groups.items()]
+    rows.sort(key=lambda r: tuple(map(str, (r["model"], r["setting"], r["bound"], r["task"], r["level"]))))
+    return {"rows": rows, "runs": runs, "bad": bad, "duplicates": duplicates,
+            "thresholds": {"near_zero": NEAR_ZERO, "unrealised": UNREALISED}}
+
+
+def _row(model: str, setting: str, bound_cfg, task: str, level: str, recs: list[dict]) -> dict[str, Any]:
+    """One report row: mean over the seeds and the sample std (None for one seed, never a 0 that
+    reads as a measured spread)."""
+    bound = (bound_cfg or {}).get("upper")
+    vals = np.array([r["test_nmae"] for r in recs], dtype=float)
+    mean = float(vals.mean())
+    verdict, witness = theory_verdict(task, level, bound)
+    return {"model": model, "setting": setting, "bound": bound, "task": task, "level": level,
+            "seeds": sorted(r["seed"] for r in recs), "test_nmae_mean": mean,
+            "test_nmae_std": float(vals.std(ddof=1)) if len(vals) > 1 else None,
+            "test_mae_mean": float(np.mean([r["test_mae"] for r in recs])),
+            "theory": verdict, "witness": witness, "flag": _flag(verdict, mean)}
+
+
+def _spread(row: dict[str, Any]) -> str:
+    """``mean ± std``, or the mean alone for one seed."""
+    std = row["test_nmae_std"]
+    return f"{row['test_nmae_mean']:.4f}" + ("" if std is None else f" ± {std:.4f}")
 
 
 def _markdown(report: dict[str, Any]) -> str:
@@ -148,7 +182,7 @@ def _markdown(report: dict[str, Any]) -> str:
     for r in report["rows"]:
         theory = r["theory"] + (f" (witness {r['witness']})" if r["witness"] else "")
         lines.append(f"| {r['model']} | {r['setting']} | {r['bound'] or '-'} | {r['task']} | {r['level']} | "
-                     f"{r['test_nmae_mean']:.4f} ± {r['test_nmae_std']:.4f} | {len(r['seeds'])} | {theory} | "
+                     f"{_spread(r)} | {len(r['seeds'])} | {theory} | "
                      f"{r['flag'] or '-'} |")
     lines += ["", "## Runs", "", "| run | model | epochs | early stop | units | wall time (s) | hardware |",
               "|---|---|---:|---:|---:|---:|---|"]
@@ -159,6 +193,9 @@ def _markdown(report: dict[str, Any]) -> str:
                      f"{run['wall_s']} | {hw_text} |")
     if report["bad"]:
         lines += ["", f"{len(report['bad'])} bad results line(s) skipped:"] + [f"- {b}" for b in report["bad"]]
+    if report.get("duplicates"):
+        lines += ["", f"{len(report['duplicates'])} duplicate(s) dropped (each seed is counted once):"]
+        lines += [f"- {d}" for d in report["duplicates"]]
     return "\n".join(lines) + "\n"
 
 
@@ -217,7 +254,7 @@ def plot_count_report(report: dict[str, Any], path) -> Path:
         mine = [r for r in rows if (str(r["model"]), r["setting"]) == key]
         for j, r in enumerate(mine):
             ax.bar(cols.index((r["task"], r["level"])) + k * width, max(r["test_nmae_mean"], 1e-4), width,
-                   yerr=r["test_nmae_std"], color=f"C{k}", hatch="//" if r["theory"] == "cannot count" else None,
+                   yerr=r["test_nmae_std"] or 0.0, color=f"C{k}", hatch="//" if r["theory"] == "cannot count" else None,
                    label=f"{key[0]} ({key[1].split(' [')[0]})" if j == 0 else None)
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cols))], [f"{t}\n{lv}" for t, lv in cols], fontsize=8)
     ax.set_yscale("log")

@@ -37,12 +37,14 @@ from .model_source import ModelSource
 from .record import prepare_run_dir, read_config, read_results
 
 __all__ = ["read_count_run", "record_problem", "count_protocol", "count_code_version", "dataset_digest", "CountRun",
-           "MAX_FAILURES"]
+           "MAX_FAILURES", "unit_identity", "merge_units"]
 
 MAX_FAILURES = 10
 KIND = "count"
 _REQUIRED = {"task": str, "level": str, "seed": int, "test_nmae": float, "val_nmae": float, "best_epoch": int}
 _FILES = ("count_train.py", "count_run.py")
+#: Fields of a record that are its unit's result: two records of one unit identity must agree on them.
+RESULT_FIELDS = ("test_nmae", "val_nmae", "test_mae", "std", "best_epoch", "epochs_run", "curve")
 
 
 def count_protocol(overrides: dict[str, Any] | None = None) -> CountProtocol:
@@ -91,14 +93,48 @@ def record_problem(rec: Any, cfg: dict[str, Any]) -> str | None:
     return None
 
 
-def read_count_run(run_dir, *, skip_bad: bool = False) -> tuple[dict[str, Any], list[dict], list[str]]:
-    """``(config, records, bad lines)`` of a count run directory, every line checked."""
+def unit_identity(cfg: dict[str, Any], rec: dict[str, Any]) -> tuple:
+    """What one count result is a result of: the run's settings hash (model, its configuration,
+    transform, protocol, device type, dataset), its declared bound, and the record's task, level
+    and seed. Two records of one identity are one seed, counted once."""
+    bound = json.dumps(cfg.get("bound"), sort_keys=True)
+    return cfg.get("settings_hash"), bound, rec["task"], rec["level"], rec["seed"]
+
+
+def merge_units(entries, duplicates: list[str] | None = None) -> list[tuple]:
+    """Each ``(identity, record, where)`` of ``entries`` once, in order: a later record of an
+    identity already seen is dropped when its result (:data:`RESULT_FIELDS`) is the same (a copy,
+    a run given twice; said in ``duplicates``), and refused in one line naming both places when
+    it differs (two different results cannot both be that seed)."""
+    first: dict[tuple, tuple] = {}
+    out = []
+    for ident, rec, where in entries:
+        if ident not in first:
+            first[ident] = (rec, where)
+            out.append((ident, rec, where))
+            continue
+        kept, kept_where = first[ident]
+        what = f"{rec['task']} {rec['level']} seed {rec['seed']}"
+        diff = [k for k in RESULT_FIELDS if rec.get(k) != kept.get(k)]
+        if diff:
+            raise RunDirectoryError(f"{where} and {kept_where} hold different results for {what} of one model "
+                                    f"and settings ({diff[0]}: {rec.get(diff[0])!r} vs {kept.get(diff[0])!r}); "
+                                    "a seed is counted once: report them separately")
+        if duplicates is not None:
+            duplicates.append(f"{where}: {what}, the same result as {kept_where}")
+    return out
+
+
+def read_count_run(run_dir, *, skip_bad: bool = False, duplicates: list[str] | None = None
+                   ) -> tuple[dict[str, Any], list[dict], list[str]]:
+    """``(config, records, bad lines)`` of a count run directory, every line checked; a unit
+    recorded twice is kept once (:func:`merge_units`; said in ``duplicates`` when given)."""
     cfg = read_config(run_dir)
     if cfg.get("kind") != KIND:
         raise RunDirectoryError(f"{run_dir} is not a count run directory (a BREC run? use wltools brec report)")
     if cfg.get("settings_hash") != settings_hash(cfg) or config_problem(cfg):
         raise RunDirectoryError(f"{run_dir}/config.json was edited (its checks fail); restore it from a backup")
-    records, bad, seen = [], [], set()
+    good, bad = [], []
     for i, rec in enumerate(read_results(Path(run_dir) / "results.jsonl"), start=1):
         why = record_problem(rec, cfg)
         if why is not None:
@@ -106,11 +142,8 @@ def read_count_run(run_dir, *, skip_bad: bool = False) -> tuple[dict[str, Any], 
                 raise RunDirectoryError(f"{run_dir}/results.jsonl, line {i}: {why} (--skip-bad skips such lines)")
             bad.append(f"{run_dir}/results.jsonl, line {i}: {why}")
             continue
-        key = (rec["task"], rec["level"], rec["seed"])
-        if key not in seen:
-            seen.add(key)
-            records.append(rec)
-    return cfg, records, bad
+        good.append((unit_identity(cfg, rec), rec, f"{run_dir}/results.jsonl, line {i}"))
+    return cfg, [rec for _, rec, _ in merge_units(good, duplicates)], bad
 
 
 class CountRun:
@@ -140,8 +173,8 @@ class CountRun:
             self._write(new)
             return new
         old, _, _ = read_count_run(self.path, skip_bad=True)
-        diff = differing_settings(old, new)
-        if diff:
+        diff = differing_settings(old, new) + (["bound"] if old.get("bound") != new.get("bound") else [])
+        if diff:  # the declared bound decides the report's theory column: part of the run's identity
             raise RunDirectoryError(f"{self.path} holds a count run with other settings ({', '.join(diff)}); "
                                     "use another --out or the same settings")
         versions = list(old["code_versions"])
