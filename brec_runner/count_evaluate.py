@@ -95,6 +95,30 @@ def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, d
     return d
 
 
+def _refuse_repeats(tasks: Sequence[str], levels: Sequence[str], seeds: Sequence[int]) -> None:
+    """One line when a task (after its name is read: ``cycle:03`` is ``cycle:3``), a level or a
+    seed is given twice: each unit is trained once, so a repeat has no meaning to give it."""
+    for what, values in (("task", tasks), ("level", levels), ("seed", seeds)):
+        twice = sorted({str(v) for v in values if list(values).count(v) > 1})
+        if twice:
+            raise WLToolsError(f"{what} {', '.join(twice)} given twice; give each {what} once")
+
+
+def _refuse_missing_device(device: str) -> None:
+    """One line, before any work, when ``device`` is a CUDA device this torch cannot use (a CPU
+    build, no GPU, or an index beyond the GPUs present)."""
+    import torch
+
+    if not str(device).startswith("cuda"):
+        return
+    if not torch.cuda.is_available():
+        raise WLToolsError(f"device {device} requested but this torch ({torch.__version__}) sees no CUDA device; "
+                           "use --device cpu, or a CUDA build of torch on a machine with a GPU")
+    index = torch.device(device).index
+    if index is not None and index >= torch.cuda.device_count():
+        raise WLToolsError(f"device {device} requested but torch sees {torch.cuda.device_count()} CUDA device(s)")
+
+
 def _refuse_graph_wide(source: ModelSource, levels: Sequence[str]) -> None:
     """Refuse node and edge levels of a :data:`~brec_runner.count_train.GRAPH_WIDE` built-in without
     ``node_embeddings`` (one line), before any graph is encoded."""
@@ -161,6 +185,8 @@ def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequenc
     bad = [lv for lv in levels if lv not in LEVELS]
     if bad or not levels or not tasks or not seeds:
         raise WLToolsError(f"need tasks, seeds and levels among {', '.join(LEVELS)} (got levels {list(levels)})")
+    _refuse_repeats(tasks, levels, seeds)
+    _refuse_missing_device(device)
     for t in tasks:  # refuse an unavailable task before any work
         from wltools.counting.data import targets
 

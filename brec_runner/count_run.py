@@ -135,15 +135,30 @@ def read_count_run(run_dir, *, skip_bad: bool = False, duplicates: list[str] | N
     if cfg.get("settings_hash") != settings_hash(cfg) or config_problem(cfg):
         raise RunDirectoryError(f"{run_dir}/config.json was edited (its checks fail); restore it from a backup")
     good, bad = [], []
-    for i, rec in enumerate(read_results(Path(run_dir) / "results.jsonl"), start=1):
+    for where, rec in _lines(Path(run_dir) / "results.jsonl", bad):
         why = record_problem(rec, cfg)
-        if why is not None:
-            if not skip_bad:
-                raise RunDirectoryError(f"{run_dir}/results.jsonl, line {i}: {why} (--skip-bad skips such lines)")
-            bad.append(f"{run_dir}/results.jsonl, line {i}: {why}")
-            continue
-        good.append((unit_identity(cfg, rec), rec, f"{run_dir}/results.jsonl, line {i}"))
+        if why is None:
+            good.append((unit_identity(cfg, rec), rec, where))
+        else:
+            bad.append(f"{where}: {why}")
+    if bad and not skip_bad:
+        raise RunDirectoryError(f"{bad[0]} (wltools count report --skip-bad skips and counts such lines)")
     return cfg, [rec for _, rec, _ in merge_units(good, duplicates)], bad
+
+
+def _lines(path: Path, bad: list[str]) -> list[tuple[str, dict]]:
+    """``(where, record)`` of every line of a count results file that is a JSON object
+    (:func:`brec_runner.record.read_results`); a line that is not (cut off, ``[]``, not JSON) goes
+    to ``bad`` as ``"FILE, line N: why"``, like any other bad line."""
+    data = read_regular(path)
+    if data is None:
+        return []
+    before = len(bad)
+    kept = read_results(path, skip_bad=True, bad=bad)
+    refused = {int(b[len(f"{path}, line "):].split(":")[0]) for b in bad[before:]}
+    ids = [i for i in range(1, data.count(b"\n") + 1 + (not data.endswith(b"\n"))) if i not in refused]
+    ids = ids[:len(kept)]  # an unfinished last line (ignored by read_results) is the last of them
+    return [(f"{path}, line {i}", rec) for i, rec in zip(ids, kept)]
 
 
 class CountRun:

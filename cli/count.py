@@ -87,6 +87,8 @@ def count_verify_data(sample: int | None, jobs: int) -> None:
     from wltools.counting.verify import verify_all
 
     s = verify_all(indices=range(sample) if sample else None, jobs=jobs)
+    if s["jobs"] < jobs:
+        click.echo(f"wltools: --jobs {jobs} capped at {s['jobs']}, the CPU cores this process may use", err=True)
     click.echo(f"OK: {s['tasks']} tasks x {s['levels']} levels x {s['graphs']} graphs ({s['items']} targets): "
                f"every target equals the brute-force count ({s['wall_s']} s)")
 
