@@ -13,22 +13,15 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-import numpy as np
 
 from wltools.errors import WLToolsError
 
+from .count_predictions import FORMAT, FORMAT_KEY, normalised_targets, used_indices
 from .count_run import MAX_FAILURES, CountRun, count_code_version, count_protocol, dataset_digest
 from .count_train import GRAPH_WIDE, CountProtocol, level_outputs, train_unit
 from .model_source import ModelContractError, ModelSource, resolve_model
 
 __all__ = ["run_count", "unit_data", "check_levels"]
-
-
-def _used(limit: int) -> dict[str, list[int]]:
-    """The graph indices of each split a run uses: all, or the first ``limit`` of each."""
-    from wltools.counting.data import SPLITS, split_indices
-
-    return {s: list(split_indices(s))[:limit or None] for s in SPLITS}
 
 
 def _encoded(source: ModelSource, limit: int = 0) -> list:
@@ -40,7 +33,7 @@ def _encoded(source: ModelSource, limit: int = 0) -> list:
     from .encoding_cache import encoded_graphs
 
     graphs = load_graphs()
-    ids = sorted(i for idx in _used(limit).values() for i in idx)
+    ids = sorted(i for idx in used_indices(limit).values() for i in idx)
     out: list = [None] * len(graphs)
     for i, g in zip(ids, encoded_graphs([graphs[i] for i in ids], source.transform, source.transform_key)):
         out[i] = g
@@ -52,20 +45,15 @@ def unit_data(task: str, level: str, graphs: Sequence, limit: int = 0) -> tuple[
     the normalising standard deviation (unbiased, over every item of the dataset at that level)."""
     import torch
 
-    from wltools.counting.data import edge_list, load_graphs, targets
+    from wltools.counting.data import edge_list, load_graphs
 
-    raw = [np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in targets(task, level)]
-    flat = np.concatenate(raw)
-    std = float(np.std(flat, ddof=1)) if flat.size > 1 else 0.0
-    if not std > 0:
-        raise WLToolsError(f"task {task} at level {level}: the targets are constant, so the normalised MAE "
-                           "is undefined")
-    ys = [torch.tensor(v / std, dtype=torch.float32) for v in raw]
+    normalised, std = normalised_targets(task, level)
+    ys = [torch.tensor(v) for v in normalised]  # float32, as scored on read (count_predictions)
     pairs = None
     if level == "edge":
         pairs = [torch.tensor(edge_list(G), dtype=torch.long).reshape(-1, 2).t().contiguous()
                  if g is not None else None for G, g in zip(load_graphs(), graphs)]
-    return {s: (graphs, ys, pairs, idx) for s, idx in _used(limit).items()}, std
+    return {s: (graphs, ys, pairs, idx) for s, idx in used_indices(limit).items()}, std
 
 
 def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, device: str) -> int:
@@ -147,7 +135,7 @@ def _config(source: ModelSource, protocol: CountProtocol, tasks, levels, seeds, 
         mcfg = registry.model_config(source.name, source.preset, **source.options)
         cfg["model_config"] = dataclasses.asdict(mcfg) if dataclasses.is_dataclass(mcfg) else repr(mcfg)
     return {**cfg, "protocol": protocol.to_dict(), "device_type": torch.device(device).type, "device": device,
-            "dataset": dataset_digest(), "tasks": list(tasks), "levels": list(levels), "seeds": list(seeds),
+            "dataset": dataset_digest(), FORMAT_KEY: FORMAT, "tasks": list(tasks), "levels": list(levels), "seeds": list(seeds),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "environment": environment(device)}
 
 
@@ -235,8 +223,9 @@ def _train_all(run, source, todo, graphs, protocol, device, bar_on, quiet, max_f
                     raise WLToolsError(f"stopped after {len(failures)} failed units (more than --max-failures "
                                        f"{max_failures}); see {run.path / 'failures.jsonl'}") from None
                 continue
+            pred = body.pop("test_pred")
             rec = run.append({"task": task, "level": level, "seed": seed, "std": std,
-                              "test_mae": body["test_nmae"] * std, **body})
+                              "test_mae": body["test_nmae"] * std, **body}, pred)
             checkpoint.clear()  # the record holds the unit now
             if bar is not None:
                 bar.update(1)

@@ -133,6 +133,7 @@ def build_count_report(run_dirs: Sequence, *, skip_bad: bool = False) -> dict[st
     bound, task, level, seed) is counted once across all the runs: a copy is dropped and listed
     in ``duplicates``, two different results for one identity are refused
     (:func:`brec_runner.count_run.merge_units`)."""
+    from .count_predictions import stores_predictions
     from .count_run import merge_units, read_count_run, unit_identity
 
     runs, bad, duplicates, entries, settings = [], [], [], [], {}
@@ -141,7 +142,8 @@ def build_count_report(run_dirs: Sequence, *, skip_bad: bool = False) -> dict[st
         bad += b
         runs.append(_run_summary(d, cfg, records))
         settings[cfg["settings_hash"]] = (cfg["model"], _setting(cfg))
-        entries += [(unit_identity(cfg, r), r, str(d)) for r in records]
+        verified = stores_predictions(cfg)
+        entries += [(unit_identity(cfg, r), {**r, "verified": verified}, str(d)) for r in records]
     groups: dict[tuple, list[dict]] = {}
     for (hash_, bound, task, level, _), rec, _ in merge_units(entries, duplicates):
         groups.setdefault((hash_, bound, task, level), []).append(rec)
@@ -163,13 +165,15 @@ def _row(model: str, setting: str, bound_cfg, task: str, level: str, recs: list[
             "seeds": sorted(r["seed"] for r in recs), "test_nmae_mean": mean,
             "test_nmae_std": float(vals.std(ddof=1)) if len(vals) > 1 else None,
             "test_mae_mean": float(np.mean([r["test_mae"] for r in recs])),
-            "theory": verdict, "witness": witness, "flag": _flag(verdict, mean)}
+            "theory": verdict, "witness": witness, "flag": _flag(verdict, mean),
+            "recomputed": all(r["verified"] for r in recs)}
 
 
 def _spread(row: dict[str, Any]) -> str:
-    """``mean ± std``, or the mean alone for one seed."""
+    """``mean ± std``, or the mean alone for one seed; † where the errors are read as recorded."""
     std = row["test_nmae_std"]
-    return f"{row['test_nmae_mean']:.4f}" + ("" if std is None else f" ± {std:.4f}")
+    return (f"{row['test_nmae_mean']:.4f}" + ("" if std is None else f" ± {std:.4f}")
+            + ("" if row["recomputed"] else " †"))
 
 
 def _markdown(report: dict[str, Any]) -> str:
@@ -184,6 +188,9 @@ def _markdown(report: dict[str, Any]) -> str:
         lines.append(f"| {r['model']} | {r['setting']} | {r['bound'] or '-'} | {r['task']} | {r['level']} | "
                      f"{_spread(r)} | {len(r['seeds'])} | {theory} | "
                      f"{r['flag'] or '-'} |")
+    if not all(r["recomputed"] for r in report["rows"]):
+        lines += ["", "† recorded before count records stored their test predictions: the error is read as "
+                  "recorded, not recomputed from predictions and targets on this read."]
     lines += ["", "## Runs", "", "| run | model | epochs | early stop | units | wall time (s) | hardware |",
               "|---|---|---:|---:|---:|---:|---|"]
     for run in report["runs"]:
@@ -226,7 +233,7 @@ def format_count_report(report: dict[str, Any], fmt: str = "md") -> str:
 
         buf = io.StringIO()
         keys = ["model", "setting", "bound", "task", "level", "test_nmae_mean", "test_nmae_std", "test_mae_mean", "seeds",
-                "theory", "witness", "flag"]
+                "theory", "witness", "flag", "recomputed"]
         w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
         w.writeheader()
         for r in report["rows"]:

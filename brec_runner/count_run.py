@@ -28,6 +28,7 @@ from typing import Any
 
 from wltools.errors import RunDirectoryError, WLToolsError
 
+from .count_predictions import predictions_problem, stores_predictions, write_predictions
 from .count_train import CountProtocol
 from .fileio import read_regular, write_atomic
 from .identity import (code_version, config_problem, differing_settings, record_checksum, seal_config,
@@ -137,6 +138,8 @@ def read_count_run(run_dir, *, skip_bad: bool = False, duplicates: list[str] | N
     good, bad = [], []
     for where, rec in _lines(Path(run_dir) / "results.jsonl", bad):
         why = record_problem(rec, cfg)
+        if why is None and stores_predictions(cfg):  # its error must follow from its predictions
+            why = predictions_problem(run_dir, cfg, rec)
         if why is None:
             good.append((unit_identity(cfg, rec), rec, where))
         else:
@@ -188,6 +191,9 @@ class CountRun:
             self._write(new)
             return new
         old, _, _ = read_count_run(self.path, skip_bad=True)
+        if not stores_predictions(old):
+            raise RunDirectoryError(f"{self.path} was recorded before count records stored their test predictions; "
+                                    "its records are read as they are, but not extended: use another --out")
         diff = differing_settings(old, new) + (["bound"] if old.get("bound") != new.get("bound") else [])
         if diff:  # the declared bound decides the report's theory column: part of the run's identity
             raise RunDirectoryError(f"{self.path} holds a count run with other settings ({', '.join(diff)}); "
@@ -222,8 +228,11 @@ class CountRun:
             raise RunDirectoryError(f"cannot append to {self.path / name}: {exc.strerror}") from None
         return rec
 
-    def append(self, body: dict[str, Any]) -> dict[str, Any]:
-        rec = self._append("results.jsonl", body)
+    def append(self, body: dict[str, Any], test_pred) -> dict[str, Any]:
+        """Record a finished unit: its test predictions first (``predictions/``), then its line,
+        which holds their digest (:mod:`brec_runner.count_predictions`)."""
+        entry = write_predictions(self.path, body["task"], body["level"], body["seed"], test_pred)
+        rec = self._append("results.jsonl", {**body, "predictions": entry})
         self.done.add((rec["task"], rec["level"], rec["seed"]))
         return rec
 

@@ -15,6 +15,7 @@ from brec_runner.count_report import build_count_report, format_count_report
 from brec_runner.count_run import CountRun, read_count_run
 from cli import cli
 from tiny_gnn import tiny_gnn_source
+from wltools.counting import data as D
 from wltools.errors import RunDirectoryError
 
 SMALL = {"epochs": 1, "limit": 20, "batch_size": 10}
@@ -85,9 +86,14 @@ def test_two_different_results_for_one_seed_are_refused(two_seeds, tmp_path):
     cfg, _, _ = read_count_run(two_seeds)
     rec = _lines(two_seeds)[0]
     keep = {k: v for k, v in cfg.items() if k not in ("settings_hash", "code_versions", "config_check", "kind")}
-    body = {k: v for k, v in rec.items() if k not in ("settings", "code", "check")}
+    body = {k: v for k, v in rec.items() if k not in ("settings", "code", "check", "predictions")}
+    pred = np.load(two_seeds / rec["predictions"]["file"]) + np.float32(0.5)  # other test outputs
+    flat = np.concatenate([np.atleast_1d(t) for t in D.targets("cycle:3", "graph")]).astype(float)
+    std = np.std(flat, ddof=1)
+    y = (np.asarray(D.targets("cycle:3", "graph", D.split_indices("test")[:SMALL["limit"]])) / std).astype(np.float32)
+    nmae = float(np.abs(pred.astype(float) - y.astype(float)).mean())
     with CountRun(other, keep, cfg["code_versions"][0]) as run:
-        run.append({**body, "test_nmae": rec["test_nmae"] + 0.01, "test_mae": (rec["test_nmae"] + 0.01) * rec["std"]})
+        run.append({**body, "test_nmae": nmae, "test_mae": nmae * std}, pred)
     with pytest.raises(RunDirectoryError, match="different results for cycle:3 graph seed 0"):
         build_count_report([two_seeds, other])
     res = CliRunner().invoke(cli, ["count", "report", str(two_seeds), str(other)])
