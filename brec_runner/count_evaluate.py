@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-
 from wltools.errors import WLToolsError
 
 from .count_predictions import FORMAT, FORMAT_KEY, normalised_targets, used_indices
@@ -58,11 +57,13 @@ def unit_data(task: str, level: str, graphs: Sequence, limit: int = 0) -> tuple[
 
 def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, device: str) -> int:
     """The BREC contract (:func:`brec_runner.contract.check_model`, no T² width limit) and, for node
-    and edge levels, ``[num_nodes, d]`` node outputs; refusals are one line. Returns ``d``."""
+    and edge levels, ``[num_nodes, d]`` node outputs that pass the batch-independence check
+    (:func:`brec_runner.contract.check_graphs_kept_apart`: each graph's node outputs unchanged when
+    the other graphs of its batch are reordered or removed); refusals are one line. Returns ``d``."""
     import torch
     from torch_geometric.data import Batch
 
-    from .contract import check_model
+    from .contract import check_graphs_kept_apart, check_model
 
     sample = [g for g in graphs if g is not None][:2]
     d = check_model(source, sample, num_relabelings=2 ** 31, device=device, where=" of the counting benchmark")
@@ -80,6 +81,8 @@ def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, d
             raise ModelContractError(f"model {source.name}: node and edge levels need [num_nodes, d] = "
                                      f"[{batch.num_nodes}, d] node outputs, got "
                                      f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__}")
+        check_graphs_kept_apart(source, [g for g in graphs if g is not None][:4],
+                                lambda m, b: level_outputs(m, b, "node"), device)
     return d
 
 

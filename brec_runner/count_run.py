@@ -43,7 +43,7 @@ __all__ = ["read_count_run", "record_problem", "count_protocol", "count_code_ver
 MAX_FAILURES = 10
 KIND = "count"
 _REQUIRED = {"task": str, "level": str, "seed": int, "test_nmae": float, "val_nmae": float, "best_epoch": int}
-_FILES = ("count_train.py", "count_run.py")
+_FILES = ("count_train.py", "count_run.py", "count_predictions.py")
 #: Fields of a record that are its unit's result: two records of one unit identity must agree on them.
 RESULT_FIELDS = ("test_nmae", "val_nmae", "test_mae", "std", "best_epoch", "epochs_run", "curve")
 
