@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
+
 from wltools.errors import WLToolsError
 
 from .count_predictions import FORMAT, FORMAT_KEY, normalised_targets, used_indices
@@ -110,6 +112,33 @@ def _refuse_missing_device(device: str) -> None:
         raise WLToolsError(f"device {device} requested but torch sees {torch.cuda.device_count()} CUDA device(s)")
 
 
+def _probe_invariance(source: ModelSource, seed: int, device: str, out, quiet: bool) -> dict[str, Any]:
+    """:func:`brec_runner.contract.probe_invariance` on benchmark graph 0 and three seeded random
+    relabellings of it (the model's transform applied), as a BREC run probes; one warning line on
+    stderr when the outputs depend on the node order (recorded in ``config.json``; every report
+    marks the run's rows)."""
+    import networkx as nx
+
+    from wltools.counting.data import load_graphs
+
+    from .contract import probe_invariance
+    from .encoding_cache import encoded_graphs
+
+    G = load_graphs()[0]
+    rng = np.random.default_rng(0)
+    copies = [G] + [nx.relabel_nodes(G, dict(zip(G, rng.permutation(G.number_of_nodes()).tolist())))
+                    for _ in range(3)]
+    copies = [nx.convert_node_labels_to_integers(H, ordering="sorted") for H in copies]
+    result = {**probe_invariance(source, encoded_graphs(copies, source.transform, source.transform_key), seed, 0,
+                                 device), "graph": 0}
+    if not result["invariant"] and not quiet:
+        print(f"wltools: warning: model {source.name} is not permutation invariant: its outputs on "
+              f"{result['copies']} relabelled copies of benchmark graph 0 differ by up to {result['max_abs_diff']:.3g} "
+              f"(eval mode, before training); its errors are no evidence of what its class counts "
+              f"(recorded in {Path(out) / 'config.json'}, marked in every report)", file=sys.stderr, flush=True)
+    return result
+
+
 def _refuse_graph_wide(source: ModelSource, levels: Sequence[str]) -> None:
     """Refuse node and edge levels of a :data:`~brec_runner.count_train.GRAPH_WIDE` built-in without
     ``node_embeddings`` (one line), before any graph is encoded."""
@@ -191,8 +220,10 @@ def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequenc
     with torch_threads(threads):
         graphs = _encoded(source, protocol.limit)
         check_levels(source, levels, graphs, device)
+        invariance = _probe_invariance(source, seeds[0], device, out, quiet)
         units = [(t, lv, s) for t in tasks for lv in levels for s in seeds]
-        with CountRun(out, _config(source, protocol, tasks, levels, seeds, device), count_code_version(source),
+        config = {**_config(source, protocol, tasks, levels, seeds, device), "invariance": invariance}
+        with CountRun(out, config, count_code_version(source),
                       allow_code_change) as run:
             _train_all(run, source, [u for u in units if u not in run.done], graphs, protocol, device,
                        progress and sys.stderr.isatty(), quiet, max_failures)

@@ -17,6 +17,8 @@ Flags (our thresholds, in the gap between the two groups of Zhang et al.'s Table
   :data:`NEAR_ZERO` (a model that is not permutation invariant, or a wrong bound).
 * ``can count, unrealised``: the class can count F but the error is above :data:`UNREALISED`
   (training budget, optimisation or architecture falls short of the class).
+* ``model not permutation invariant``: the run's invariance probe (recorded in its config) found
+  the model's outputs depending on the node order; the runs table says it for every run.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ __all__ = ["build_count_report", "format_count_report", "plot_count_report", "th
 
 NEAR_ZERO = 0.01
 UNREALISED = 0.1
+#: The runs table's words for a run's invariance probe (None: made before count runs were probed).
+_INVARIANT_TEXT = {True: "yes", False: "**no**", None: "not probed"}
 
 
 def theory_verdict(task: str, level: str, test: str | None) -> tuple[str, str | None]:
@@ -86,12 +90,20 @@ def _hom_verdict(F, level: str, test: str, roots: tuple) -> tuple[str, str | Non
     return ("can count" if fam.contains(F, tuple(roots)) else "cannot count"), None
 
 
-def _flag(verdict: str, mean: float) -> str:
+def _flag(verdict: str, mean: float, invariant: bool | None = None) -> str:
+    flags = ["model not permutation invariant"] if invariant is False else []
     if verdict == "cannot count" and mean < NEAR_ZERO:
-        return "cannot count, near-zero error"
+        flags.append("cannot count, near-zero error")
     if verdict == "can count" and mean > UNREALISED:
-        return "can count, unrealised"
-    return ""
+        flags.append("can count, unrealised")
+    return "; ".join(flags)
+
+
+def invariance_of(cfg: dict) -> bool | None:
+    """The run's recorded invariance probe: True, False, or None (a run made before count runs
+    were probed)."""
+    probe = cfg.get("invariance")
+    return bool(probe["invariant"]) if isinstance(probe, dict) and "invariant" in probe else None
 
 
 def _setting(cfg: dict) -> str:
@@ -109,7 +121,7 @@ def _run_summary(path, cfg: dict, records: list[dict]) -> dict[str, Any]:
     env = cfg.get("environment") or {}
     return {"dir": str(path), "model": cfg.get("model"), "bound": (cfg.get("bound") or {}).get("upper"),
             "protocol": {k: v for k, v in (cfg.get("protocol") or {}).items() if k != "sources"},
-            "seeds": cfg.get("seeds"), "units": len(records), "wall_s": round(sum(r["wall_s"] for r in records), 1),
+            "seeds": cfg.get("seeds"), "units": len(records), "invariant": invariance_of(cfg), "wall_s": round(sum(r["wall_s"] for r in records), 1),
             "hardware": env.get("hardware"), "versions": env.get("versions"), "git_revision": env.get("git_revision")}
 
 
@@ -142,8 +154,8 @@ def build_count_report(run_dirs: Sequence, *, skip_bad: bool = False) -> dict[st
         bad += b
         runs.append(_run_summary(d, cfg, records))
         settings[cfg["settings_hash"]] = (cfg["model"], _setting(cfg))
-        verified = stores_predictions(cfg)
-        entries += [(unit_identity(cfg, r), {**r, "verified": verified}, str(d)) for r in records]
+        marks = {"verified": stores_predictions(cfg), "invariant": invariance_of(cfg)}
+        entries += [(unit_identity(cfg, r), {**r, **marks}, str(d)) for r in records]
     groups: dict[tuple, list[dict]] = {}
     for (hash_, bound, task, level, _), rec, _ in merge_units(entries, duplicates):
         groups.setdefault((hash_, bound, task, level), []).append(rec)
@@ -165,7 +177,8 @@ def _row(model: str, setting: str, bound_cfg, task: str, level: str, recs: list[
             "seeds": sorted(r["seed"] for r in recs), "test_nmae_mean": mean,
             "test_nmae_std": float(vals.std(ddof=1)) if len(vals) > 1 else None,
             "test_mae_mean": float(np.mean([r["test_mae"] for r in recs])),
-            "theory": verdict, "witness": witness, "flag": _flag(verdict, mean),
+            "theory": verdict, "witness": witness,
+            "flag": _flag(verdict, mean, False if any(r["invariant"] is False for r in recs) else None),
             "recomputed": all(r["verified"] for r in recs)}
 
 
@@ -191,12 +204,14 @@ def _markdown(report: dict[str, Any]) -> str:
     if not all(r["recomputed"] for r in report["rows"]):
         lines += ["", "† recorded before count records stored their test predictions: the error is read as "
                   "recorded, not recomputed from predictions and targets on this read."]
-    lines += ["", "## Runs", "", "| run | model | epochs | early stop | units | wall time (s) | hardware |",
-              "|---|---|---:|---:|---:|---:|---|"]
+    lines += ["", "## Runs", "",
+              "| run | model | epochs | early stop | units | permutation invariant | wall time (s) | hardware |",
+              "|---|---|---:|---:|---:|---|---:|---|"]
     for run in report["runs"]:
         p, hw = run["protocol"], run.get("hardware") or {}
         hw_text = ", ".join(f"{k} {v}" for k, v in hw.items()) if isinstance(hw, dict) else str(hw)
         lines.append(f"| {run['dir']} | {run['model']} | {p.get('epochs')} | {p.get('early_stop')} | {run['units']} | "
+                     f"{_INVARIANT_TEXT[run['invariant']]} | "
                      f"{run['wall_s']} | {hw_text} |")
     if report["bad"]:
         lines += ["", f"{len(report['bad'])} bad results line(s) skipped:"] + [f"- {b}" for b in report["bad"]]
