@@ -163,8 +163,8 @@ def count_report(run_dirs, fmt, out_path, plot_path, skip_bad):
     check_report_targets(run_dirs, out_path, plot_path)
     report = build_count_report(run_dirs, skip_bad=skip_bad)
     if report["duplicates"]:
-        click.echo(f"wltools: {len(report['duplicates'])} duplicate unit(s) dropped, each seed counted once "
-                   "(listed in the report)", err=True)
+        click.echo(f"wltools: {len(report['duplicates'])} duplicate(s) dropped (a run given twice, or a seed held by "
+                   "two runs): each seed counted once; listed in the report", err=True)
     text = format_count_report(report, fmt)
     if out_path:
         write_text(out_path, text)

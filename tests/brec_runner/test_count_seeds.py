@@ -52,7 +52,7 @@ def test_a_copy_or_a_run_given_twice_counts_each_seed_once(two_seeds, tmp_path):
         assert row["test_nmae_std"] == pytest.approx(np.std(vals, ddof=1), rel=1e-12)
         assert report["duplicates"] and "duplicate(s) dropped" in format_count_report(report, "md")
     res = CliRunner().invoke(cli, ["count", "report", str(two_seeds), str(copy), "--format", "csv"])
-    assert res.exit_code == 0 and "2 duplicate unit(s) dropped" in res.output
+    assert res.exit_code == 0 and "2 duplicate(s) dropped" in res.output
     assert " ".join(["0", "1"]) in res.output.splitlines()[-1]  # the seeds column: 0 1, not 0 0 1 1
 
 
