@@ -26,7 +26,7 @@ from typing import Sequence
 
 from .model_source import ModelContractError, ModelSource
 
-__all__ = ["check_model", "probe_invariance"]
+__all__ = ["check_model", "probe_invariance", "check_graphs_kept_apart"]
 
 
 def check_model(source: ModelSource, graphs: Sequence, num_relabelings: int, device="cpu", *,
@@ -110,3 +110,44 @@ def probe_invariance(source: ModelSource, copies: Sequence, seed: int = 0, pair_
     diff = float((out - out[:1]).abs().max())
     scale = float(out.abs().max())
     return {"invariant": bool(diff <= atol + rtol * scale), "max_abs_diff": diff, "copies": len(copies)}
+
+
+def check_graphs_kept_apart(source: ModelSource, graphs: Sequence, outputs, device="cpu", *, what: str = "node",
+                            rtol: float = 1e-4, atol: float = 1e-5) -> None:
+    """The batch-independence check: a graph's outputs may not depend on the other graphs of its batch.
+
+    ``outputs(model, batch)`` gives one row per node (``what="node"``) or per graph (``"graph"``).
+    The model (built as the run builds it, eval mode) computes ``graphs`` batched together, in the
+    reverse order, and each graph alone; every graph's rows must agree within ``atol + rtol *
+    max|output|`` (float summation order differs between batchings). A model that mixes the
+    graphs of a batch (attention over all the batch's nodes, a statistic over the batch) fails,
+    and is refused in one line naming the check: its per-graph results would depend on which
+    graphs it was batched with.
+    """
+    import torch
+    from torch_geometric.data import Batch
+
+    model = source.build().to(device)
+    model.eval()
+    rows = [int(g.num_nodes) if what == "node" else 1 for g in graphs]
+
+    def blocks(order: list[int]) -> dict[int, "torch.Tensor"]:
+        batch = Batch.from_data_list([graphs[i] for i in order]).to(device)
+        try:
+            with torch.no_grad():
+                out = outputs(model, batch).double().cpu()
+        except Exception as exc:  # noqa: BLE001 - a user's model: one line
+            raise ModelContractError(f"model {source.name}: the batch-independence check failed to run: "
+                                     f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:200]}") from None
+        return dict(zip(order, torch.split(out, [rows[i] for i in order])))
+
+    order = list(range(len(graphs)))
+    together, reverse = blocks(order), blocks(order[::-1])
+    alone = {i: blocks([i])[i] for i in order}
+    scale = max(float(b.abs().max()) for b in alone.values() if b.numel())
+    diff = max(float((b[i] - alone[i]).abs().max()) for b in (together, reverse) for i in order if alone[i].numel())
+    if not diff <= atol + rtol * scale:
+        raise ModelContractError(
+            f"model {source.name}: fails the batch-independence check: the {what} outputs of a graph change by up to "
+            f"{diff:.3g} when the other graphs of its batch are reordered or removed (eval mode), so the model "
+            "mixes the graphs of a batch; make each graph's outputs depend on that graph alone")

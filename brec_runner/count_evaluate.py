@@ -17,18 +17,12 @@ import numpy as np
 
 from wltools.errors import WLToolsError
 
+from .count_predictions import FORMAT, FORMAT_KEY, normalised_targets, used_indices
 from .count_run import MAX_FAILURES, CountRun, count_code_version, count_protocol, dataset_digest
 from .count_train import GRAPH_WIDE, CountProtocol, level_outputs, train_unit
 from .model_source import ModelContractError, ModelSource, resolve_model
 
 __all__ = ["run_count", "unit_data", "check_levels"]
-
-
-def _used(limit: int) -> dict[str, list[int]]:
-    """The graph indices of each split a run uses: all, or the first ``limit`` of each."""
-    from wltools.counting.data import SPLITS, split_indices
-
-    return {s: list(split_indices(s))[:limit or None] for s in SPLITS}
 
 
 def _encoded(source: ModelSource, limit: int = 0) -> list:
@@ -40,7 +34,7 @@ def _encoded(source: ModelSource, limit: int = 0) -> list:
     from .encoding_cache import encoded_graphs
 
     graphs = load_graphs()
-    ids = sorted(i for idx in _used(limit).values() for i in idx)
+    ids = sorted(i for idx in used_indices(limit).values() for i in idx)
     out: list = [None] * len(graphs)
     for i, g in zip(ids, encoded_graphs([graphs[i] for i in ids], source.transform, source.transform_key)):
         out[i] = g
@@ -52,29 +46,26 @@ def unit_data(task: str, level: str, graphs: Sequence, limit: int = 0) -> tuple[
     the normalising standard deviation (unbiased, over every item of the dataset at that level)."""
     import torch
 
-    from wltools.counting.data import edge_list, load_graphs, targets
+    from wltools.counting.data import edge_list, load_graphs
 
-    raw = [np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in targets(task, level)]
-    flat = np.concatenate(raw)
-    std = float(np.std(flat, ddof=1)) if flat.size > 1 else 0.0
-    if not std > 0:
-        raise WLToolsError(f"task {task} at level {level}: the targets are constant, so the normalised MAE "
-                           "is undefined")
-    ys = [torch.tensor(v / std, dtype=torch.float32) for v in raw]
+    normalised, std = normalised_targets(task, level)
+    ys = [torch.tensor(v) for v in normalised]  # float32, as scored on read (count_predictions)
     pairs = None
     if level == "edge":
         pairs = [torch.tensor(edge_list(G), dtype=torch.long).reshape(-1, 2).t().contiguous()
                  if g is not None else None for G, g in zip(load_graphs(), graphs)]
-    return {s: (graphs, ys, pairs, idx) for s, idx in _used(limit).items()}, std
+    return {s: (graphs, ys, pairs, idx) for s, idx in used_indices(limit).items()}, std
 
 
 def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, device: str) -> int:
     """The BREC contract (:func:`brec_runner.contract.check_model`, no T² width limit) and, for node
-    and edge levels, ``[num_nodes, d]`` node outputs; refusals are one line. Returns ``d``."""
+    and edge levels, ``[num_nodes, d]`` node outputs that pass the batch-independence check
+    (:func:`brec_runner.contract.check_graphs_kept_apart`: each graph's node outputs unchanged when
+    the other graphs of its batch are reordered or removed); refusals are one line. Returns ``d``."""
     import torch
     from torch_geometric.data import Batch
 
-    from .contract import check_model
+    from .contract import check_graphs_kept_apart, check_model
 
     sample = [g for g in graphs if g is not None][:2]
     d = check_model(source, sample, num_relabelings=2 ** 31, device=device, where=" of the counting benchmark")
@@ -92,7 +83,60 @@ def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, d
             raise ModelContractError(f"model {source.name}: node and edge levels need [num_nodes, d] = "
                                      f"[{batch.num_nodes}, d] node outputs, got "
                                      f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__}")
+        check_graphs_kept_apart(source, [g for g in graphs if g is not None][:4],
+                                lambda m, b: level_outputs(m, b, "node"), device)
     return d
+
+
+def _refuse_repeats(tasks: Sequence[str], levels: Sequence[str], seeds: Sequence[int]) -> None:
+    """One line when a task (after its name is read: ``cycle:03`` is ``cycle:3``), a level or a
+    seed is given twice: each unit is trained once, so a repeat has no meaning to give it."""
+    for what, values in (("task", tasks), ("level", levels), ("seed", seeds)):
+        twice = sorted({str(v) for v in values if list(values).count(v) > 1})
+        if twice:
+            raise WLToolsError(f"{what} {', '.join(twice)} given twice; give each {what} once")
+
+
+def _refuse_missing_device(device: str) -> None:
+    """One line, before any work, when ``device`` is a CUDA device this torch cannot use (a CPU
+    build, no GPU, or an index beyond the GPUs present)."""
+    import torch
+
+    if not str(device).startswith("cuda"):
+        return
+    if not torch.cuda.is_available():
+        raise WLToolsError(f"device {device} requested but this torch ({torch.__version__}) sees no CUDA device; "
+                           "use --device cpu, or a CUDA build of torch on a machine with a GPU")
+    index = torch.device(device).index
+    if index is not None and index >= torch.cuda.device_count():
+        raise WLToolsError(f"device {device} requested but torch sees {torch.cuda.device_count()} CUDA device(s)")
+
+
+def _probe_invariance(source: ModelSource, seed: int, device: str, out, quiet: bool) -> dict[str, Any]:
+    """:func:`brec_runner.contract.probe_invariance` on benchmark graph 0 and three seeded random
+    relabellings of it (the model's transform applied), as a BREC run probes; one warning line on
+    stderr when the outputs depend on the node order (recorded in ``config.json``; every report
+    marks the run's rows)."""
+    import networkx as nx
+
+    from wltools.counting.data import load_graphs
+
+    from .contract import probe_invariance
+    from .encoding_cache import encoded_graphs
+
+    G = load_graphs()[0]
+    rng = np.random.default_rng(0)
+    copies = [G] + [nx.relabel_nodes(G, dict(zip(G, rng.permutation(G.number_of_nodes()).tolist())))
+                    for _ in range(3)]
+    copies = [nx.convert_node_labels_to_integers(H, ordering="sorted") for H in copies]
+    result = {**probe_invariance(source, encoded_graphs(copies, source.transform, source.transform_key), seed, 0,
+                                 device), "graph": 0}
+    if not result["invariant"] and not quiet:
+        print(f"wltools: warning: model {source.name} is not permutation invariant: its outputs on "
+              f"{result['copies']} relabelled copies of benchmark graph 0 differ by up to {result['max_abs_diff']:.3g} "
+              f"(eval mode, before training); its errors are no evidence of what its class counts "
+              f"(recorded in {Path(out) / 'config.json'}, marked in every report)", file=sys.stderr, flush=True)
+    return result
 
 
 def _refuse_graph_wide(source: ModelSource, levels: Sequence[str]) -> None:
@@ -123,7 +167,7 @@ def _config(source: ModelSource, protocol: CountProtocol, tasks, levels, seeds, 
         mcfg = registry.model_config(source.name, source.preset, **source.options)
         cfg["model_config"] = dataclasses.asdict(mcfg) if dataclasses.is_dataclass(mcfg) else repr(mcfg)
     return {**cfg, "protocol": protocol.to_dict(), "device_type": torch.device(device).type, "device": device,
-            "dataset": dataset_digest(), "tasks": list(tasks), "levels": list(levels), "seeds": list(seeds),
+            "dataset": dataset_digest(), FORMAT_KEY: FORMAT, "tasks": list(tasks), "levels": list(levels), "seeds": list(seeds),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "environment": environment(device)}
 
 
@@ -161,6 +205,8 @@ def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequenc
     bad = [lv for lv in levels if lv not in LEVELS]
     if bad or not levels or not tasks or not seeds:
         raise WLToolsError(f"need tasks, seeds and levels among {', '.join(LEVELS)} (got levels {list(levels)})")
+    _refuse_repeats(tasks, levels, seeds)
+    _refuse_missing_device(device)
     for t in tasks:  # refuse an unavailable task before any work
         from wltools.counting.data import targets
 
@@ -174,8 +220,10 @@ def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequenc
     with torch_threads(threads):
         graphs = _encoded(source, protocol.limit)
         check_levels(source, levels, graphs, device)
+        invariance = _probe_invariance(source, seeds[0], device, out, quiet)
         units = [(t, lv, s) for t in tasks for lv in levels for s in seeds]
-        with CountRun(out, _config(source, protocol, tasks, levels, seeds, device), count_code_version(source),
+        config = {**_config(source, protocol, tasks, levels, seeds, device), "invariance": invariance}
+        with CountRun(out, config, count_code_version(source),
                       allow_code_change) as run:
             _train_all(run, source, [u for u in units if u not in run.done], graphs, protocol, device,
                        progress and sys.stderr.isatty(), quiet, max_failures)
@@ -209,8 +257,9 @@ def _train_all(run, source, todo, graphs, protocol, device, bar_on, quiet, max_f
                     raise WLToolsError(f"stopped after {len(failures)} failed units (more than --max-failures "
                                        f"{max_failures}); see {run.path / 'failures.jsonl'}") from None
                 continue
+            pred = body.pop("test_pred")
             rec = run.append({"task": task, "level": level, "seed": seed, "std": std,
-                              "test_mae": body["test_nmae"] * std, **body})
+                              "test_mae": body["test_nmae"] * std, **body}, pred)
             checkpoint.clear()  # the record holds the unit now
             if bar is not None:
                 bar.update(1)

@@ -28,6 +28,7 @@ from typing import Any
 
 from wltools.errors import RunDirectoryError, WLToolsError
 
+from .count_predictions import predictions_problem, stores_predictions, write_predictions
 from .count_train import CountProtocol
 from .fileio import read_regular, write_atomic
 from .identity import (code_version, config_problem, differing_settings, record_checksum, seal_config,
@@ -37,12 +38,14 @@ from .model_source import ModelSource
 from .record import prepare_run_dir, read_config, read_results
 
 __all__ = ["read_count_run", "record_problem", "count_protocol", "count_code_version", "dataset_digest", "CountRun",
-           "MAX_FAILURES"]
+           "MAX_FAILURES", "unit_identity", "merge_units"]
 
 MAX_FAILURES = 10
 KIND = "count"
 _REQUIRED = {"task": str, "level": str, "seed": int, "test_nmae": float, "val_nmae": float, "best_epoch": int}
-_FILES = ("count_train.py", "count_run.py")
+_FILES = ("count_train.py", "count_run.py", "count_predictions.py")
+#: Fields of a record that are its unit's result: two records of one unit identity must agree on them.
+RESULT_FIELDS = ("test_nmae", "val_nmae", "test_mae", "std", "best_epoch", "epochs_run", "curve")
 
 
 def count_protocol(overrides: dict[str, Any] | None = None) -> CountProtocol:
@@ -91,26 +94,74 @@ def record_problem(rec: Any, cfg: dict[str, Any]) -> str | None:
     return None
 
 
-def read_count_run(run_dir, *, skip_bad: bool = False) -> tuple[dict[str, Any], list[dict], list[str]]:
-    """``(config, records, bad lines)`` of a count run directory, every line checked."""
+def unit_identity(cfg: dict[str, Any], rec: dict[str, Any]) -> tuple:
+    """What one count result is a result of: the run's settings hash (model, its configuration,
+    transform, protocol, device type, dataset), its declared bound, and the record's task, level
+    and seed. Two records of one identity are one seed, counted once."""
+    bound = json.dumps(cfg.get("bound"), sort_keys=True)
+    return cfg.get("settings_hash"), bound, rec["task"], rec["level"], rec["seed"]
+
+
+def merge_units(entries, duplicates: list[str] | None = None) -> list[tuple]:
+    """Each ``(identity, record, where)`` of ``entries`` once, in order: a later record of an
+    identity already seen is dropped when its result (:data:`RESULT_FIELDS`) is the same (a copy,
+    a run given twice; said in ``duplicates``), and refused in one line naming both places when
+    it differs (two different results cannot both be that seed)."""
+    first: dict[tuple, tuple] = {}
+    out = []
+    for ident, rec, where in entries:
+        if ident not in first:
+            first[ident] = (rec, where)
+            out.append((ident, rec, where))
+            continue
+        kept, kept_where = first[ident]
+        what = f"{rec['task']} {rec['level']} seed {rec['seed']}"
+        diff = [k for k in RESULT_FIELDS if rec.get(k) != kept.get(k)]
+        if diff:
+            raise RunDirectoryError(f"{where} and {kept_where} hold different results for {what} of one model "
+                                    f"and settings ({diff[0]}: {rec.get(diff[0])!r} vs {kept.get(diff[0])!r}); "
+                                    "a seed is counted once: report them separately")
+        if duplicates is not None:
+            duplicates.append(f"{where}: {what}, the same result as {kept_where}")
+    return out
+
+
+def read_count_run(run_dir, *, skip_bad: bool = False, duplicates: list[str] | None = None
+                   ) -> tuple[dict[str, Any], list[dict], list[str]]:
+    """``(config, records, bad lines)`` of a count run directory, every line checked; a unit
+    recorded twice is kept once (:func:`merge_units`; said in ``duplicates`` when given)."""
     cfg = read_config(run_dir)
     if cfg.get("kind") != KIND:
         raise RunDirectoryError(f"{run_dir} is not a count run directory (a BREC run? use wltools brec report)")
     if cfg.get("settings_hash") != settings_hash(cfg) or config_problem(cfg):
         raise RunDirectoryError(f"{run_dir}/config.json was edited (its checks fail); restore it from a backup")
-    records, bad, seen = [], [], set()
-    for i, rec in enumerate(read_results(Path(run_dir) / "results.jsonl"), start=1):
+    good, bad = [], []
+    for where, rec in _lines(Path(run_dir) / "results.jsonl", bad):
         why = record_problem(rec, cfg)
-        if why is not None:
-            if not skip_bad:
-                raise RunDirectoryError(f"{run_dir}/results.jsonl, line {i}: {why} (--skip-bad skips such lines)")
-            bad.append(f"{run_dir}/results.jsonl, line {i}: {why}")
-            continue
-        key = (rec["task"], rec["level"], rec["seed"])
-        if key not in seen:
-            seen.add(key)
-            records.append(rec)
-    return cfg, records, bad
+        if why is None and stores_predictions(cfg):  # its error must follow from its predictions
+            why = predictions_problem(run_dir, cfg, rec)
+        if why is None:
+            good.append((unit_identity(cfg, rec), rec, where))
+        else:
+            bad.append(f"{where}: {why}")
+    if bad and not skip_bad:
+        raise RunDirectoryError(f"{bad[0]} (wltools count report --skip-bad skips and counts such lines)")
+    return cfg, [rec for _, rec, _ in merge_units(good, duplicates)], bad
+
+
+def _lines(path: Path, bad: list[str]) -> list[tuple[str, dict]]:
+    """``(where, record)`` of every line of a count results file that is a JSON object
+    (:func:`brec_runner.record.read_results`); a line that is not (cut off, ``[]``, not JSON) goes
+    to ``bad`` as ``"FILE, line N: why"``, like any other bad line."""
+    data = read_regular(path)
+    if data is None:
+        return []
+    before = len(bad)
+    kept = read_results(path, skip_bad=True, bad=bad)
+    refused = {int(b[len(f"{path}, line "):].split(":")[0]) for b in bad[before:]}
+    ids = [i for i in range(1, data.count(b"\n") + 1 + (not data.endswith(b"\n"))) if i not in refused]
+    ids = ids[:len(kept)]  # an unfinished last line (ignored by read_results) is the last of them
+    return [(f"{path}, line {i}", rec) for i, rec in zip(ids, kept)]
 
 
 class CountRun:
@@ -140,8 +191,11 @@ class CountRun:
             self._write(new)
             return new
         old, _, _ = read_count_run(self.path, skip_bad=True)
-        diff = differing_settings(old, new)
-        if diff:
+        if not stores_predictions(old):
+            raise RunDirectoryError(f"{self.path} was recorded before count records stored their test predictions; "
+                                    "its records are read as they are, but not extended: use another --out")
+        diff = differing_settings(old, new) + (["bound"] if old.get("bound") != new.get("bound") else [])
+        if diff:  # the declared bound decides the report's theory column: part of the run's identity
             raise RunDirectoryError(f"{self.path} holds a count run with other settings ({', '.join(diff)}); "
                                     "use another --out or the same settings")
         versions = list(old["code_versions"])
@@ -174,8 +228,11 @@ class CountRun:
             raise RunDirectoryError(f"cannot append to {self.path / name}: {exc.strerror}") from None
         return rec
 
-    def append(self, body: dict[str, Any]) -> dict[str, Any]:
-        rec = self._append("results.jsonl", body)
+    def append(self, body: dict[str, Any], test_pred) -> dict[str, Any]:
+        """Record a finished unit: its test predictions first (``predictions/``), then its line,
+        which holds their digest (:mod:`brec_runner.count_predictions`)."""
+        entry = write_predictions(self.path, body["task"], body["level"], body["seed"], test_pred)
+        rec = self._append("results.jsonl", {**body, "predictions": entry})
         self.done.add((rec["task"], rec["level"], rec["seed"]))
         return rec
 

@@ -182,8 +182,9 @@ def _fixed_batches(data, device, size: int = 500) -> list:
     return [_collate(graphs, targets, pairs, chunk, device) for chunk in _batches(idx, size)]
 
 
-def _mae(model, head, batches: list, level: str) -> float:
-    """Mean absolute error over every item of the collated ``batches`` (eval mode)."""
+def _mae(model, head, batches: list, level: str, keep: list | None = None) -> float:
+    """Mean absolute error over every item of the collated ``batches`` (eval mode); the
+    predictions are appended to ``keep`` (float32, CPU) when given."""
     model.eval()
     head.eval()
     total, count = 0.0, 0
@@ -192,6 +193,8 @@ def _mae(model, head, batches: list, level: str) -> float:
             pred = head(level_outputs(model, batch, level), p)
             total += float((pred.double() - y.double()).abs().sum())
             count += int(y.numel())
+            if keep is not None:
+                keep.append(pred.detach().float().cpu())
     return total / max(count, 1)
 
 
@@ -199,7 +202,8 @@ def train_unit(model: nn.Module, data: dict[str, tuple], level: str, protocol: C
                device="cpu", on_epoch: Callable[[int, float], None] | None = None, checkpoint=None,
                checkpoint_every_s: float = 60.0) -> dict[str, Any]:
     """Train ``model`` (fresh, seeded by the caller) with a new head on ``data["train"]``; select
-    on ``data["val"]``; return the record body (normalised MAEs, best epoch, curve, wall time).
+    on ``data["val"]``; return the record body (normalised MAEs, best epoch, curve, wall time) and
+    ``test_pred``, the test predictions of the selected epoch (float32, in item order).
 
     ``data[split] = (graphs, targets, pairs, indices)``: PyG graphs, normalised target tensors and
     (edge level) ``[2, m]`` edge ends per graph, all indexed by graph index, and the split's indices.
@@ -224,7 +228,7 @@ def train_unit(model: nn.Module, data: dict[str, tuple], level: str, protocol: C
     gen = torch.Generator().manual_seed(seed)
     store = _plain_store(graphs, train_idx)
     val_batches, test_batches = _fixed_batches(data["val"], device), _fixed_batches(data["test"], device)
-    best = {"val": math.inf, "test": math.inf, "epoch": -1}
+    best = {"val": math.inf, "test": math.inf, "epoch": -1, "pred": None}
     curve, epoch, spent, saved_at = [], 0, 0.0, time.time()
     modules = {"model": model, "head": head, "opt": opt, "sched": sched}
     state = checkpoint.load() if checkpoint is not None else None
@@ -246,7 +250,9 @@ def train_unit(model: nn.Module, data: dict[str, tuple], level: str, protocol: C
         val = _mae(model, head, val_batches, level)
         sched.step(val)
         if val < best["val"]:
-            best = {"val": val, "test": _mae(model, head, test_batches, level), "epoch": epoch}
+            kept: list = []
+            best = {"val": val, "test": _mae(model, head, test_batches, level, kept), "epoch": epoch,
+                    "pred": torch.cat(kept)}
         train_loss = sum(losses) / max(len(losses), 1)
         curve.append([epoch, round(train_loss, 6), round(val, 6)])
         if on_epoch is not None:
@@ -258,5 +264,7 @@ def train_unit(model: nn.Module, data: dict[str, tuple], level: str, protocol: C
         if checkpoint is not None and time.time() - saved_at >= checkpoint_every_s and epoch < protocol.epochs:
             checkpoint.save(capture(modules, gen, best=best, curve=curve, epoch=epoch, wall_s=spent + time.time() - t0))
             saved_at = time.time()
+    if best["pred"] is None:
+        raise FloatingPointError(f"no finite validation error in {epoch} epochs")
     return {"test_nmae": best["test"], "val_nmae": best["val"], "best_epoch": best["epoch"], "epochs_run": epoch,
-            "curve": curve, "wall_s": round(spent + time.time() - t0, 2)}
+            "curve": curve, "wall_s": round(spent + time.time() - t0, 2), "test_pred": best["pred"].numpy()}

@@ -87,6 +87,8 @@ def count_verify_data(sample: int | None, jobs: int) -> None:
     from wltools.counting.verify import verify_all
 
     s = verify_all(indices=range(sample) if sample else None, jobs=jobs)
+    if s["jobs"] < jobs:
+        click.echo(f"wltools: --jobs {jobs} capped at {s['jobs']}, the CPU cores this process may use", err=True)
     click.echo(f"OK: {s['tasks']} tasks x {s['levels']} levels x {s['graphs']} graphs ({s['items']} targets): "
                f"every target equals the brute-force count ({s['wall_s']} s)")
 
@@ -160,6 +162,9 @@ def count_report(run_dirs, fmt, out_path, plot_path, skip_bad):
 
     check_report_targets(run_dirs, out_path, plot_path)
     report = build_count_report(run_dirs, skip_bad=skip_bad)
+    if report["duplicates"]:
+        click.echo(f"wltools: {len(report['duplicates'])} duplicate(s) dropped (a run given twice, or a seed held by "
+                   "two runs): each seed counted once; listed in the report", err=True)
     text = format_count_report(report, fmt)
     if out_path:
         write_text(out_path, text)

@@ -76,6 +76,43 @@ class Task:
 
         return not any(m[0] == 1 and m[1] == 0 for m in GraphMatcher(self.pattern, self.pattern).isomorphisms_iter())
 
+    def target_roots(self, level: str) -> list[tuple[int, ...]]:
+        """The rooted patterns whose counts add up to this task's target at ``level``, one per
+        orbit of Aut(F) (the roles a vertex or an edge of G can play in a counted copy).
+
+        * ``graph``: ``[()]`` (no root).
+        * ``node``: a subgraph task counts the copies containing v in *any* role, the sum over F's
+          vertex orbits O of the copies with v in O; one vertex per orbit. A hom task roots vertex 0.
+        * ``edge``: a subgraph task counts the copies containing the edge uv in any role and either
+          direction; one ordered pair (a, b) per orbit of F's oriented edges. A hom task roots (0, 1).
+
+        In the homomorphism basis the rooted terms of different orbits never cancel (isomorphic
+        rooted quotients have as many classes, so their Möbius coefficients share one sign), so a
+        class counts the sum iff it counts every term (Zhang et al., ICLR 2024, Theorem 4.5).
+
+        Examples
+        --------
+        >>> parse_task("tailed-triangle").target_roots("node")
+        [(0,), (1,), (3,)]
+        >>> parse_task("cycle:5").target_roots("edge"), parse_task("hom:boat").target_roots("node")
+        ([(0, 1)], [(0,)])
+        """
+        if level == "graph":
+            return [()]
+        if self.kind == "hom":
+            return [(0,)] if level == "node" else [(0, 1)]
+        from networkx.algorithms.isomorphism import GraphMatcher
+
+        autos = list(GraphMatcher(self.pattern, self.pattern).isomorphisms_iter())
+        items = ([(v,) for v in sorted(self.pattern)] if level == "node"
+                 else sorted({e for a, b in self.pattern.edges for e in ((a, b), (b, a))}))
+        reps, seen = [], set()
+        for item in items:
+            if item not in seen:
+                reps.append(item)
+                seen |= {tuple(m[x] for x in item) for m in autos}
+        return reps
+
 
 def _chordal(n: int) -> nx.Graph:
     """Cycle 0..n-1 with the chord {1, n-1} (Zhang et al. code, ``chrod``)."""

@@ -175,12 +175,19 @@ def _check_chunk(args: tuple[Sequence[str], Sequence[int]]) -> tuple[int, list[s
     return items, bad
 
 
+def _usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity mask where the OS has one)."""
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def verify_all(tasks: Iterable[str] = VERIFIED_TASKS, indices: Iterable[int] | None = None,
                jobs: int = 1) -> dict:
     """Compare every target of ``tasks`` (every level) on ``indices`` (default: every graph) with
     the brute force (:func:`lad_counts` for the shipped subgraph tasks, :func:`hom_lad_counts` for
-    the homomorphism tasks), over ``jobs`` processes; raise :class:`DataIntegrityError` naming the
-    first mismatches, else return what was checked."""
+    the homomorphism tasks), over ``jobs`` processes (at most the usable
+    cores); raise :class:`DataIntegrityError` naming the first mismatches, else return what was checked."""
     from . import data
 
     tasks = [parse_task(t).name for t in tasks]
@@ -190,6 +197,7 @@ def verify_all(tasks: Iterable[str] = VERIFIED_TASKS, indices: Iterable[int] | N
                            f"tasks ({', '.join(HOM_TASKS)}) have targets to verify; got {', '.join(unknown) or 'none'}")
     if jobs < 1:
         raise WLToolsError(f"jobs must be >= 1, got {jobs}")
+    jobs = min(jobs, _usable_cores())  # more processes than cores only add start-up and memory
     n = len(data.load_graphs())
     indices = list(range(n) if indices is None else indices)
     if any(not 0 <= i < n for i in indices):
@@ -207,6 +215,6 @@ def verify_all(tasks: Iterable[str] = VERIFIED_TASKS, indices: Iterable[int] | N
     if bad:
         raise DataIntegrityError(f"{len(bad)} target(s) differ from the brute-force count, e.g. "
                                  + "; ".join(bad[:3]))
-    return {"tasks": len(tasks), "hom_tasks": sum(t in HOM_TASKS for t in tasks), "levels": len(LEVELS),
+    return {"jobs": jobs, "tasks": len(tasks), "hom_tasks": sum(t in HOM_TASKS for t in tasks), "levels": len(LEVELS),
             "graphs": len(indices), "items": sum(i for i, _ in results), "mismatches": 0,
             "wall_s": round(time.time() - t0, 1)}

@@ -1,0 +1,68 @@
+"""Non-invariant count runs are marked wherever shown (issue 45, fault 4): the invariance probe of
+a count run (relabelled copies of benchmark graph 0), a warning line before training, the config,
+and every format of the report."""
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+from tiny_gnn import tiny_gnn_source
+
+POSITIONAL = '''
+
+class Positional(TinyGNN):
+    """TinyGNN whose input is the node's position in the batch: outputs depend on the node order."""
+
+    def forward(self, batch):
+        x = torch.arange(batch.num_nodes, dtype=torch.float32).unsqueeze(1) / 10.0
+        h = torch.relu(self.lin1(x))
+        return self.out(torch.zeros(batch.num_graphs, h.shape[-1]).index_add(0, batch.batch, h))
+
+
+def positional():
+    return Positional()
+
+
+def tiny():
+    return TinyGNN()
+'''
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    model = tmp_path_factory.mktemp("m") / "posmodel.py"
+    model.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + POSITIONAL)
+    root = tmp_path_factory.mktemp("runs")
+    out = {}
+    for name in ("positional", "tiny"):
+        res = CliRunner().invoke(cli, ["count", "run", "--model", f"{model}:{name}", "--task", "star:3", "--limit", "20",
+                                       "--epochs", "1", "--batch-size", "10", "--out", str(root / name)])
+        assert res.exit_code == 0, res.output
+        out[name] = (root / name, res.output)
+    return out
+
+
+def test_the_probe_is_recorded_and_warned(runs):
+    (pos, said), (tiny, quiet) = runs["positional"], runs["tiny"]
+    assert "is not permutation invariant" in said and "not permutation invariant" not in quiet
+    assert json.loads((pos / "config.json").read_text())["invariance"]["invariant"] is False
+    assert json.loads((tiny / "config.json").read_text())["invariance"]["invariant"] is True
+
+
+def test_every_report_format_marks_the_run(runs):
+    dirs = [str(runs["positional"][0]), str(runs["tiny"][0])]
+    report = json.loads(CliRunner().invoke(cli, ["count", "report", *dirs, "--format", "json"]).output)
+    flags = {r["model"].split(":")[-1]: r["flag"] for r in report["rows"]}
+    assert "model not permutation invariant" in flags["positional"]
+    assert "not permutation invariant" not in flags["tiny"]
+    assert {r["model"].split(":")[-1]: r["invariant"] for r in report["runs"]} == {"positional": False, "tiny": True}
+    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(cli, ["count", "report", *dirs, "--format", "csv"]).output)))
+    assert [("positional" in r["model"], "not permutation invariant" in r["flag"]) for r in rows] == [
+        (True, True), (False, False)]
+    md = CliRunner().invoke(cli, ["count", "report", *dirs]).output
+    assert sum("model not permutation invariant" in ln for ln in md.splitlines() if ln.startswith("| ")) == 1
+    assert any("positional" in ln and "| **no** |" in ln for ln in md.splitlines())
