@@ -339,8 +339,12 @@ def write_json_atomic(path: Path, obj: Any) -> None:
 
 
 def prepare_run_dir(path: Path) -> None:
-    """Create the run directory ``path`` if needed and check it is a writable directory (one
-    :class:`RunDirectoryError` line otherwise); shared by BREC and count run directories."""
+    """Create the run directory ``path`` if needed and check it is a writable directory outside what
+    the project ships (:func:`wltools.runtime.shipped.refuse_shipped`; one :class:`RunDirectoryError`
+    line otherwise); shared by BREC and count run directories."""
+    from wltools.runtime.shipped import refuse_shipped
+
+    refuse_shipped("the run directory", path, error=RunDirectoryError)
     if path.exists() and not path.is_dir():
         raise RunDirectoryError(f"{path} exists and is not a directory")
     try:

@@ -7,7 +7,7 @@ import click
 from wltools.errors import WLToolsError
 from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS, bound_help, tests_help
 from cli.common import (CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, allow_code_change_option,
-                        brec_selection, check_output_file, check_report_targets, max_failures_option, parse_seeds,
+                        brec_selection, check_output_dir, check_output_file, check_report_targets, max_failures_option, parse_seeds,
                         parse_set, report_options, seed_device_options, set_option, table, write_text)
 
 
@@ -64,14 +64,9 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
     from brec_runner.theory import parse_tests
     from brec_runner.theory_report import run_theory, terminal_summary, write_report
 
-    from pathlib import Path
-
-    from brec_runner.dataset import DATA_DIR
-
     test_names = parse_tests(tests)
     ids = brec_selection(category, pairs)
-    if Path(out_dir).resolve().is_relative_to(DATA_DIR.resolve()):  # its README.md would replace BREC's
-        raise ReportedError(f"--out {out_dir} is inside the BREC data folder {DATA_DIR}; write the tables elsewhere")
+    check_output_dir("--out", out_dir)  # its README.md would replace BREC's (or a committed table)
     report = run_theory(test_names, rrwp_steps, ids=ids, fast=not exact, progress=not quiet,
                         use_cache=not no_cache)
     paths = write_report(report, out_dir)  # README.md states the command, --out included
@@ -148,6 +143,7 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
     except (ValueError, WLToolsError) as exc:
         raise click.BadParameter(str(exc), param_hint="--category/--pairs") from None
     seed_list = parse_seeds(seed, seeds)
+    check_output_dir("--out", out_dir)
     shard_kn = None
     if shard is not None:
         try:
