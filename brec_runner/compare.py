@@ -89,13 +89,9 @@ def _inside_no_run(d: Path, top: Path) -> bool:
 
 
 def _check_kind(d: Path, suite: bool) -> None:
-    from .record import read_config
+    from .record import check_kind, read_config
 
-    config = read_config(d)
-    if suite and not config.get("suite"):
-        raise RunDirectoryError(f"{d} is a BREC run, not a suite run: compare it with wltools brec compare")
-    if not suite and config.get("suite"):
-        raise RunDirectoryError(f"{d} is a run of suite {config['suite']}: compare it with wltools suite compare")
+    check_kind(d, read_config(d), ("suite",) if suite else ("brec",))
 
 
 class CommittedTheory:

@@ -71,6 +71,9 @@ __all__ = [
     "CONFIG",
     "COMPARED_KEYS",
     "RecordError",
+    "RUN_KINDS",
+    "run_kind",
+    "check_kind",
     "comparable",
     "read_results",
     "results_name",
@@ -238,6 +241,47 @@ def read_config(run_dir) -> dict[str, Any]:
     return cfg
 
 
+#: The kinds of run directory: what each is called and the commands that read it.
+RUN_KINDS = {"brec": ("a BREC run (wltools brec run)", "wltools brec report or wltools brec compare"),
+             "suite": ("a suite run (wltools suite run)", "wltools suite compare or wltools brec report"),
+             "count": ("a count run (wltools count run)", "wltools count report")}
+
+
+def run_kind(config: dict[str, Any]) -> str:
+    """The kind of run a ``config.json`` describes: ``count`` (its ``kind``), ``suite`` (it names a
+    suite) or ``brec`` (:data:`RUN_KINDS`).
+
+    Examples
+    --------
+    >>> run_kind({"kind": "count"}), run_kind({"suite": "csl"}), run_kind({"model": "gin"})
+    ('count', 'suite', 'brec')
+    """
+    if config.get("kind") == "count":
+        return "count"
+    return "suite" if config.get("suite") else "brec"
+
+
+def check_kind(run_dir, config: dict[str, Any], accepted: tuple[str, ...]) -> None:
+    """Refuse (:class:`RunDirectoryError`, one line) a run directory whose kind (:func:`run_kind`) a
+    reader does not read (``accepted``), naming its kind and the command that reads it.
+
+    Examples
+    --------
+    >>> check_kind("runs/x", {"kind": "count"}, ("brec", "suite"))
+    Traceback (most recent call last):
+    ...
+    wltools.errors.RunDirectoryError: runs/x is a count run (wltools count run), not a BREC or suite run: read it with wltools count report
+    """
+    kind = run_kind(config)
+    if kind in accepted:
+        return
+    what, reader = RUN_KINDS[kind]
+    if kind == "suite":
+        what = f"a run of suite {config['suite']} (wltools suite run)"
+    wanted = " or ".join({"brec": "BREC", "suite": "suite", "count": "count"}[k] for k in accepted)
+    raise RunDirectoryError(f"{run_dir} is {what}, not a {wanted} run: read it with {reader}")
+
+
 def _check_format(run_dir, cfg: dict[str, Any]) -> None:
     fmt = cfg.get("format", 1)
     if fmt == FORMAT:
@@ -271,6 +315,7 @@ def read_run(run_dir, *, skip_bad: bool = False) -> RunRecords:
     A (pair, seed) recorded twice (two shards that overlapped) must agree; the first is kept.
     """
     cfg = read_config(run_dir)
+    check_kind(run_dir, cfg, ("brec", "suite"))  # a count run: named, never "run brec upgrade"
     _check_format(run_dir, cfg)
     out = RunRecords(cfg)
     seen: dict[tuple[int, int], dict] = {}

@@ -12,7 +12,7 @@ from wltools.errors import RunDirectoryError
 
 from .identity import FORMAT, seal_config, settings_hash, stamp
 from .locks import FileLock
-from .record import CONFIG, RecordError, read_config, read_results, results_files, write_json_atomic
+from .record import CONFIG, RecordError, check_kind, read_config, read_results, results_files, write_json_atomic
 
 __all__ = ["upgrade_legacy"]
 
@@ -32,6 +32,7 @@ def upgrade_legacy(run_dir) -> dict[str, Any]:
 
     run_dir = Path(run_dir)
     cfg = read_config(run_dir)
+    check_kind(run_dir, cfg, ("brec",))  # a count run has no format either: never rewritten as a BREC run
     if cfg.get("format", 1) != 1:
         raise RunDirectoryError(f"{run_dir} is already format {cfg.get('format')}; nothing to upgrade")
     with FileLock(run_dir / ".lock", f"run directory {run_dir}"):
