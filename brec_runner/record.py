@@ -33,9 +33,11 @@ like any line, and the writer adds the newline (each said in one line on stderr)
 
 **config.json** is sealed by ``config_check`` (:func:`brec_runner.identity.seal_config`) each
 time it is written, so a hand edit of any entry (``seeds``, ``pairs``, the ``bound`` the report
-reads) is refused like an edit of the settings. A resume may change the declared ``bound`` and the
-``eval_batch_size`` (neither changes a record): the change is said on stderr and kept in the
-config's ``changes``. config.json, the results files and multi_pair.json are read through
+reads) is refused like an edit of the settings. The declared ``bound`` is part of the run's
+identity (format 3: of its settings hash too): a resume under another bound is refused like other
+settings, except in a directory written before bounds were recorded, which records it then. A
+resume may change the ``eval_batch_size`` (it changes no verdict): the change is said on stderr
+and kept in the config's ``changes``. config.json, the results files and multi_pair.json are read through
 :func:`brec_runner.fileio.read_regular`: a FIFO, device or directory in their place is an error,
 never a read that blocks.
 
@@ -63,7 +65,7 @@ from typing import Any
 from wltools.errors import RunDirectoryError
 
 from .fileio import check_regular, load_json, read_regular
-from .identity import (FORMAT, SETTINGS_KEYS, config_problem, differing_settings, record_checksum, record_problem,
+from .identity import (FORMAT, READ_FORMATS, SETTINGS_KEYS, config_problem, differing_settings, record_checksum, record_problem,
                        seal_config, settings_hash, stamp)
 from .locks import FileLock
 
@@ -94,9 +96,10 @@ MULTI_PAIR = "multi_pair.json"
 COMPARED_KEYS = SETTINGS_KEYS
 #: Config keys a resume may extend or correct (they do not change any record).
 _GROWING = ("seeds", "pairs")
-#: Config keys recorded but not compared: a resume may change them, with a message and an entry in
-#: ``config.json``'s ``changes`` (the bound is a declaration; the evaluation batch size changes only
-#: the float summation order of the eval-mode forward passes, see :mod:`brec_runner.rpc`).
+#: Config keys a resume may set, with a message and an entry in ``config.json``'s ``changes``: the
+#: evaluation batch size (it changes only the float summation order of the eval-mode forward
+#: passes, see :mod:`brec_runner.rpc`), and the bound where the directory predates its recording
+#: (otherwise the bound is a setting: :data:`~brec_runner.identity.SETTINGS_KEYS`).
 _DECLARED = ("bound", "eval_batch_size")
 
 
@@ -284,20 +287,21 @@ def check_kind(run_dir, config: dict[str, Any], accepted: tuple[str, ...]) -> No
 
 def _check_format(run_dir, cfg: dict[str, Any]) -> None:
     fmt = cfg.get("format", 1)
-    if fmt == FORMAT:
+    if fmt in READ_FORMATS:
         if not isinstance(cfg.get("settings_hash"), str) or not isinstance(cfg.get("code_versions"), list):
             raise RunDirectoryError(f"{run_dir}/{CONFIG} lacks its settings hash or code versions (edited?)")
+        why = config_problem(cfg)  # first: it covers every entry, the settings too
+        if why:
+            raise RunDirectoryError(f"{run_dir}/{CONFIG}: {why}; restore it from a backup")
         if cfg["settings_hash"] != settings_hash(cfg):
             raise RunDirectoryError(f"{run_dir}/{CONFIG}: its settings do not match its settings hash "
                                     "(the file was edited); restore it from a backup")
-        why = config_problem(cfg)
-        if why:
-            raise RunDirectoryError(f"{run_dir}/{CONFIG}: {why}; restore it from a backup")
         return
     if fmt == 1:
         raise RunDirectoryError(f"{run_dir} was written by an older wltools (records without checksums); "
                                 f"run `wltools brec upgrade {run_dir}` once to stamp them")
-    raise RunDirectoryError(f"{run_dir}/{CONFIG} has format {fmt!r}; this wltools reads format {FORMAT}")
+    raise RunDirectoryError(f"{run_dir}/{CONFIG} has format {fmt!r}; this wltools reads formats "
+                            f"{', '.join(map(str, READ_FORMATS))} (a newer wltools wrote it: update wltools)")
 
 
 @dataclass
@@ -307,12 +311,15 @@ class RunRecords:
     config: dict[str, Any]
     records: list[dict] = field(default_factory=list)
     bad: list[str] = field(default_factory=list)
+    #: (pair, seed) units recorded more than once (overlapping shards), counted once.
+    duplicates: int = 0
 
 
 def read_run(run_dir, *, skip_bad: bool = False) -> RunRecords:
     """Read and check a whole run directory (config and every results file, module docstring).
 
-    A (pair, seed) recorded twice (two shards that overlapped) must agree; the first is kept.
+    A (pair, seed) recorded twice (two shards that overlapped) must agree; the first is kept and
+    the others counted (``duplicates``).
     """
     cfg = read_config(run_dir)
     check_kind(run_dir, cfg, ("brec", "suite"))  # a count run: named, never "run brec upgrade"
@@ -325,6 +332,7 @@ def read_run(run_dir, *, skip_bad: bool = False) -> RunRecords:
             if key in seen:
                 if (seen[key]["distinguished"], seen[key]["reliable"]) != (rec["distinguished"], rec["reliable"]):
                     raise RecordError(f"{f}: pair {key[0]} seed {key[1]} is recorded twice with different verdicts")
+                out.duplicates += 1
                 continue
             seen[key] = rec
             out.records.append(rec)
@@ -453,7 +461,7 @@ class RunDirectory:
             return new
         old = read_config(self.path)
         _check_format(self.path, old)
-        diff = differing_settings(old, new)
+        diff = [k for k in differing_settings(old, new) if k != "bound" or "bound" in old]  # first recorded now
         if diff:
             a, b = _show(old, diff[0]), _show(new, diff[0])
             if diff[0] == "transform" and isinstance(old.get("transform"), str) and " [state " not in old["transform"]:
@@ -621,6 +629,10 @@ class RunDirectory:
 def _show(cfg: dict[str, Any], key: str) -> str:
     if key.startswith("protocol."):
         value = (cfg.get("protocol") or {}).get(key.split(".", 1)[1])
+    elif key == "bound":
+        from .identity import settings_of
+
+        value = settings_of(cfg, ("bound",))["bound"]
     else:
         value = cfg.get(key)
     text = json.dumps(value, sort_keys=True)

@@ -1,5 +1,5 @@
 """``wltools brec upgrade``: stamp a run directory written before record identity (format 1) with
-format 2, in place (the layout and identity rules are in :mod:`brec_runner.record`)."""
+the current format (:data:`brec_runner.identity.FORMAT`), in place (the layout and identity rules are in :mod:`brec_runner.record`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ __all__ = ["upgrade_legacy"]
 
 
 def upgrade_legacy(run_dir) -> dict[str, Any]:
-    """Stamp a format-1 run directory (written before record identity) with format 2, in place.
+    """Stamp a format-1 BREC run directory (written before record identity) with the current format
+    (its settings hash covers the declared bound), in place; another kind of run (a count run has
+    no format either) is refused, never rewritten.
 
     The records keep every value they had; they get the identity of the settings they were made
     under: the protocol's ``threshold_rule`` ``"exact"`` (the computed critical value, which format-1

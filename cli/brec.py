@@ -225,6 +225,11 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         click.echo(text, nl=False)
     if skipped:
         click.echo(f"warning: {skipped} untrustworthy results line(s) skipped (listed in the report)", err=True)
+    duplicates = sum(r.get("duplicate_units") or 0 for r in reps)
+    if duplicates:
+        from brec_runner.report_format import duplicates_line
+
+        click.echo(f"note: {duplicates_line(duplicates)}", err=True)
     for r in reps:
         if r.get("unfinished"):
             click.echo(f"warning: unfinished run {', '.join(r['run_dirs'])}: {r['records']} of {r['selection']['units']} "

@@ -1,0 +1,153 @@
+"""Issue 45, round three: a run's identity covers what changes a number. The declared bound is part
+of a BREC run's identity (format 3: its settings hash); reports and comparisons never merge runs of
+different identities silently (a refusal naming the difference, or separate rows), and say how
+many duplicate (pair, seed) units they counted once; old run directories are still read
+(docs/reliability.md, "Round three")."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fake_runs import unit_record, write_run
+
+import cli
+from brec_runner.identity import seal_config, settings_hash
+from brec_runner.protocol import Protocol
+from brec_runner.record import RunDirectory, read_config, read_run
+from brec_runner.report import build_report, build_reports
+from wltools.errors import RunDirectoryError
+
+ROOT = Path(__file__).resolve().parents[2]
+GIN_RUN = ROOT / "reports" / "brec-runs" / "gin-example-cpu"  # format 2, 260 pairs x seed 0, declared 1-WL
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
+
+
+def _run(*args):
+    return CliRunner().invoke(cli.cli, [str(a) for a in args])
+
+
+def _bound(test: str) -> dict:
+    return {"class": f"{test}, as declared", "lower": None, "upper": test, "note": "", "rrwp_steps": None,
+            "source": "--bound"}
+
+
+def _config(bound: str) -> dict:
+    return {"model": "sgformer", "preset": "small", "model_overrides": {}, "protocol": Protocol().to_dict(),
+            "device_type": "cpu", "device": "cpu", "bound": _bound(bound), "theory": {"theory": {}, "published": None}}
+
+
+@pytest.fixture
+def two_bounds(tmp_path):
+    """One model's runs declared 3-WL (seed 0) and 1-WL (seed 1), each realising Basic pairs 0 and 1."""
+    a = write_run(tmp_path / "a-3wl", _config("3wl"), [unit_record(0, 0, True), unit_record(1, 0, True)])
+    b = write_run(tmp_path / "b-1wl", _config("1wl"), [unit_record(0, 1, True), unit_record(1, 1, True)])
+    return a, b
+
+
+def test_the_bound_is_part_of_the_settings_hash(two_bounds):
+    a, b = (read_config(d) for d in two_bounds)
+    assert a["format"] == b["format"] == 3
+    assert a["settings_hash"] != b["settings_hash"]
+    # its words are not: the class text, note and source change no number
+    c = {**_config("3wl"), "format": 3}
+    assert settings_hash(c) == settings_hash({**c, "bound": {**c["bound"], "class": "other words", "note": "x"}})
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_reports_refuse_to_merge_runs_of_different_bounds(two_bounds, order):
+    """Before: merged with the bound of whichever came first ("3-WL, 0 pairs beyond the bound" in
+    one order, "1-WL, 2 pairs beyond" in the other). Now refused in either order, naming the bound."""
+    dirs = list(two_bounds)[::1 if order == 0 else -1]
+    with pytest.raises(RunDirectoryError, match=r"different settings \(bound differ"):
+        build_report(dirs)
+    result = _run("brec", "report", *dirs, "--no-theory")
+    assert result.exit_code == 2 and "bound differ" in result.output and len(result.output.splitlines()) == 1
+
+
+def test_allow_mixed_gives_each_bound_its_own_report(two_bounds):
+    """Hand count: BREC's pairs are 1-WL-equivalent (1-WL separates none), 3-WL separates every
+    Basic pair (published 60/60). Realising pairs 0 and 1 is beyond a 1-WL bound, within 3-WL."""
+    reps = {r["theory"]["upper"]: r for r in build_reports(list(two_bounds), allow_mixed=True)}
+    assert set(reps) == {"3wl", "1wl"}
+    assert [p["id"] for p in reps["1wl"]["pairs_by_class"]["beyond_theory"]] == [0, 1]
+    assert reps["3wl"]["pairs_by_class"]["beyond_theory"] == []
+    assert reps["3wl"]["pairs_by_class"]["realised_and_allowed"] == [0, 1]
+    assert reps["1wl"]["seeds"] == [1] and reps["3wl"]["seeds"] == [0]  # no seed counted under the other bound
+
+
+def test_compare_gives_each_bound_its_own_row(two_bounds):
+    result = _run("brec", "compare", *two_bounds, "--format", "json", "--no-theory")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert sorted(r["bound"]["upper"] for r in rows) == ["1wl", "3wl"]
+    assert sorted(r["label"] for r in rows) == ["declared 1wl", "declared 3wl"]
+
+
+def _old_copy_with_bound(src: Path, dst: Path, upper: str) -> Path:
+    """A format-2 run directory as the old code wrote it, declared ``upper`` (format 2 hashed no
+    bound, so the old writer gave both bounds one settings hash and the records stay valid)."""
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns(".lock*"))
+    cfg = json.loads((dst / "config.json").read_text())
+    cfg["bound"] = _bound(upper)
+    (dst / "config.json").write_text(json.dumps(seal_config(cfg), indent=2, sort_keys=True))
+    return dst
+
+
+def test_format2_runs_on_disk_of_different_bounds_are_not_merged(tmp_path):
+    """The issue's case on runs written before the bound was hashed: one settings hash, two bounds."""
+    a = _old_copy_with_bound(GIN_RUN, tmp_path / "gin-1wl", "1wl")
+    b = _old_copy_with_bound(GIN_RUN, tmp_path / "gin-3wl", "3wl")
+    ca, cb = read_config(a), read_config(b)
+    assert ca["format"] == cb["format"] == 2 and ca["settings_hash"] == cb["settings_hash"]
+    assert len(read_run(a).records) == len(read_run(b).records) == 260  # still read
+    result = _run("brec", "report", a, b, "--no-theory")
+    assert result.exit_code == 2 and "bound differ" in result.output, result.output
+    result = _run("brec", "compare", a, b, "--format", "json", "--no-theory")
+    assert result.exit_code == 0, result.output
+    assert sorted(r["label"] for r in json.loads(result.stdout)["rows"]) == ["declared 1wl", "declared 3wl"]
+
+
+def test_duplicate_units_are_counted_once_and_said(tmp_path):
+    """A copy of a run directory reported beside it: every unit is there twice. Before: dropped
+    without a word. Now one line with the count (the copy's results lines, counted here)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(GIN_RUN, copy, ignore=shutil.ignore_patterns(".lock*"))
+    lines = sum(len(f.read_text().splitlines()) for f in copy.glob("results*.jsonl"))
+    assert lines == 260
+    for command in (("brec", "report", "--format", "json"), ("brec", "compare", "--format", "json")):
+        result = _run(*command, GIN_RUN, copy, "--no-theory")
+        assert result.exit_code == 0, result.output
+        notes = [ln for ln in result.stderr.splitlines() if "recorded more than once" in ln]
+        assert len(notes) == 1 and notes[0].startswith(f"note: {lines} (pair, seed) unit(s)"), result.stderr
+    rep = json.loads(_run("brec", "report", GIN_RUN, copy, "--no-theory", "--format", "json").stdout)
+    assert rep["records"] == 260 and rep["duplicate_units"] == 260
+    one = _run("brec", "report", GIN_RUN, "--no-theory")
+    assert "recorded more than once" not in one.output  # nothing duplicated: nothing said
+
+
+def test_a_resume_under_another_bound_is_refused(tmp_path):
+    d = write_run(tmp_path / "run", _config("1wl"), [unit_record(0, 0, True)])
+    before = (d / "config.json").read_bytes()
+    with pytest.raises(RunDirectoryError, match="other settings .bound"):
+        RunDirectory(d, _config("3wl"), code="test")
+    assert (d / "config.json").read_bytes() == before
+
+
+def test_the_legacy_run_is_upgraded_to_the_current_format_and_read(tmp_path):
+    legacy = shutil.copytree(ROOT / "tests" / "data" / "legacy-run", tmp_path / "legacy")
+    lines = len((legacy / "results.jsonl").read_text().splitlines())
+    result = _run("brec", "report", legacy, "--no-theory")
+    assert result.exit_code == 2 and "brec upgrade" in result.output  # refused clearly before the upgrade
+    assert _run("brec", "upgrade", legacy).exit_code == 0
+    cfg = read_config(legacy)
+    assert cfg["format"] == 3 and cfg["settings_hash"] == settings_hash(cfg)
+    assert len(read_run(legacy).records) == lines
+    assert _run("brec", "report", legacy, "--no-theory").exit_code == 0
