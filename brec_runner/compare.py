@@ -254,7 +254,7 @@ def _new_row(rep: dict[str, Any], key: str, config: dict[str, Any]) -> dict[str,
             "theory_computed": bool(th.get("computed")), "seeds": [], "device": rep.get("device"),
             "settings_hashes": [], "run_dirs": [], "cells": {}, "unfinished": False,
             "units": {"selected": 0, "recorded": 0, "failed": 0, "missing": 0}, "skipped_lines": [],
-            "duplicate_units": 0}
+            "duplicate_units": 0, "not_invariant_units": 0, "not_invariant_max_diff": None}
 
 
 def _add(row: dict[str, Any], rep: dict[str, Any], base: Path | None) -> None:
@@ -264,6 +264,9 @@ def _add(row: dict[str, Any], rep: dict[str, Any], base: Path | None) -> None:
     row["unfinished"] |= bool(rep.get("unfinished"))
     row["skipped_lines"] += list(rep.get("skipped_lines") or [])
     row["duplicate_units"] += rep.get("duplicate_units") or 0
+    if rep.get("not_invariant_units"):
+        row["not_invariant_units"] += rep["not_invariant_units"]
+        row["not_invariant_max_diff"] = max(row["not_invariant_max_diff"] or 0.0, rep["invariance"]["max_abs_diff"])
     total = next(r for r in rep["categories"] if r["category"] == "total")
     for k in row["units"]:
         row["units"][k] += (total.get("units") or {}).get(k, 0)

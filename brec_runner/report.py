@@ -130,6 +130,10 @@ class RunGroup:
     #: (pair, seed) units recorded more than once (overlapping shards, a copy of a directory, two
     #: directories of one seed), counted once.
     duplicates: int = 0
+    #: Units from directories whose model failed the permutation-invariance probe (their config's
+    #: ``invariance``, :func:`brec_runner.contract.probe_invariance`), and the largest such probe.
+    not_invariant_units: int = 0
+    not_invariant: dict | None = None
 
 
 def _same_dir_key(d) -> str:
@@ -162,6 +166,7 @@ def run_groups(run_dirs: Sequence, *, skip_bad: bool = False) -> list[RunGroup]:
         group.dirs.append(str(d))
         group.bad.extend(run.bad)
         group.duplicates += run.duplicates
+        _count_not_invariant(group, run.config, len(run.records))
         for rec in run.records:
             unit = (int(rec["id"]), int(rec["seed"]))
             if unit in recs:
@@ -178,6 +183,17 @@ def run_groups(run_dirs: Sequence, *, skip_bad: bool = False) -> list[RunGroup]:
     for h, group in groups.items():
         group.records = sorted(merged[h].values(), key=lambda r: (r["id"], r["seed"]))
     return list(groups.values())
+
+
+def _count_not_invariant(group: RunGroup, config: dict[str, Any], units: int) -> None:
+    """Add a directory's units to ``group``'s non-invariant count when its model failed the
+    permutation-invariance probe, keeping the probe with the largest difference."""
+    inv = config.get("invariance")
+    if not (isinstance(inv, dict) and inv.get("invariant") is False):
+        return
+    group.not_invariant_units += units
+    if group.not_invariant is None or inv.get("max_abs_diff", 0) > group.not_invariant.get("max_abs_diff", 0):
+        group.not_invariant = inv
 
 
 def group_runs(run_dirs: Sequence, *, skip_bad: bool = False, bad: list | None = None
@@ -227,6 +243,9 @@ def _report_of(group: RunGroup, *, theory: bool, verdicts=None) -> dict[str, Any
                   selected=group.selected, failures=group.failures, failure_log_bad=group.failure_log_bad,
                   verdicts=verdicts)
     rep["duplicate_units"] = group.duplicates
+    rep["not_invariant_units"] = group.not_invariant_units
+    if group.not_invariant is not None:  # any directory of the group: the report says so
+        rep["invariance"] = group.not_invariant
     return rep
 
 

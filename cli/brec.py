@@ -225,6 +225,10 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         click.echo(text, nl=False)
     if skipped:
         click.echo(f"warning: {skipped} untrustworthy results line(s) skipped (listed in the report)", err=True)
+    not_invariant = sum(r.get("not_invariant_units") or 0 for r in reps)
+    if not_invariant:
+        click.echo(f"warning: {not_invariant} (pair, seed) unit(s) come from a model that failed the permutation-"
+                   "invariance probe: separations beyond its bound are no evidence (said in the report)", err=True)
     duplicates = sum(r.get("duplicate_units") or 0 for r in reps)
     if duplicates:
         from brec_runner.report_format import duplicates_line

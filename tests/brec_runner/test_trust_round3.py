@@ -151,3 +151,60 @@ def test_the_legacy_run_is_upgraded_to_the_current_format_and_read(tmp_path):
     assert cfg["format"] == 3 and cfg["settings_hash"] == settings_hash(cfg)
     assert len(read_run(legacy).records) == lines
     assert _run("brec", "report", legacy, "--no-theory").exit_code == 0
+
+
+# ------------------------------------------------------------------ non-invariant runs marked
+
+_NOT_INVARIANT = {"copies": 4, "invariant": False, "max_abs_diff": 0.0123, "pair": 0}
+_INVARIANT = {"copies": 4, "invariant": True, "max_abs_diff": 1e-7, "pair": 0}
+
+
+def _run_with(tmp_path, name: str, invariance: dict, seeds=(0,)) -> Path:
+    cfg = {**_config("3wl"), "invariance": invariance, "pairs": [0, 1], "seeds": list(seeds)}
+    return write_run(tmp_path / name, cfg, [unit_record(p, s, True) for s in seeds for p in (0, 1)])
+
+
+def test_compare_marks_and_counts_units_of_a_non_invariant_model(tmp_path):
+    """Before: ``brec compare`` showed a row of a model that failed the invariance probe like any other."""
+    bad = _run_with(tmp_path, "lap", _NOT_INVARIANT, seeds=(0, 1))  # 2 pairs x 2 seeds = 4 units
+    good = write_run(tmp_path / "gin", {**_config("1wl"), "model": "graphormer", "invariance": _INVARIANT},
+                     [unit_record(0, 0, False)])
+    result = _run("brec", "compare", bad, good, "--format", "json", "--no-theory")
+    assert result.exit_code == 0, result.output
+    rows = {r["model"]: r for r in json.loads(result.stdout)["rows"]}
+    assert rows["sgformer"]["not_invariant_units"] == 4 and rows["graphormer"]["not_invariant_units"] == 0
+    warning = [ln for ln in result.stderr.splitlines() if "invariance probe" in ln]
+    assert len(warning) == 1 and "1 row(s) hold 4 (pair, seed) unit(s)" in warning[0]
+    md = _run("brec", "compare", bad, good, "--no-theory").stdout
+    marked = [ln for ln in md.splitlines() if "not permutation invariant" in ln]
+    assert marked and all("sgformer" in ln for ln in marked)
+    assert "4 of its 4 (pair, seed) units" in md
+    csv_rows = _run("brec", "compare", bad, good, "--format", "csv", "--no-theory").stdout.splitlines()
+    col = csv_rows[0].split(",").index("not_invariant_units")
+    assert sorted(r.split(",")[col] for r in csv_rows[1:]) == ["0", "4"]
+
+
+def test_a_report_counts_the_units_of_a_non_invariant_directory_it_merges(tmp_path):
+    """One identity, two directories (seeds 0 and 1), one of them probed not invariant: the report
+    says so, whichever comes first, and counts that directory's units."""
+    a = _run_with(tmp_path, "a", _INVARIANT, seeds=(0,))
+    b = _run_with(tmp_path, "b", _NOT_INVARIANT, seeds=(1,))
+    for dirs in ([a, b], [b, a]):
+        rep = build_report(dirs, theory=False)
+        assert rep["not_invariant_units"] == 2 and rep["invariance"]["invariant"] is False
+    result = _run("brec", "report", a, b, "--no-theory")
+    assert "Not permutation invariant" in result.stdout
+    assert "warning: 2 (pair, seed) unit(s) come from a model that failed" in result.stderr
+
+
+def test_claims_verify_brec_run_does_not_pass_a_non_invariant_run(tmp_path):
+    """Before: PASS. The same records from an invariant model PASS (3-WL separates Basic pairs 0 and
+    1), so the ERROR comes from the probe alone."""
+    good = _run_with(tmp_path, "good", _INVARIANT)
+    bad = _run_with(tmp_path, "bad", _NOT_INVARIANT)
+    ok = _run("claims", "verify", "brec-run", "--run-dir", good)
+    assert ok.exit_code == 0 and "PASS" in ok.stdout, ok.output
+    result = _run("claims", "verify", "brec-run", "--run-dir", bad)
+    assert result.exit_code == 1, result.output
+    assert "ERROR" in result.stdout and "permutation-invariance probe" in result.stdout
+    assert "all 2 (pair, seed) units" in result.stdout and "0 PASS" in result.stdout
