@@ -208,3 +208,71 @@ def test_claims_verify_brec_run_does_not_pass_a_non_invariant_run(tmp_path):
     assert result.exit_code == 1, result.output
     assert "ERROR" in result.stdout and "permutation-invariance probe" in result.stdout
     assert "all 2 (pair, seed) units" in result.stdout and "0 PASS" in result.stdout
+
+
+# ------------------------------------------------------------------ the theory cache key
+
+def test_the_theory_key_covers_the_record_shaping_module(tmp_path, monkeypatch):
+    """brec_runner/theory.py shapes the cached records: an edited copy of it is a new key (before,
+    a hand-kept "-c2" in the file name stood in for it)."""
+    from brec_runner import source_closure as sc
+    from brec_runner import theory as th
+
+    before = th.code_version()
+    original = sc._origin("brec_runner.theory")
+    copy = tmp_path / "theory.py"
+    copy.write_bytes(original.read_bytes())
+    monkeypatch.setattr(sc, "_origin", lambda name, real=sc._origin: copy if name == "brec_runner.theory" else real(name))
+    assert th.code_version() == before  # the same bytes: the same key
+    copy.write_bytes(original.read_bytes().replace(b'_RESULT_FIELDS = ("distinguished",',
+                                                   b'_RESULT_FIELDS = ("distinguished", "extra",'))
+    assert th.code_version() != before
+    assert "-c2" not in th._cache_file("1wl", 0, True, before).name
+
+
+def test_the_theory_key_covers_the_python_version(monkeypatch):
+    from brec_runner import source_closure as sc
+    from brec_runner import theory as th
+
+    before = th.code_version()
+    monkeypatch.setattr(sc.platform, "python_version", lambda: "3.99.0")
+    assert th.code_version() != before
+
+
+@pytest.mark.parametrize("library, counts", [("torch", False), ("rdkit", False), ("pynauty", True), ("scipy", True)])
+def test_the_theory_key_reads_only_the_libraries_the_verdicts_use(monkeypatch, library, counts):
+    """An upgrade of torch or RDKit (imported in the closure only by the models' float encodings and
+    the SMILES reader) keeps the key; one of pynauty or scipy changes it."""
+    from brec_runner import source_closure as sc
+    from brec_runner import theory as th
+
+    before = th.code_version()
+    real = sc.metadata.version
+    monkeypatch.setattr(sc.metadata, "version", lambda name: "99.0" if name == library else real(name))
+    assert (th.code_version() != before) is counts
+
+
+def test_a_left_out_library_counts_again_once_another_module_imports_it(tmp_path, monkeypatch):
+    """leave_out names the modules whose import of a library the results do not read; a new import
+    of it anywhere else in the closure puts its version back into the key."""
+    from brec_runner import source_closure as sc
+
+    pkg = tmp_path / "pkgy"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "entry.py").write_text("from . import side, core\n")
+    (pkg / "side.py").write_text("import numpy\n")
+    (pkg / "core.py").write_text("x = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sc, "_MEMO", {})
+    real = sc.metadata.version
+    version = {"numpy": "1.0"}
+    monkeypatch.setattr(sc.metadata, "version", lambda name: version.get(name) or real(name))
+    key = lambda: sc.sources_digest(["pkgy.entry"], "pkgy", leave_out={"numpy": ("pkgy.side",)})  # noqa: E731
+    k0 = key()
+    version["numpy"] = "2.0"
+    assert key() == k0  # only pkgy.side imports it: left out
+    (pkg / "core.py").write_text("import numpy\nx = 1\n")
+    k1 = key()
+    version["numpy"] = "3.0"
+    assert key() != k1  # pkgy.core imports it now: its version counts
