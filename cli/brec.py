@@ -50,7 +50,8 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
 @click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="runs/brec-theory",
               show_default=True, help="Output folder (verdicts.json, verdicts.csv, README.md); the committed "
-                                      "table is regenerated with --out reports/brec-theory.")
+                                      "table is regenerated with --out reports/brec-theory and "
+                                      "WLTOOLS_REGENERATE_REPORTS=1 in the environment.")
 @click.option("--exact", is_flag=True, help="Use the exact refinement path instead of the fast one.")
 @click.option("--no-cache", is_flag=True, help="Recompute instead of reading the verdict cache.")
 @click.option("--quiet", is_flag=True, help=QUIET_HELP)

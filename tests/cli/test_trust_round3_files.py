@@ -51,39 +51,75 @@ def two_g6(tmp_path):
     return g6
 
 
-# the three reproductions of the issue, and the other file options of the commands
-@pytest.mark.parametrize("args, target, needle", [
-    (("count", "report", COUNT_RUN, "--out"), "data/counting/targets.npz", "data folder"),
-    (("brec", "compare", GIN_RUN, "--out"), "data/brec/basic.npy", "data folder"),
-    (("dataset", "{g6}", "--out"), "data/tu/README.md", "data folder"),
-    (("count", "report", COUNT_RUN, "--plot"), "reports/count-runs/report.png", "committed reports"),
-    (("brec", "report", GIN_RUN, "--out"), "docs/reliability.md", "documentation"),
-    (("brec", "report", GIN_RUN, "--html"), "docs/index.md", "documentation"),
-    (("suite", "compare", "reports/suite-runs/grit-brec-csl-cpu", "--plot"), "wltools/__init__.py", "source"),
-    (("suite", "theory", "sr16", "--tests", "1wl", "--out"), "README.md", "own README.md"),
-    (("claims", "verify", "brec-run", "--run-dir", GIN_RUN, "--out"), "reports/claims.md", "committed reports"),
-    (("check", "petersen", "petersen", "--test", "1wl", "--draw"), "docs/pair.png", "documentation"),
-])
-def test_file_outputs_refuse_what_the_project_ships(at_root, two_g6, args, target, needle):
+#: Every output-path option of every command: (command, option) -> (arguments before the option,
+#: the path tried, what the refusal names). The issue's three reproductions are the first three.
+FILE_OUTPUTS = {
+    ("count report", "--out"): (("count", "report", COUNT_RUN), "data/counting/targets.npz", "data folder"),
+    ("brec compare", "--out"): (("brec", "compare", GIN_RUN), "data/brec/basic.npy", "data folder"),
+    ("dataset", "--out"): (("dataset", "{g6}"), "data/tu/README.md", "data folder"),
+    ("count report", "--plot"): (("count", "report", COUNT_RUN), "reports/count-runs/report.png", "committed reports"),
+    ("brec compare", "--plot"): (("brec", "compare", GIN_RUN), "reports/brec-runs/gin-example-cpu/report.png",
+                                 "committed reports"),
+    ("brec report", "--out"): (("brec", "report", GIN_RUN), "docs/reliability.md", "documentation"),
+    ("brec report", "--plot"): (("brec", "report", GIN_RUN), "data/brec/plot.png", "data folder"),
+    ("brec report", "--html"): (("brec", "report", GIN_RUN), "docs/index.md", "documentation"),
+    ("dataset", "--plot"): (("dataset", "{g6}"), "examples/plot.png", "examples"),
+    ("suite compare", "--out"): (("suite", "compare", "reports/suite-runs/grit-brec-csl-cpu"), "reports/leaderboard.md",
+                                 "committed reports"),
+    ("suite compare", "--plot"): (("suite", "compare", "reports/suite-runs/grit-brec-csl-cpu"), "wltools/x.png", "source"),
+    ("suite theory", "--out"): (("suite", "theory", "sr16", "--tests", "1wl"), "README.md", "own README.md"),
+    ("claims verify", "--out"): (("claims", "verify", "brec-run", "--run-dir", GIN_RUN), "reports/claims.md",
+                                 "committed reports"),
+    ("check", "--draw"): (("check", "petersen", "petersen", "--test", "1wl"), "docs/pair.png", "documentation"),
+}
+#: The options naming an output folder (a run directory, a table folder, a figures folder).
+FOLDER_OUTPUTS = {
+    ("brec run", "--out"): ("brec", "run", "--model", "examples/gin.py:gin", "--pairs", "0", "--out", "data/brec/run"),
+    ("suite run", "--out"): ("suite", "run", "csl", "--model", "examples/gin.py:gin", "--out",
+                             "reports/suite-runs/new-run"),
+    ("count run", "--out"): ("count", "run", "--model", "examples/gin.py:gin", "--task", "cycle:3", "--out",
+                             "reports/count-runs/gin-graph"),
+    ("brec theory", "--out"): ("brec", "theory", "--pairs", "0", "--tests", "1wl", "--out", "reports/brec-theory",
+                               "--quiet"),
+    ("brec report", "--figures"): ("brec", "report", GIN_RUN, "--figures", "docs/figures"),
+}
+#: Parameter names of options that name an output file or folder (as tests/test_default_outputs.py).
+OUTPUT_PARAMS = {"out", "out_dir", "out_path", "plot_path", "html_path", "draw_path", "figures_dir"}
+
+
+def test_every_output_option_of_every_command_is_tried_here():
+    """A new output option fails this test until it is in the tables above (and so guarded)."""
+    import click
+
+    def commands(group, prefix=""):
+        for name, cmd in sorted(group.commands.items()):
+            if isinstance(cmd, click.Group):
+                yield from commands(cmd, f"{prefix}{name} ")
+            else:
+                yield f"{prefix}{name}", cmd
+
+    found = {(name, p.opts[0]) for name, cmd in commands(cli.cli) for p in cmd.params
+             if isinstance(p, click.Option) and p.name in OUTPUT_PARAMS}
+    assert found == set(FILE_OUTPUTS) | set(FOLDER_OUTPUTS)
+
+
+@pytest.mark.parametrize("command", sorted(FILE_OUTPUTS), ids=" ".join)
+def test_file_outputs_refuse_what_the_project_ships(at_root, two_g6, command):
+    args, target, needle = FILE_OUTPUTS[command]
     before = _digest(target)
     args = tuple(str(two_g6) if a == "{g6}" else a for a in args)
-    line = _one_error_line(_run(*args, target), needle)
+    line = _one_error_line(_run(*args, command[1], target), needle)
     assert target in line and "elsewhere" in line
     assert _digest(target) == before  # unchanged (or still absent)
 
 
-@pytest.mark.parametrize("args", [
-    ("brec", "run", "--model", "examples/gin.py:gin", "--pairs", "0", "--out", "data/brec/run"),
-    ("suite", "run", "csl", "--model", "examples/gin.py:gin", "--out", "reports/suite-runs/new-run"),
-    ("count", "run", "--model", "examples/gin.py:gin", "--task", "cycle:3", "--out", "reports/count-runs/gin-graph"),
-    ("brec", "theory", "--pairs", "0", "--tests", "1wl", "--out", "reports/brec-theory", "--quiet"),
-    ("brec", "report", GIN_RUN, "--figures", "docs/figures"),
-])
-def test_folder_outputs_refuse_what_the_project_ships(at_root, args):
+@pytest.mark.parametrize("command", sorted(FOLDER_OUTPUTS), ids=" ".join)
+def test_folder_outputs_refuse_what_the_project_ships(at_root, command):
     """A run directory or table folder inside the project is refused before the model is even
     loaded: a committed run is not resumed (its files would change), the committed tables are not
     rewritten, and no folder is created."""
-    target = PROJECT_ROOT / args[args.index("--out" if "--out" in args else "--figures") + 1]
+    args = FOLDER_OUTPUTS[command]
+    target = PROJECT_ROOT / args[args.index(command[1]) + 1]
     existed = target.exists()
     files = sorted(p.name for p in target.iterdir()) if existed else None
     _one_error_line(_run(*args), "write it elsewhere")
