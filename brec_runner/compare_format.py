@@ -133,7 +133,9 @@ def _markdown(cmp: dict[str, Any]) -> str:
                  f"({u['failed']} failed, {u['missing']} missing; `wltools brec report` lists them)"
                  if r.get("unfinished") else "")
         skipped = f"; {len(r['skipped_lines'])} results line(s) skipped as untrustworthy" if r["skipped_lines"] else ""
-        lines.append(f"- {_model(r)}: " + ", ".join(f"`{d}`" for d in r["run_dirs"]) + extra + skipped
+        twice = (f"; {r['duplicate_units']} (pair, seed) unit(s) recorded more than once, counted once"
+                 if r.get("duplicate_units") else "")
+        lines.append(f"- {_model(r)}: " + ", ".join(f"`{d}`" for d in r["run_dirs"]) + extra + skipped + twice
                      + not_invariant_text(r))
     return "\n".join(lines) + "\n"
 

@@ -129,6 +129,8 @@ def test_duplicate_units_are_counted_once_and_said(tmp_path):
         assert len(notes) == 1 and notes[0].startswith(f"note: {lines} (pair, seed) unit(s)"), result.stderr
     rep = json.loads(_run("brec", "report", GIN_RUN, copy, "--no-theory", "--format", "json").stdout)
     assert rep["records"] == 260 and rep["duplicate_units"] == 260
+    md = _run("brec", "compare", GIN_RUN, copy, "--no-theory").stdout
+    assert "260 (pair, seed) unit(s) recorded more than once, counted once" in md
     one = _run("brec", "report", GIN_RUN, "--no-theory")
     assert "recorded more than once" not in one.output  # nothing duplicated: nothing said
 
