@@ -131,8 +131,9 @@ def check_brec_run(*, run_dir=None, test: str | None = None,
         ``theory_verdicts(test, ids, rrwp_steps) -> {id: bool}``; default
         :func:`theory_distinguished`.
 
-    ERROR (no verdict) when the model has no known bound, the bound needs an RRWP step count the
-    model does not have, the run is unfinished (a planned (pair, seed) unit of ``config.json``'s
+    ERROR (no verdict) when the model failed the permutation-invariance probe recorded in the
+    run's config (its separations are no evidence about its class, beyond or within), the model
+    has no known bound, the bound needs an RRWP step count the model does not have, the run is unfinished (a planned (pair, seed) unit of ``config.json``'s
     ``pairs`` x ``seeds`` has no record), or a theory verdict is missing.
     """
     if run_dir is None:
@@ -155,6 +156,15 @@ def check_brec_run(*, run_dir=None, test: str | None = None,
     if test == "rrwp" and rrwp_steps is None:
         return ClaimResult("ERROR", f"model {model!r} has no RRWP encoding to take K from",
                            {"model": model})
+    inv = config.get("invariance")
+    if isinstance(inv, dict) and inv.get("invariant") is False:
+        return ClaimResult(
+            "ERROR", f"{model} failed the permutation-invariance probe (outputs of {inv.get('copies')} relabelled "
+            f"copies of pair {inv.get('pair')}'s G differ by up to {inv.get('max_abs_diff', float('nan')):.3g}): all "
+            f"{len(records)} (pair, seed) units of the run are outside the theory the claim compares with, so "
+            "neither PASS nor FAIL",
+            {"run_dir": str(run_dir), "model": model, "invariance probe": inv,
+             "units of a model that failed the invariance probe": len(records)})
     planned, unfinished = _unfinished(config, records)
     if unfinished:
         return ClaimResult(

@@ -89,13 +89,9 @@ def _inside_no_run(d: Path, top: Path) -> bool:
 
 
 def _check_kind(d: Path, suite: bool) -> None:
-    from .record import read_config
+    from .record import check_kind, read_config
 
-    config = read_config(d)
-    if suite and not config.get("suite"):
-        raise RunDirectoryError(f"{d} is a BREC run, not a suite run: compare it with wltools brec compare")
-    if not suite and config.get("suite"):
-        raise RunDirectoryError(f"{d} is a run of suite {config['suite']}: compare it with wltools suite compare")
+    check_kind(d, read_config(d), ("suite",) if suite else ("brec",))
 
 
 class CommittedTheory:
@@ -218,11 +214,13 @@ def _display(path, base: Path | None) -> str:
 
 
 def _row_key(rep: dict[str, Any], config: dict[str, Any], suite: bool) -> str:
-    """Runs with the same key share a row: their settings (for suites the suite's data aside,
-    with the relabelling rule kept)."""
+    """Runs with the same key share a row: their identity, settings and declared bound
+    (:func:`brec_runner.report.run_key`; for suites the suite's data aside, with the relabelling
+    rule kept)."""
     from .identity import settings_of
+    from .report import _with_bound
 
-    settings = settings_of(config)
+    settings = settings_of(_with_bound(config))
     if suite:
         settings["dataset"] = config.get("relabel_rule")
     return json.dumps(settings, sort_keys=True, default=str)
@@ -255,7 +253,8 @@ def _new_row(rep: dict[str, Any], key: str, config: dict[str, Any]) -> dict[str,
             "bound": {k: th.get(k) for k in ("lower", "upper", "rrwp_steps", "class")},
             "theory_computed": bool(th.get("computed")), "seeds": [], "device": rep.get("device"),
             "settings_hashes": [], "run_dirs": [], "cells": {}, "unfinished": False,
-            "units": {"selected": 0, "recorded": 0, "failed": 0, "missing": 0}, "skipped_lines": []}
+            "units": {"selected": 0, "recorded": 0, "failed": 0, "missing": 0}, "skipped_lines": [],
+            "duplicate_units": 0, "not_invariant_units": 0, "not_invariant_max_diff": None}
 
 
 def _add(row: dict[str, Any], rep: dict[str, Any], base: Path | None) -> None:
@@ -264,6 +263,10 @@ def _add(row: dict[str, Any], rep: dict[str, Any], base: Path | None) -> None:
     row["run_dirs"] += [_display(d, base) for d in rep["run_dirs"]]
     row["unfinished"] |= bool(rep.get("unfinished"))
     row["skipped_lines"] += list(rep.get("skipped_lines") or [])
+    row["duplicate_units"] += rep.get("duplicate_units") or 0
+    if rep.get("not_invariant_units"):
+        row["not_invariant_units"] += rep["not_invariant_units"]
+        row["not_invariant_max_diff"] = max(row["not_invariant_max_diff"] or 0.0, rep["invariance"]["max_abs_diff"])
     total = next(r for r in rep["categories"] if r["category"] == "total")
     for k in row["units"]:
         row["units"][k] += (total.get("units") or {}).get(k, 0)
@@ -292,7 +295,7 @@ def _rows(reports: list[dict[str, Any]], suite: bool, base: Path | None) -> list
 
 
 #: The order settings appear in a row label.
-_LABEL_ORDER = ("preset", "protocol.epochs", "model_overrides", "model_config", "transform", "device_type",
+_LABEL_ORDER = ("bound", "preset", "protocol.epochs", "model_overrides", "model_config", "transform", "device_type",
                 "protocol.threshold_rule", "dataset")
 
 
@@ -317,6 +320,12 @@ def _setting_text(key: str, config: dict[str, Any], others: list[dict[str, Any]]
         return f"transform {config.get('transform')}"
     if key == "preset":
         return None
+    if key == "bound":
+        from .report import _with_bound
+
+        b = _with_bound(config).get("bound") or {}
+        steps = f" (K={b['rrwp_steps']})" if b.get("rrwp_steps") else ""
+        return "declared " + (" .. ".join(str(b[e]) for e in ("lower", "upper") if b.get(e)) + steps or "no bound")
     mine = config.get(key) or {}
     fields = sorted({f for o in others for f in set(mine) | set(o.get(key) or {})
                      if mine.get(f) != (o.get(key) or {}).get(f)})
@@ -330,10 +339,14 @@ def _differing(configs: list[dict[str, Any]], *, whole: bool = False) -> list[st
     model config only when neither preset nor overrides explain it, the data only for the
     relabelling rule)."""
     from .identity import differing_settings
+    from .report import _with_bound
 
+    configs = [_with_bound(c) for c in configs]
     keys = {k for a in configs for b in configs if a is not b for k in differing_settings(a, b)}
     if keys & {"preset", "model_overrides"} and not whole:
         keys.discard("model_config")
+    if len(keys) > 1 and not whole:  # the bound column shows it; a label names it when nothing else differs
+        keys.discard("bound")
     if len({c.get("relabel_rule") for c in configs}) == 1 and not whole:
         keys.discard("dataset")
     return sorted(keys, key=lambda k: (_LABEL_ORDER.index(k) if k in _LABEL_ORDER else len(_LABEL_ORDER), k))

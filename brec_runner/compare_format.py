@@ -90,7 +90,19 @@ def _seeds(seeds: list[int]) -> str:
 def _model(row: dict[str, Any]) -> str:
     text = row["model"] + (f" [{row['preset']}]" if row.get("preset") else "")
     text += f": {row['label']}" if row.get("label") else ""
+    text += " (not permutation invariant)" if row.get("not_invariant_units") else ""
     return text + (" (unfinished)" if row.get("unfinished") else "")
+
+
+def not_invariant_text(row: dict[str, Any]) -> str:
+    """``; **not permutation invariant**: ...`` for a row with units of a model that failed the
+    invariance probe (their separations beyond the bound are no evidence of expressive power)."""
+    n = row.get("not_invariant_units")
+    if not n:
+        return ""
+    return (f"; **not permutation invariant**: {n} of its {row['units']['recorded']} (pair, seed) units come from a "
+            f"model whose outputs on relabelled copies of one graph differ (by up to {row['not_invariant_max_diff']:.3g}; "
+            "separations beyond its bound are no evidence of expressive power)")
 
 
 def _header(cmp: dict[str, Any]) -> list[str]:
@@ -121,7 +133,10 @@ def _markdown(cmp: dict[str, Any]) -> str:
                  f"({u['failed']} failed, {u['missing']} missing; `wltools brec report` lists them)"
                  if r.get("unfinished") else "")
         skipped = f"; {len(r['skipped_lines'])} results line(s) skipped as untrustworthy" if r["skipped_lines"] else ""
-        lines.append(f"- {_model(r)}: " + ", ".join(f"`{d}`" for d in r["run_dirs"]) + extra + skipped)
+        twice = (f"; {r['duplicate_units']} (pair, seed) unit(s) recorded more than once, counted once"
+                 if r.get("duplicate_units") else "")
+        lines.append(f"- {_model(r)}: " + ", ".join(f"`{d}`" for d in r["run_dirs"]) + extra + skipped + twice
+                     + not_invariant_text(r))
     return "\n".join(lines) + "\n"
 
 
@@ -130,12 +145,14 @@ def _csv(cmp: dict[str, Any]) -> str:
     the row has no such column or no value."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["model", "preset", "label", "bound_lower", "bound_upper", "rrwp_steps", "seeds", "unfinished"]
+    w.writerow(["model", "preset", "label", "bound_lower", "bound_upper", "rrwp_steps", "seeds", "unfinished",
+                "not_invariant_units"]
                + [f"{c}_{f}" for c in cmp["columns"] for f in _CSV_FIELDS])
     for r in cmp["rows"]:
         b = r["bound"]
         out = [r["model"], r.get("preset") or "", r["label"], b.get("lower") or "", b.get("upper") or "",
-               b.get("rrwp_steps") or "", " ".join(map(str, r["seeds"])), int(bool(r["unfinished"]))]
+               b.get("rrwp_steps") or "", " ".join(map(str, r["seeds"])), int(bool(r["unfinished"])),
+               r.get("not_invariant_units") or 0]
         for c in cmp["columns"]:
             cell = r["cells"].get(c) or {}
             s = cell.get("realised") or {}

@@ -35,7 +35,7 @@ from .identity import (code_version, config_problem, differing_settings, record_
                        settings_hash)
 from .locks import FileLock
 from .model_source import ModelSource
-from .record import prepare_run_dir, read_config, read_results
+from .record import check_kind, prepare_run_dir, read_config, read_results
 
 __all__ = ["read_count_run", "record_problem", "count_protocol", "count_code_version", "dataset_digest", "CountRun",
            "MAX_FAILURES", "unit_identity", "merge_units"]
@@ -131,8 +131,7 @@ def read_count_run(run_dir, *, skip_bad: bool = False, duplicates: list[str] | N
     """``(config, records, bad lines)`` of a count run directory, every line checked; a unit
     recorded twice is kept once (:func:`merge_units`; said in ``duplicates`` when given)."""
     cfg = read_config(run_dir)
-    if cfg.get("kind") != KIND:
-        raise RunDirectoryError(f"{run_dir} is not a count run directory (a BREC run? use wltools brec report)")
+    check_kind(run_dir, cfg, (KIND,))
     if cfg.get("settings_hash") != settings_hash(cfg) or config_problem(cfg):
         raise RunDirectoryError(f"{run_dir}/config.json was edited (its checks fail); restore it from a backup")
     good, bad = [], []

@@ -2,10 +2,11 @@
 
 Every results line carries
 
-- ``settings``: :func:`settings_hash` of the run's result-changing settings (:data:`SETTINGS_KEYS`:
-  model or factory, preset, the built-in model's full config, factory options, transform key,
-  every protocol value including the threshold rule, device type and the dataset digest, which
-  covers the raw BREC files and the relabelling rule);
+- ``settings``: :func:`settings_hash` of the run's identity (:data:`SETTINGS_KEYS`: model or
+  factory, preset, the built-in model's full config, factory options, transform key, every
+  protocol value including the threshold rule, device type, the dataset digest, which covers the
+  raw BREC files and the relabelling rule, and the declared bound's tests, which decide the
+  report's theory and "beyond the bound" counts);
 - ``code``: :func:`code_version` of the files that compute a result (the runner's training and
   data modules and the model's own source file), one of the run's ``code_versions``;
 - ``check``: :func:`record_checksum`, a sha256 of the line's other fields.
@@ -35,7 +36,10 @@ from .protocol import Protocol, decide
 
 __all__ = [
     "FORMAT",
+    "READ_FORMATS",
     "SETTINGS_KEYS",
+    "settings_keys",
+    "run_identity",
     "IDENTITY_FIELDS",
     "settings_of",
     "settings_hash",
@@ -50,11 +54,21 @@ __all__ = [
     "config_problem",
 ]
 
-#: Version of the run-directory format written by this code (``config.json`` ``format``).
-FORMAT = 2
-#: Config keys whose values change results: a run directory holds records of one setting of these.
+#: Version of the run-directory format written by this code (``config.json`` ``format``): 3 puts
+#: the declared bound into the settings hash (format 2 hashed :data:`SETTINGS_KEYS_V2`).
+FORMAT = 3
+#: The formats this code reads (format 1: after ``wltools brec upgrade``).
+READ_FORMATS = (2, 3)
+#: Config keys whose values change a number of a run or its report: a run directory holds records
+#: of one setting of these, and readers merge only runs that agree on all of them.
 SETTINGS_KEYS = ("model", "preset", "model_config", "model_overrides", "transform", "protocol", "device_type",
-                 "dataset")
+                 "dataset", "bound")
+#: What the settings hash of a format-2 run directory (and of a count run) covers: the bound was a
+#: declaration a resume could change.
+SETTINGS_KEYS_V2 = SETTINGS_KEYS[:-1]
+#: The parts of a declared bound that change a number (the tests and the RRWP steps; its class
+#: text, note and source are words).
+_BOUND_FIELDS = ("lower", "upper", "rrwp_steps")
 #: Fields a results line gets on top of :class:`brec_runner.rpc.PairOutcome`.
 IDENTITY_FIELDS = ("settings", "code", "threshold_rule", "check")
 _REQUIRED = {"id": int, "seed": int, "t2_pair": (int, float), "t2_reliability": (int, float),
@@ -70,28 +84,62 @@ def _canonical(value: Any) -> str:
 def _comparable(key: str, value):
     if key == "protocol" and isinstance(value, dict):
         return {k: v for k, v in value.items() if k != "sources"}
+    if key == "bound" and isinstance(value, dict):
+        return {k: value.get(k) for k in _BOUND_FIELDS}
     return value
 
 
-def settings_of(config: dict[str, Any]) -> dict[str, Any]:
-    """The result-changing part of a run config (:data:`SETTINGS_KEYS`; a protocol's cited sources
-    are not part of it).
+def settings_keys(config: dict[str, Any]) -> tuple[str, ...]:
+    """The keys the stored settings hash of ``config`` covers: :data:`SETTINGS_KEYS` from format 3
+    on, :data:`SETTINGS_KEYS_V2` before (and for count runs, which record no format)."""
+    fmt = config.get("format")
+    return SETTINGS_KEYS if isinstance(fmt, int) and fmt >= 3 else SETTINGS_KEYS_V2
+
+
+def settings_of(config: dict[str, Any], keys: tuple[str, ...] = SETTINGS_KEYS) -> dict[str, Any]:
+    """The part of a run config that changes a number (``keys``, default :data:`SETTINGS_KEYS`;
+    a protocol's cited sources and a bound's words are not part of it).
 
     Examples
     --------
     >>> settings_of({"model": "m", "protocol": {"lr": 1e-4, "sources": ["x"]}, "seeds": [0]})["protocol"]
     {'lr': 0.0001}
+    >>> settings_of({"bound": {"upper": "3wl", "class": "3-WL, as declared"}})["bound"]
+    {'lower': None, 'upper': '3wl', 'rrwp_steps': None}
     """
-    return {k: _comparable(k, config.get(k)) for k in SETTINGS_KEYS}
+    return {k: _comparable(k, config.get(k)) for k in keys}
 
 
 def settings_hash(config: dict[str, Any]) -> str:
-    """sha256 (16 hex) of :func:`settings_of` ``(config)``."""
+    """sha256 (16 hex) of :func:`settings_of` over :func:`settings_keys` ``(config)``: the hash a
+    run directory stores and stamps on its records."""
+    return hashlib.sha256(_canonical(settings_of(config, settings_keys(config))).encode()).hexdigest()[:16]
+
+
+def run_identity(config: dict[str, Any]) -> str:
+    """sha256 (16 hex) of :func:`settings_of` over all :data:`SETTINGS_KEYS`, whatever the config's
+    format: readers (report, compare, leaderboard) merge only runs of one identity. Give the bound
+    the report reads (:func:`brec_runner.configs.theory_bound`) as the config's ``bound``.
+
+    Examples
+    --------
+    >>> a = {"format": 2, "model": "gin", "bound": {"upper": "3wl"}}
+    >>> settings_hash(a) == settings_hash({**a, "bound": {"upper": "1wl"}})  # format 2: not in its hash
+    True
+    >>> run_identity(a) == run_identity({**a, "bound": {"upper": "1wl"}})
+    False
+    """
     return hashlib.sha256(_canonical(settings_of(config)).encode()).hexdigest()[:16]
 
 
 def differing_settings(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """The :data:`SETTINGS_KEYS` (protocol: ``protocol.FIELD``) whose values differ."""
+    """The :data:`SETTINGS_KEYS` (protocol: ``protocol.FIELD``) whose values differ.
+
+    Examples
+    --------
+    >>> differing_settings({"bound": {"upper": "3wl", "class": "a"}}, {"bound": {"upper": "1wl", "class": "a"}})
+    ['bound']
+    """
     a, b = settings_of(old), settings_of(new)
     out = []
     for k in SETTINGS_KEYS:

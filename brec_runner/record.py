@@ -33,9 +33,11 @@ like any line, and the writer adds the newline (each said in one line on stderr)
 
 **config.json** is sealed by ``config_check`` (:func:`brec_runner.identity.seal_config`) each
 time it is written, so a hand edit of any entry (``seeds``, ``pairs``, the ``bound`` the report
-reads) is refused like an edit of the settings. A resume may change the declared ``bound`` and the
-``eval_batch_size`` (neither changes a record): the change is said on stderr and kept in the
-config's ``changes``. config.json, the results files and multi_pair.json are read through
+reads) is refused like an edit of the settings. The declared ``bound`` is part of the run's
+identity (format 3: of its settings hash too): a resume under another bound is refused like other
+settings, except in a directory written before bounds were recorded, which records it then. A
+resume may change the ``eval_batch_size`` (it changes no verdict): the change is said on stderr
+and kept in the config's ``changes``. config.json, the results files and multi_pair.json are read through
 :func:`brec_runner.fileio.read_regular`: a FIFO, device or directory in their place is an error,
 never a read that blocks.
 
@@ -63,7 +65,7 @@ from typing import Any
 from wltools.errors import RunDirectoryError
 
 from .fileio import check_regular, load_json, read_regular
-from .identity import (FORMAT, SETTINGS_KEYS, config_problem, differing_settings, record_checksum, record_problem,
+from .identity import (FORMAT, READ_FORMATS, SETTINGS_KEYS, config_problem, differing_settings, record_checksum, record_problem,
                        seal_config, settings_hash, stamp)
 from .locks import FileLock
 
@@ -71,6 +73,9 @@ __all__ = [
     "CONFIG",
     "COMPARED_KEYS",
     "RecordError",
+    "RUN_KINDS",
+    "run_kind",
+    "check_kind",
     "comparable",
     "read_results",
     "results_name",
@@ -91,9 +96,10 @@ MULTI_PAIR = "multi_pair.json"
 COMPARED_KEYS = SETTINGS_KEYS
 #: Config keys a resume may extend or correct (they do not change any record).
 _GROWING = ("seeds", "pairs")
-#: Config keys recorded but not compared: a resume may change them, with a message and an entry in
-#: ``config.json``'s ``changes`` (the bound is a declaration; the evaluation batch size changes only
-#: the float summation order of the eval-mode forward passes, see :mod:`brec_runner.rpc`).
+#: Config keys a resume may set, with a message and an entry in ``config.json``'s ``changes``: the
+#: evaluation batch size (it changes only the float summation order of the eval-mode forward
+#: passes, see :mod:`brec_runner.rpc`), and the bound where the directory predates its recording
+#: (otherwise the bound is a setting: :data:`~brec_runner.identity.SETTINGS_KEYS`).
 _DECLARED = ("bound", "eval_batch_size")
 
 
@@ -238,22 +244,64 @@ def read_config(run_dir) -> dict[str, Any]:
     return cfg
 
 
+#: The kinds of run directory: what each is called and the commands that read it.
+RUN_KINDS = {"brec": ("a BREC run (wltools brec run)", "wltools brec report or wltools brec compare"),
+             "suite": ("a suite run (wltools suite run)", "wltools suite compare or wltools brec report"),
+             "count": ("a count run (wltools count run)", "wltools count report")}
+
+
+def run_kind(config: dict[str, Any]) -> str:
+    """The kind of run a ``config.json`` describes: ``count`` (its ``kind``), ``suite`` (it names a
+    suite) or ``brec`` (:data:`RUN_KINDS`).
+
+    Examples
+    --------
+    >>> run_kind({"kind": "count"}), run_kind({"suite": "csl"}), run_kind({"model": "gin"})
+    ('count', 'suite', 'brec')
+    """
+    if config.get("kind") == "count":
+        return "count"
+    return "suite" if config.get("suite") else "brec"
+
+
+def check_kind(run_dir, config: dict[str, Any], accepted: tuple[str, ...]) -> None:
+    """Refuse (:class:`RunDirectoryError`, one line) a run directory whose kind (:func:`run_kind`) a
+    reader does not read (``accepted``), naming its kind and the command that reads it.
+
+    Examples
+    --------
+    >>> check_kind("runs/x", {"kind": "count"}, ("brec", "suite"))
+    Traceback (most recent call last):
+    ...
+    wltools.errors.RunDirectoryError: runs/x is a count run (wltools count run), not a BREC or suite run: read it with wltools count report
+    """
+    kind = run_kind(config)
+    if kind in accepted:
+        return
+    what, reader = RUN_KINDS[kind]
+    if kind == "suite":
+        what = f"a run of suite {config['suite']} (wltools suite run)"
+    wanted = " or ".join({"brec": "BREC", "suite": "suite", "count": "count"}[k] for k in accepted)
+    raise RunDirectoryError(f"{run_dir} is {what}, not a {wanted} run: read it with {reader}")
+
+
 def _check_format(run_dir, cfg: dict[str, Any]) -> None:
     fmt = cfg.get("format", 1)
-    if fmt == FORMAT:
+    if fmt in READ_FORMATS:
         if not isinstance(cfg.get("settings_hash"), str) or not isinstance(cfg.get("code_versions"), list):
             raise RunDirectoryError(f"{run_dir}/{CONFIG} lacks its settings hash or code versions (edited?)")
+        why = config_problem(cfg)  # first: it covers every entry, the settings too
+        if why:
+            raise RunDirectoryError(f"{run_dir}/{CONFIG}: {why}; restore it from a backup")
         if cfg["settings_hash"] != settings_hash(cfg):
             raise RunDirectoryError(f"{run_dir}/{CONFIG}: its settings do not match its settings hash "
                                     "(the file was edited); restore it from a backup")
-        why = config_problem(cfg)
-        if why:
-            raise RunDirectoryError(f"{run_dir}/{CONFIG}: {why}; restore it from a backup")
         return
     if fmt == 1:
         raise RunDirectoryError(f"{run_dir} was written by an older wltools (records without checksums); "
                                 f"run `wltools brec upgrade {run_dir}` once to stamp them")
-    raise RunDirectoryError(f"{run_dir}/{CONFIG} has format {fmt!r}; this wltools reads format {FORMAT}")
+    raise RunDirectoryError(f"{run_dir}/{CONFIG} has format {fmt!r}; this wltools reads formats "
+                            f"{', '.join(map(str, READ_FORMATS))} (a newer wltools wrote it: update wltools)")
 
 
 @dataclass
@@ -263,14 +311,18 @@ class RunRecords:
     config: dict[str, Any]
     records: list[dict] = field(default_factory=list)
     bad: list[str] = field(default_factory=list)
+    #: (pair, seed) units recorded more than once (overlapping shards), counted once.
+    duplicates: int = 0
 
 
 def read_run(run_dir, *, skip_bad: bool = False) -> RunRecords:
     """Read and check a whole run directory (config and every results file, module docstring).
 
-    A (pair, seed) recorded twice (two shards that overlapped) must agree; the first is kept.
+    A (pair, seed) recorded twice (two shards that overlapped) must agree; the first is kept and
+    the others counted (``duplicates``).
     """
     cfg = read_config(run_dir)
+    check_kind(run_dir, cfg, ("brec", "suite"))  # a count run: named, never "run brec upgrade"
     _check_format(run_dir, cfg)
     out = RunRecords(cfg)
     seen: dict[tuple[int, int], dict] = {}
@@ -280,6 +332,7 @@ def read_run(run_dir, *, skip_bad: bool = False) -> RunRecords:
             if key in seen:
                 if (seen[key]["distinguished"], seen[key]["reliable"]) != (rec["distinguished"], rec["reliable"]):
                     raise RecordError(f"{f}: pair {key[0]} seed {key[1]} is recorded twice with different verdicts")
+                out.duplicates += 1
                 continue
             seen[key] = rec
             out.records.append(rec)
@@ -339,8 +392,12 @@ def write_json_atomic(path: Path, obj: Any) -> None:
 
 
 def prepare_run_dir(path: Path) -> None:
-    """Create the run directory ``path`` if needed and check it is a writable directory (one
-    :class:`RunDirectoryError` line otherwise); shared by BREC and count run directories."""
+    """Create the run directory ``path`` if needed and check it is a writable directory outside what
+    the project ships (:func:`wltools.runtime.shipped.refuse_shipped`; one :class:`RunDirectoryError`
+    line otherwise); shared by BREC and count run directories."""
+    from wltools.runtime.shipped import refuse_shipped
+
+    refuse_shipped("the run directory", path, error=RunDirectoryError)
     if path.exists() and not path.is_dir():
         raise RunDirectoryError(f"{path} exists and is not a directory")
     try:
@@ -404,7 +461,7 @@ class RunDirectory:
             return new
         old = read_config(self.path)
         _check_format(self.path, old)
-        diff = differing_settings(old, new)
+        diff = [k for k in differing_settings(old, new) if k != "bound" or "bound" in old]  # first recorded now
         if diff:
             a, b = _show(old, diff[0]), _show(new, diff[0])
             if diff[0] == "transform" and isinstance(old.get("transform"), str) and " [state " not in old["transform"]:
@@ -572,6 +629,10 @@ class RunDirectory:
 def _show(cfg: dict[str, Any], key: str) -> str:
     if key.startswith("protocol."):
         value = (cfg.get("protocol") or {}).get(key.split(".", 1)[1])
+    elif key == "bound":
+        from .identity import settings_of
+
+        value = settings_of(cfg, ("bound",))["bound"]
     else:
         value = cfg.get(key)
     text = json.dumps(value, sort_keys=True)

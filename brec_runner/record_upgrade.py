@@ -1,5 +1,5 @@
 """``wltools brec upgrade``: stamp a run directory written before record identity (format 1) with
-format 2, in place (the layout and identity rules are in :mod:`brec_runner.record`)."""
+the current format (:data:`brec_runner.identity.FORMAT`), in place (the layout and identity rules are in :mod:`brec_runner.record`)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,15 @@ from wltools.errors import RunDirectoryError
 
 from .identity import FORMAT, seal_config, settings_hash, stamp
 from .locks import FileLock
-from .record import CONFIG, RecordError, read_config, read_results, results_files, write_json_atomic
+from .record import CONFIG, RecordError, check_kind, read_config, read_results, results_files, write_json_atomic
 
 __all__ = ["upgrade_legacy"]
 
 
 def upgrade_legacy(run_dir) -> dict[str, Any]:
-    """Stamp a format-1 run directory (written before record identity) with format 2, in place.
+    """Stamp a format-1 BREC run directory (written before record identity) with the current format
+    (its settings hash covers the declared bound), in place; another kind of run (a count run has
+    no format either) is refused, never rewritten.
 
     The records keep every value they had; they get the identity of the settings they were made
     under: the protocol's ``threshold_rule`` ``"exact"`` (the computed critical value, which format-1
@@ -32,6 +34,7 @@ def upgrade_legacy(run_dir) -> dict[str, Any]:
 
     run_dir = Path(run_dir)
     cfg = read_config(run_dir)
+    check_kind(run_dir, cfg, ("brec",))  # a count run has no format either: never rewritten as a BREC run
     if cfg.get("format", 1) != 1:
         raise RunDirectoryError(f"{run_dir} is already format {cfg.get('format')}; nothing to upgrade")
     with FileLock(run_dir / ".lock", f"run directory {run_dir}"):

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from wltools.errors import RunDirectoryError
+from wltools.errors import RunDirectoryError, WLToolsError
 
 from .record import read_failures, read_run
 from .report_format import (  # noqa: F401 - format_report, plot_report and the headings: this module's API too
@@ -55,7 +55,7 @@ from .report_format import (  # noqa: F401 - format_report, plot_report and the 
 )
 from .report_html import report_fragment, report_html
 
-__all__ = ["Report", "load_runs", "group_runs", "run_groups", "RunGroup", "build_report", "build_reports", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
+__all__ = ["Report", "load_runs", "group_runs", "run_groups", "run_key", "RunGroup", "build_report", "build_reports", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
            "BEYOND_BOUND_HEADING"]
 
 
@@ -69,15 +69,44 @@ def load_runs(run_dirs: Sequence, *, skip_bad: bool = False, bad: list | None = 
     and lists them in ``bad``)."""
     groups = group_runs(run_dirs, skip_bad=skip_bad, bad=bad)
     if len(groups) > 1:
+        from .identity import differing_settings
+
+        first = _with_bound(groups[0][0])
         names = "; ".join(f"{_describe(cfg)}: {', '.join(str(d) for d in dirs)}" for cfg, _, dirs in groups)
-        raise RunDirectoryError(f"the run directories hold runs of different settings ({names}); report them "
-                                "separately, or pass --allow-mixed to get one report per setting")
+        diff = sorted({k for cfg, _, _ in groups[1:] for k in differing_settings(first, _with_bound(cfg))})
+        raise RunDirectoryError(f"the run directories hold runs of different settings ({', '.join(diff)} differ: "
+                                f"{names}); report them separately, or pass --allow-mixed to get one report per "
+                                "setting")
     config, records, _ = groups[0]
     return config, records
 
 
 def _describe(cfg: dict[str, Any]) -> str:
-    return cfg["model"] + (f"/{cfg['preset']}" if cfg.get("preset") else "") + f" [{cfg.get('settings_hash')}]"
+    bound = _with_bound(cfg).get("bound") or {}
+    declared = " .. ".join(str(bound[e]) for e in ("lower", "upper") if bound.get(e)) or "no bound"
+    return (cfg["model"] + (f"/{cfg['preset']}" if cfg.get("preset") else "")
+            + f" [{cfg.get('settings_hash')}, bound {declared}]")
+
+
+def _with_bound(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` with the bound its report reads (:func:`brec_runner.configs.theory_bound`: a run
+    written before bounds were recorded gets its built-in model's), for its identity."""
+    from .configs import theory_bound
+
+    if "bound" in config:
+        return config
+    try:
+        return {**config, "bound": theory_bound(config)}
+    except WLToolsError:  # not a built-in model: no bound known
+        return {**config, "bound": None}
+
+
+def run_key(config: dict[str, Any]) -> str:
+    """The identity readers merge runs by (:func:`brec_runner.identity.run_identity` with the bound
+    the report reads): runs of one model declared 3-WL and 1-WL never share it."""
+    from .identity import run_identity
+
+    return run_identity(_with_bound(config))
 
 
 @dataclass
@@ -98,6 +127,13 @@ class RunGroup:
     selected: set = field(default_factory=set)
     failures: list[dict] = field(default_factory=list)
     failure_log_bad: list[str] = field(default_factory=list)
+    #: (pair, seed) units recorded more than once (overlapping shards, a copy of a directory, two
+    #: directories of one seed), counted once.
+    duplicates: int = 0
+    #: Units from directories whose model failed the permutation-invariance probe (their config's
+    #: ``invariance``, :func:`brec_runner.contract.probe_invariance`), and the largest such probe.
+    not_invariant_units: int = 0
+    not_invariant: dict | None = None
 
 
 def _same_dir_key(d) -> str:
@@ -107,10 +143,12 @@ def _same_dir_key(d) -> str:
 
 
 def run_groups(run_dirs: Sequence, *, skip_bad: bool = False) -> list[RunGroup]:
-    """Run directories grouped by settings hash, in the order first met (:class:`RunGroup`).
+    """Run directories grouped by identity (:func:`run_key`: the settings and the declared bound),
+    in the order first met (:class:`RunGroup`).
 
     A directory given twice (under any spelling) is read once. A (pair, seed) present twice within
-    a group must agree on its verdict."""
+    a group must agree on its verdict; it is counted once, and the copies dropped are counted
+    (``duplicates``)."""
     if not run_dirs:
         raise RunDirectoryError("no run directory given")
     groups: dict[str, RunGroup] = {}
@@ -122,16 +160,19 @@ def run_groups(run_dirs: Sequence, *, skip_bad: bool = False) -> list[RunGroup]:
             continue
         seen.add(key)
         run = read_run(d, skip_bad=skip_bad)
-        h = run.config["settings_hash"]
+        h = run_key(run.config)
         group = groups.setdefault(h, RunGroup(run.config))
         recs = merged.setdefault(h, {})
         group.dirs.append(str(d))
         group.bad.extend(run.bad)
+        group.duplicates += run.duplicates
+        _count_not_invariant(group, run.config, len(run.records))
         for rec in run.records:
             unit = (int(rec["id"]), int(rec["seed"]))
-            if unit in recs and (recs[unit]["distinguished"], recs[unit]["reliable"]) != (
-                    rec["distinguished"], rec["reliable"]):
-                raise RunDirectoryError(f"pair {unit[0]} seed {unit[1]} has conflicting verdicts in {d}")
+            if unit in recs:
+                if (recs[unit]["distinguished"], recs[unit]["reliable"]) != (rec["distinguished"], rec["reliable"]):
+                    raise RunDirectoryError(f"pair {unit[0]} seed {unit[1]} has conflicting verdicts in {d}")
+                group.duplicates += 1
             recs.setdefault(unit, rec)
         pairs, seeds = run.config.get("pairs") or [], run.config.get("seeds") or []
         if pairs and seeds:
@@ -142,6 +183,17 @@ def run_groups(run_dirs: Sequence, *, skip_bad: bool = False) -> list[RunGroup]:
     for h, group in groups.items():
         group.records = sorted(merged[h].values(), key=lambda r: (r["id"], r["seed"]))
     return list(groups.values())
+
+
+def _count_not_invariant(group: RunGroup, config: dict[str, Any], units: int) -> None:
+    """Add a directory's units to ``group``'s non-invariant count when its model failed the
+    permutation-invariance probe, keeping the probe with the largest difference."""
+    inv = config.get("invariance")
+    if not (isinstance(inv, dict) and inv.get("invariant") is False):
+        return
+    group.not_invariant_units += units
+    if group.not_invariant is None or inv.get("max_abs_diff", 0) > group.not_invariant.get("max_abs_diff", 0):
+        group.not_invariant = inv
 
 
 def group_runs(run_dirs: Sequence, *, skip_bad: bool = False, bad: list | None = None
@@ -187,9 +239,14 @@ def build_report(run_dirs: Sequence, *, theory: bool = True, skip_bad: bool = Fa
 
 
 def _report_of(group: RunGroup, *, theory: bool, verdicts=None) -> dict[str, Any]:
-    return _report(group.config, group.records, group.dirs, theory=theory, skipped=group.bad,
-                   selected=group.selected, failures=group.failures, failure_log_bad=group.failure_log_bad,
-                   verdicts=verdicts)
+    rep = _report(group.config, group.records, group.dirs, theory=theory, skipped=group.bad,
+                  selected=group.selected, failures=group.failures, failure_log_bad=group.failure_log_bad,
+                  verdicts=verdicts)
+    rep["duplicate_units"] = group.duplicates
+    rep["not_invariant_units"] = group.not_invariant_units
+    if group.not_invariant is not None:  # any directory of the group: the report says so
+        rep["invariance"] = group.not_invariant
+    return rep
 
 
 def _category_of(pid: int, config: dict[str, Any], known: dict[int, Any]) -> str | None:

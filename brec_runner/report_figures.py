@@ -78,9 +78,12 @@ def figure_test(rep: dict[str, Any]) -> str | None:
 def check_figures_dir(out_dir, run_dirs=(), *, create: bool = True) -> Path:
     """Refuse (:class:`~wltools.errors.WLToolsError`, one line) a figures folder that is a run
     directory or an existing file; create it (if ``create``)."""
+    from wltools.runtime.shipped import refuse_shipped
+
     from .fileio import run_file_target
 
     out = Path(out_dir)
+    refuse_shipped("--figures", out)
     why = run_file_target(out, run_dirs)
     if why:
         raise WLToolsError(f"--figures {out_dir} would overwrite the run's records ({why}); write the drawings "

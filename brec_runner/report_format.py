@@ -120,6 +120,12 @@ def _format_csv(rep: dict[str, Any]) -> str:
     return buf.getvalue()
 
 
+def duplicates_line(count: int) -> str:
+    """The one line that says ``count`` duplicate (pair, seed) units were counted once."""
+    return (f"{count} (pair, seed) unit(s) recorded more than once (overlapping shards, a copied run directory, "
+            "or two directories of one seed) were counted once")
+
+
 def _md_head(rep: dict[str, Any], th: dict, bound: str) -> list[str]:
     """Title, settings, coverage, early stopping, skipped lines and the invariance probe."""
     title = rep["model"] + (f" (preset {rep['preset']})" if rep.get("preset") else "")
@@ -137,6 +143,8 @@ def _md_head(rep: dict[str, Any], th: dict, bound: str) -> list[str]:
         lines += [f"**{len(skipped)} results line(s) skipped as untrustworthy** (--skip-bad); the counts below "
                   "leave them out:", ""] + [f"- {b}" for b in skipped[:20]] + (
                   [f"- ... and {len(skipped) - 20} more"] if len(skipped) > 20 else []) + [""]
+    if rep.get("duplicate_units"):
+        lines += [duplicates_line(rep["duplicate_units"]), ""]
     inv = rep.get("invariance")
     if inv and not inv["invariant"]:
         lines += [f"**Not permutation invariant**: on {inv['copies']} relabelled copies of pair {inv.get('pair')}'s G "

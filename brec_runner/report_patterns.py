@@ -35,6 +35,8 @@ def unseen_patterns(rep: dict[str, Any], max_nodes: int = EXPLAIN_MAX_NODES) -> 
         out["family"] = None if test is None else f"no known family: {no_family_reason(test)}"
         return out
     out["family"] = "known"
+    if not ids:  # the model missed nothing the bound separates: nothing to explain (never an empty selection)
+        return out
     for p in pairs_of(rep.get("suite"), ids):
         e = explain(p.g, p.h, test, True, max_nodes, CountCache(p.g, p.h))
         w = None if e is None else e.witness

@@ -10,9 +10,13 @@ it, which importing it runs. A name imported from a module that is not itself a 
 wltools.refine import refine_pair``) adds nothing beyond its module. Modules are located with
 :func:`importlib.util.find_spec`, so the closure follows the files Python would load.
 
-:func:`sources_digest` hashes those files (relative path and bytes, in a fixed order) and the
-versions of the libraries named or imported (:func:`imported_libraries`), so that any edit, addition or move of an imported file, and any
-upgrade of a library that computes the results, changes the digest.
+:func:`sources_digest` hashes those files (relative path and bytes, in a fixed order), the
+modules that shape the stored results (hashed as themselves), the Python version, and the
+versions of the libraries named or imported (:func:`imported_libraries`), so that any edit,
+addition or move of an imported file, and any upgrade of Python or of a library that computes the
+results, changes the digest. A library that only modules off the computation's path import (torch
+for the models' float encodings, RDKit for the SMILES reader: ``leave_out``) is left out, so that
+its upgrade does not recompute what it never touched; imported by any other module, it counts.
 """
 
 from __future__ import annotations
@@ -21,12 +25,13 @@ import ast
 import functools
 import hashlib
 import importlib.util
+import platform
 import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Iterable
 
-__all__ = ["import_closure", "imported_libraries", "library_versions", "sources_digest"]
+__all__ = ["import_closure", "imported_libraries", "library_importers", "library_versions", "sources_digest"]
 
 
 def _origin(name: str) -> Path | None:
@@ -68,7 +73,7 @@ def _with_parents(name: str) -> list[str]:
 
 #: (entries, package) -> (closure, libraries, stamps of its files): reused while no file of it
 #: changed. A new import needs an edit of a file already in the closure, so the stamps cover it.
-_MEMO: dict[tuple, tuple[dict[str, Path], frozenset, list]] = {}
+_MEMO: dict[tuple, tuple[dict[str, Path], dict[str, list[str]], list]] = {}
 
 
 def _stamps(paths: Iterable[Path]) -> list:
@@ -82,7 +87,8 @@ def _stamps(paths: Iterable[Path]) -> list:
     return out
 
 
-def _closure(entries: Iterable[str], package: str) -> tuple[dict[str, Path], frozenset]:
+def _closure(entries: Iterable[str], package: str) -> tuple[dict[str, Path], dict[str, list[str]]]:
+    """``(closure, {library outside package and the standard library: closure modules importing it})``."""
     key = (tuple(entries), package)
     held = _MEMO.get(key)
     if held is not None and _stamps(held[0].values()) == held[2]:
@@ -98,12 +104,28 @@ def import_closure(entries: Iterable[str], package: str) -> dict[str, Path]:
     return dict(_closure(entries, package)[0])
 
 
-def imported_libraries(entries: Iterable[str], package: str) -> list[str]:
+def library_importers(entries: Iterable[str], package: str) -> dict[str, list[str]]:
+    """``{top-level module outside package and the standard library: the closure's modules that
+    import it}`` (``torch``: ``['wltools.distances.encodings']``)."""
+    return {top: list(mods) for top, mods in _closure(entries, package)[1].items()}
+
+
+def imported_libraries(entries: Iterable[str], package: str,
+                       leave_out: dict[str, Iterable[str]] | None = None) -> list[str]:
     """The distributions (numpy, networkx, pynauty, ...) whose top-level modules the
     :func:`import_closure` imports, outside ``package`` and the standard library; a module not
-    installed (an optional import) is named as itself, so its later installation changes the key."""
+    installed (an optional import) is named as itself, so its later installation changes the key.
+    ``leave_out``: ``{top-level module: closure modules whose import of it the results do not
+    read}``; such a module is left out when no other module of the closure imports it."""
+    importers = _closure(entries, package)[1]
+    tops = set(importers) - {top for top, mods in (leave_out or {}).items() if set(importers.get(top, ())) <= set(mods)}
+    return _distribution_names(tops)
+
+
+def _distribution_names(tops: Iterable[str]) -> list[str]:
+    """The distributions providing the top-level modules ``tops`` (a module not installed: itself)."""
     out = set()
-    for top in _closure(entries, package)[1]:
+    for top in tops:
         try:
             metadata.version(top)  # most modules are named as their distribution: no index needed
             out.add(top)
@@ -121,10 +143,10 @@ def _distributions() -> dict[str, list[str]]:
     return metadata.packages_distributions()
 
 
-def _walk(entries: tuple[str, ...], package: str) -> tuple[dict[str, Path], frozenset]:
+def _walk(entries: tuple[str, ...], package: str) -> tuple[dict[str, Path], dict[str, list[str]]]:
     inside = lambda n: n == package or n.startswith(package + ".")  # noqa: E731
     found: dict[str, Path] = {}
-    outside: set[str] = set()
+    outside: dict[str, set[str]] = {}
     todo = [p for e in entries for p in _with_parents(e) if inside(p)]
     while todo:
         name = todo.pop()
@@ -135,9 +157,11 @@ def _walk(entries: tuple[str, ...], package: str) -> tuple[dict[str, Path], froz
             continue
         found[name] = path
         names = _imports(path, name)
-        outside.update(m.partition(".")[0] for m in names if not inside(m))
+        for top in {m.partition(".")[0] for m in names if not inside(m)}:
+            outside.setdefault(top, set()).add(name)
         todo.extend(p for m in names if inside(m) for p in _with_parents(m) if p not in found)
-    return dict(sorted(found.items())), frozenset(outside - set(sys.stdlib_module_names))
+    return dict(sorted(found.items())), {top: sorted(mods) for top, mods in sorted(outside.items())
+                                         if top not in sys.stdlib_module_names}
 
 
 def library_versions(names: Iterable[str]) -> dict[str, str]:
@@ -151,12 +175,21 @@ def library_versions(names: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def sources_digest(entries: Iterable[str], package: str, libraries: Iterable[str] = ()) -> str:
-    """sha256 (16 hex) of the :func:`import_closure` files (module name and bytes) and the
-    :func:`library_versions` of ``libraries`` and of the :func:`imported_libraries`."""
-    libraries = sorted(set(libraries) | set(imported_libraries(entries, package)))
+def sources_digest(entries: Iterable[str], package: str, libraries: Iterable[str] = (), *,
+                   shaping: Iterable[str] = (), leave_out: dict[str, Iterable[str]] | None = None) -> str:
+    """sha256 (16 hex) of the :func:`import_closure` files (module name and bytes), of the
+    ``shaping`` modules (those that turn the results into what is stored, hashed as themselves,
+    their imports not followed), of the Python implementation and version, and of the
+    :func:`library_versions` of ``libraries`` and of the :func:`imported_libraries` (``leave_out``
+    as there)."""
+    libraries = sorted(set(libraries) | set(imported_libraries(entries, package, leave_out)))
     h = hashlib.sha256()
-    for name, path in import_closure(entries, package).items():
+    h.update(f"python {platform.python_implementation()} {platform.python_version()}\0".encode())
+    modules = list(import_closure(entries, package).items())
+    modules += sorted((name, _origin(name)) for name in shaping)
+    for name, path in modules:
+        if path is None:
+            raise ValueError(f"{name} has no Python source to hash")
         data = path.read_bytes()
         h.update(f"{name}\0{len(data)}\0".encode())
         h.update(data)

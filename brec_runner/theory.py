@@ -12,9 +12,10 @@ Cache: one JSON-lines file per (test, RRWP steps for "rrwp", refine code version
 appended and flushed, so an interrupted computation resumes and adding a test recomputes only that
 test. The code version (:func:`code_version`) hashes every ``wltools`` source file the verdicts
 import, found by following the imports from the refinement and the tests' registry (so it stays
-right when a file moves or a new one is imported), and the versions of the libraries that compute
-them (numpy, scipy, networkx, pynauty, igraph, sympy, and any other they import): a change to any
-of them recomputes. Tables and report files: :mod:`brec_runner.theory_report`.
+right when a file moves or a new one is imported), this module (which shapes the cached records),
+the Python version, and the versions of the libraries that compute them (numpy, scipy, networkx,
+pynauty, igraph, sympy, and any other they import; not torch or RDKit, which only modules off the
+verdicts' path import): a change to any of them recomputes. Tables and report files: :mod:`brec_runner.theory_report`.
 
 Batches: BREC's seeded 1-WL baselines s3, s4 and nK are computed for all their pending pairs at
 once by :func:`wltools.refine.batch.refine_pairs` (the same records as ``refine_pair`` pair by pair,
@@ -28,8 +29,9 @@ rewritten without it, and one line on stderr says how many lines of which file. 
 each line also carries what it answers: ``test``, ``settings`` (RRWP steps, fast flag) and
 ``graphs``, the fingerprint of the pair's two graphs (:func:`pair_fingerprint`); a line of another
 test, other settings or other graphs (a cache file, or a line, copied from another test's cache)
-is never served either: dropped, recomputed, said in one line. Files of earlier formats are not
-read (their name lacks ``-c2``).
+is never served either: dropped, recomputed, said in one line. The shape of a line is this
+module's (:data:`RECORD_MODULES`, part of the code version): a change of it names new files, and
+files of earlier formats are not read.
 
 Verdict-only runs (``theory_verdicts(..., verdict_only=True)``, what the claims ask): each
 refinement stops at the first difference (:func:`wltools.refine.kernel.verdict_only`: the same
@@ -112,15 +114,29 @@ VERDICT_ENTRIES: tuple[str, ...] = ("wltools.refine", "wltools.refine.batch", "w
 #: imported ones are found by :func:`brec_runner.source_closure.imported_libraries`).
 VERDICT_LIBRARIES: tuple[str, ...] = ("numpy", "scipy", "networkx", "pynauty", "igraph", "sympy")
 
+#: The modules that shape a cached record (its fields, binding and check): this one. Hashed as
+#: itself, so that a change of the record's shape recomputes (no hand-kept suffix in the name).
+RECORD_MODULES: tuple[str, ...] = ("brec_runner.theory",)
+
+#: Libraries the closure imports that the verdicts never read, with the only modules importing them:
+#: torch for the models' float encodings (``wltools.distances.encodings``, loaded only when one is
+#: used), RDKit for reading SMILES (``wltools.graphs.inputs``; BREC pairs are graph6). Left out of
+#: the key while no other module of the closure imports them.
+NOT_READ_BY_VERDICTS: dict[str, tuple[str, ...]] = {"torch": ("wltools.distances.encodings",),
+                                                    "rdkit": ("wltools.graphs.inputs",)}
+
 
 def code_version() -> str:
     """Hash (16 hex) of every ``wltools`` source file the verdicts import, found by following the
     imports of :data:`VERDICT_ENTRIES` (:func:`brec_runner.source_closure.import_closure`: the
     refinement, distances, isomorphism layer, labels, graph validation, the tests' registry, ...),
-    and of the installed versions of :data:`VERDICT_LIBRARIES` and of every library they import."""
+    of the modules shaping the cached record (:data:`RECORD_MODULES`), of the Python version, and of
+    the installed versions of :data:`VERDICT_LIBRARIES` and of every library they import but those
+    of :data:`NOT_READ_BY_VERDICTS`."""
     from .source_closure import sources_digest
 
-    return sources_digest(VERDICT_ENTRIES, "wltools", VERDICT_LIBRARIES)
+    return sources_digest(VERDICT_ENTRIES, "wltools", VERDICT_LIBRARIES, shaping=RECORD_MODULES,
+                          leave_out=NOT_READ_BY_VERDICTS)
 
 
 def pair_fingerprint(pair) -> str:
@@ -214,7 +230,7 @@ def _cache_file(test: str, rrwp_steps: int, fast: bool, version: str, verdict_on
 
     k = f"-k{rrwp_steps}" if test == "rrwp" else ""
     only = "-verdicts" if verdict_only else ""
-    return cache_root() / "theory" / f"{test}{k}-{'fast' if fast else 'exact'}{only}-{version}-c2.jsonl"
+    return cache_root() / "theory" / f"{test}{k}-{'fast' if fast else 'exact'}{only}-{version}.jsonl"
 
 
 class TheoryCacheError(WLToolsError):

@@ -7,7 +7,7 @@ import click
 from wltools.errors import WLToolsError
 from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS, bound_help, tests_help
 from cli.common import (CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, allow_code_change_option,
-                        brec_selection, check_output_file, check_report_targets, max_failures_option, parse_seeds,
+                        brec_selection, check_output_dir, check_output_file, check_report_targets, max_failures_option, parse_seeds,
                         parse_set, report_options, seed_device_options, set_option, table, write_text)
 
 
@@ -50,7 +50,8 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
 @click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="runs/brec-theory",
               show_default=True, help="Output folder (verdicts.json, verdicts.csv, README.md); the committed "
-                                      "table is regenerated with --out reports/brec-theory.")
+                                      "table is regenerated with --out reports/brec-theory and "
+                                      "WLTOOLS_REGENERATE_REPORTS=1 in the environment.")
 @click.option("--exact", is_flag=True, help="Use the exact refinement path instead of the fast one.")
 @click.option("--no-cache", is_flag=True, help="Recompute instead of reading the verdict cache.")
 @click.option("--quiet", is_flag=True, help=QUIET_HELP)
@@ -64,14 +65,9 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
     from brec_runner.theory import parse_tests
     from brec_runner.theory_report import run_theory, terminal_summary, write_report
 
-    from pathlib import Path
-
-    from brec_runner.dataset import DATA_DIR
-
     test_names = parse_tests(tests)
     ids = brec_selection(category, pairs)
-    if Path(out_dir).resolve().is_relative_to(DATA_DIR.resolve()):  # its README.md would replace BREC's
-        raise ReportedError(f"--out {out_dir} is inside the BREC data folder {DATA_DIR}; write the tables elsewhere")
+    check_output_dir("--out", out_dir)  # its README.md would replace BREC's (or a committed table)
     report = run_theory(test_names, rrwp_steps, ids=ids, fast=not exact, progress=not quiet,
                         use_cache=not no_cache)
     paths = write_report(report, out_dir)  # README.md states the command, --out included
@@ -148,6 +144,7 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
     except (ValueError, WLToolsError) as exc:
         raise click.BadParameter(str(exc), param_hint="--category/--pairs") from None
     seed_list = parse_seeds(seed, seeds)
+    check_output_dir("--out", out_dir)
     shard_kn = None
     if shard is not None:
         try:
@@ -229,6 +226,15 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         click.echo(text, nl=False)
     if skipped:
         click.echo(f"warning: {skipped} untrustworthy results line(s) skipped (listed in the report)", err=True)
+    not_invariant = sum(r.get("not_invariant_units") or 0 for r in reps)
+    if not_invariant:
+        click.echo(f"warning: {not_invariant} (pair, seed) unit(s) come from a model that failed the permutation-"
+                   "invariance probe: separations beyond its bound are no evidence (said in the report)", err=True)
+    duplicates = sum(r.get("duplicate_units") or 0 for r in reps)
+    if duplicates:
+        from brec_runner.report_format import duplicates_line
+
+        click.echo(f"note: {duplicates_line(duplicates)}", err=True)
     for r in reps:
         if r.get("unfinished"):
             click.echo(f"warning: unfinished run {', '.join(r['run_dirs'])}: {r['records']} of {r['selection']['units']} "

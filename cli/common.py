@@ -270,15 +270,19 @@ def check_inputs(*specs) -> None:
 def check_output_file(option: str, target, inputs=()) -> None:
     """Refuse (one line, exit 2), before any work, an output that would replace what is not a regular
     file (a device such as /dev/null, a FIFO, a folder: :func:`wltools.runtime.atomic.output_target`;
-    a link to a regular file is written through) or one of the command's ``inputs`` (the same
-    file, a hard link included, or a file inside an input folder)."""
+    a link to a regular file is written through), what the project ships
+    (:func:`wltools.runtime.shipped.refuse_shipped`: its data, committed reports, docs, source) or
+    one of the command's ``inputs`` (the same file, a hard link included, or a file inside an input
+    folder)."""
     import os
     from pathlib import Path
 
     from wltools.runtime.atomic import output_target
+    from wltools.runtime.shipped import refuse_shipped
 
     if not target:
         return
+    refuse_shipped(option, target, error=ReportedError)
     real = output_target(target, error=ReportedError)
     for p in _input_paths(inputs):
         if p.is_dir():
@@ -286,6 +290,14 @@ def check_output_file(option: str, target, inputs=()) -> None:
                 raise ReportedError(f"{option} {target} would write into the input folder {p}; write it elsewhere")
         elif real.exists() and os.path.samefile(real, p) or os.path.realpath(real) == os.path.realpath(p):
             raise ReportedError(f"{option} {target} would overwrite the input {p}; write it elsewhere")
+
+
+def check_output_dir(option: str, target) -> None:
+    """Refuse (one line, exit 2), before any work, an output folder (a run directory, a table
+    folder) inside what the project ships (:func:`wltools.runtime.shipped.refuse_shipped`)."""
+    from wltools.runtime.shipped import refuse_shipped
+
+    refuse_shipped(option, target, error=ReportedError)
 
 
 def check_output_target(option: str, target, run_dirs=(), inputs=()) -> None:

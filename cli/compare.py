@@ -48,6 +48,16 @@ def _compare(paths, fmt, out_path, plot_path, no_theory, skip_bad, suite: bool) 
     skipped = sum(len(r["skipped_lines"]) for r in cmp["rows"])
     if skipped:
         click.echo(f"warning: {skipped} untrustworthy results line(s) skipped (counted per row)", err=True)
+    duplicates = sum(r.get("duplicate_units") or 0 for r in cmp["rows"])
+    if duplicates:
+        from brec_runner.report_format import duplicates_line
+
+        click.echo(f"note: {duplicates_line(duplicates)}", err=True)
+    not_invariant = [r for r in cmp["rows"] if r.get("not_invariant_units")]
+    if not_invariant:
+        units = sum(r["not_invariant_units"] for r in not_invariant)
+        click.echo(f"warning: {len(not_invariant)} row(s) hold {units} (pair, seed) unit(s) of models that failed the "
+                   "permutation-invariance probe (marked 'not permutation invariant' in the table)", err=True)
     unfinished = [r for r in cmp["rows"] if r["unfinished"]]
     if unfinished:
         click.echo(f"warning: {len(unfinished)} row(s) of unfinished runs (marked in the table)", err=True)

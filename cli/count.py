@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cli.common import (Group, allow_code_change_option, check_report_targets, max_failures_option, parse_seeds,
+from cli.common import (Group, allow_code_change_option, check_output_dir, check_report_targets, max_failures_option, parse_seeds,
                         parse_set, set_option, write_text)
 
 LEVEL = click.Choice(["graph", "node", "edge"])
@@ -139,6 +139,7 @@ def count_run(model_name, task_text, level_text, preset, bound, transform, seed,
     tasks = _split_list(task_text, "task")
     levels = _split_list(level_text, "level")
     seed_list = parse_seeds(seed, seeds)
+    check_output_dir("--out", out_dir)
     out = out_dir or f"runs/count-{re.sub(r'[^A-Za-z0-9_.-]+', '_', model_name)}"
     protocol = {"epochs": epochs, "lr": lr, "batch_size": batch_size, "early_stop": early_stop, "limit": limit}
     path = run_count(model_name, tasks, levels, seed_list, out, preset=preset, bound=bound, transform=transform,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from wltools.refine.names import DEFAULT_RRWP_STEPS, bound_help, tests_help
-from cli.common import (QUIET_HELP, Group, MultiPair, allow_code_change_option, check_output_target,
+from cli.common import (QUIET_HELP, Group, MultiPair, allow_code_change_option, check_output_dir, check_output_target,
                         max_failures_option, parse_seeds, parse_set, seed_device_options, set_option, write_text)
 
 
@@ -62,6 +62,7 @@ def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds
     from brec_runner.evaluate import run
     from wltools.suites import get_suite, parse_pair_ids
 
+    check_output_dir("--out", out_dir)
     suite_name = get_suite(name).name
     ids = parse_pair_ids(suite_name, pair_spec) if pair_spec else None
     overrides = {k: v for k, v in {"epochs": epochs, "threshold_rule": threshold_rule}.items() if v is not None}

@@ -207,20 +207,23 @@ def test_a_config_written_before_the_config_check_is_read_as_before(finished, tm
     assert res.exit_code == 0, res.output
 
 
-def test_a_changed_bound_on_resume_is_said_and_recorded(finished, tmp_path, capsys):
+def test_a_changed_bound_on_resume_is_refused_and_the_eval_batch_size_said(finished, tmp_path, capsys):
+    """The bound is part of the run's identity (issue 45): a resume under another bound is refused
+    naming it, the directory unchanged; the eval batch size (float summation order only) is said
+    and recorded."""
     d = _copy(finished, tmp_path / "run")
-    run(GIN, pairs=[0, 1, 2, 3], categories=None, protocol={"epochs": 1}, out=d, progress=False, bound="3wl",
-        eval_batch_size=4)
-    err = capsys.readouterr().err
-    assert "bound changes from 1wl to 3wl" in err and "eval_batch_size changes from none to 4" in err
+    before = (d / "config.json").read_bytes()
+    with pytest.raises(RunDirectoryError, match=r"other settings \(bound; bound: .*1wl.* here, .*3wl.* now\)"):
+        run(GIN, pairs=[0, 1, 2, 3], categories=None, protocol={"epochs": 1}, out=d, progress=False, bound="3wl")
+    assert (d / "config.json").read_bytes() == before
+    run(GIN, pairs=[0, 1, 2, 3], categories=None, protocol={"epochs": 1}, out=d, progress=False, eval_batch_size=4)
+    assert "eval_batch_size changes from none to 4" in capsys.readouterr().err
     cfg = read_config(d)
-    assert cfg["bound"]["upper"] == "3wl" and cfg["eval_batch_size"] == 4
-    assert [(c["key"], c["to"] if c["key"] == "eval_batch_size" else c["to"]["upper"]) for c in cfg["changes"]] == [
-        ("bound", "3wl"), ("eval_batch_size", 4)]
+    assert cfg["bound"]["upper"] == "1wl" and cfg["eval_batch_size"] == 4
+    assert [(c["key"], c["to"]) for c in cfg["changes"]] == [("eval_batch_size", 4)]
     assert len(read_run(d).records) == 4  # the config stays sealed and readable
-    run(GIN, pairs=[0, 1, 2, 3], categories=None, protocol={"epochs": 1}, out=d, progress=False, bound="3wl",
-        eval_batch_size=4)
-    assert "changes" not in capsys.readouterr().err  # the same declaration again: nothing to say
+    run(GIN, pairs=[0, 1, 2, 3], categories=None, protocol={"epochs": 1}, out=d, progress=False, eval_batch_size=4)
+    assert "changes" not in capsys.readouterr().err  # the same value again: nothing to say
 
 
 def test_the_eval_batch_size_is_recorded(finished):

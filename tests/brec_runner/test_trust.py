@@ -120,6 +120,11 @@ def test_an_edited_config_is_refused(finished, tmp_path):
     cfg = json.loads((d / "config.json").read_text())
     cfg["protocol"]["epochs"] = 50
     (d / "config.json").write_text(json.dumps(cfg))
+    # the config check (over every entry) fires first; a config without one fails its settings hash
+    with pytest.raises(RunDirectoryError, match="config_check does not match"):
+        read_run(d)
+    del cfg["config_check"]
+    (d / "config.json").write_text(json.dumps(cfg))
     with pytest.raises(RunDirectoryError, match="do not match its settings hash"):
         read_run(d)
 
@@ -217,7 +222,7 @@ def test_legacy_directories_need_an_upgrade_that_keeps_every_value(tmp_path, run
     after = read_run(legacy).records
     assert [{k: r[k] for k in before[0]} for r in after] == before  # every value kept
     assert all(r["threshold_rule"] == "exact" for r in after)
-    with pytest.raises(RunDirectoryError, match="already format 2"):
+    with pytest.raises(RunDirectoryError, match="already format 3"):  # format 3: the bound in the settings hash
         upgrade_legacy(legacy)
 
 

@@ -79,7 +79,7 @@ def test_brec_theory_never_writes_into_the_brec_data(monkeypatch, spelling):
 
     monkeypatch.chdir(DATA_DIR.parent.parent)
     before = {p: p.read_bytes() for p in DATA_DIR.rglob("*") if p.is_file()}
-    _one_error_line(_run("brec", "theory", "--pairs", "0", "--out", spelling, "--quiet"), "inside the BREC data folder")
+    _one_error_line(_run("brec", "theory", "--pairs", "0", "--out", spelling, "--quiet"), "inside the project's data folder")
     assert {p: p.read_bytes() for p in DATA_DIR.rglob("*") if p.is_file()} == before
 
 

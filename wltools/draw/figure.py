@@ -323,7 +323,10 @@ def check_target(path, inputs=(), test: str | None = None) -> Path:
     if test not in (None, "all") and not is_drawable(test):
         raise UnsupportedTestError(f"cannot draw the colourings of {TEST_LABELS.get(test, test)} ({test}); "
                                    f"drawable tests: {', '.join(DRAWABLE_TESTS)}, or nK")
+    from wltools.runtime.shipped import refuse_shipped
+
     path = Path(path)
+    refuse_shipped("the drawing", path)
     if path.is_dir():
         raise WLToolsError(f"{path} is a folder; give the drawing a file name such as {path / 'pair.png'}")
     if path.suffix.lower().lstrip(".") not in FIGURE_FORMATS:
