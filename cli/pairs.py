@@ -83,6 +83,9 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     from wltools.refine.names import parse_tests
 
     tests = parse_tests(test, command="--test")
+    if not explain and _given("explain_max_nodes"):
+        raise ReportedError("--explain-max-nodes needs --explain (it bounds the patterns --explain searches); "
+                            "add --explain or leave it out")
     if draw_path:  # refused before any work: a folder, an unknown format, an input file, an undrawable test
         from wltools.draw.figure import check_target
 
@@ -125,6 +128,13 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         click.echo(json.dumps(check_dict(c, (g, h), (G, H), exact), indent=2))
     else:
         click.echo(check_text(c, (g, h), (G, H)))
+
+
+def _given(param: str) -> bool:
+    """Whether the option ``param`` of the running command was given on the command line."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source(param) is ParameterSource.COMMANDLINE
 
 
 def _applicable(tests: tuple, text: str, G, H) -> tuple:

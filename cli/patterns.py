@@ -28,6 +28,17 @@ def _level(level: str) -> str:
     return level
 
 
+def _test(test: str) -> str:
+    """``--test``, lower-cased; an unknown name is one line listing the tests with a family."""
+    from wltools.hom.families import FAMILY_TESTS
+    from wltools.refine.names import is_test_name
+
+    name = test.strip().lower()
+    if not is_test_name(name):
+        raise ReportedError(f"unknown test {test!r}; the tests with a pattern family: {', '.join(FAMILY_TESTS)}")
+    return name
+
+
 def _family(test: str, level: str):
     from wltools.hom.families import family_of, no_family_reason
 
@@ -48,7 +59,7 @@ def patterns_cmd(test: str, max_nodes: int, level: str, fmt: str) -> None:
     first, then fewest edges) and their number per size."""
     from wltools.hom.families import family_patterns
 
-    test = test.strip().lower()
+    test = _test(test)
     fam = _family(test, _level(level))
     top = MAX_PATTERN_NODES[level]
     if max_nodes < 1 or max_nodes > top:
@@ -103,7 +114,7 @@ def can_count_cmd(pattern: str, test: str, level: str, root: tuple[int, ...], fm
     from wltools.graphs import load_graph
     from wltools.hom.spasm import MAX_SPASM_NODES, can_count
 
-    test = test.strip().lower()
+    test = _test(test)
     fam = _family(test, _level(level))
     check_inputs(pattern)  # a FIFO or device as a pattern file: one line, not a hang
     F = load_graph(pattern)
