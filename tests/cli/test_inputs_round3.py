@@ -87,3 +87,142 @@ def test_explain_max_nodes_without_explain_is_refused():
              "--explain-max-nodes needs --explain")
     ok = _run("check", "petersen", "petersen", "--test", "1wl", "--explain", "--explain-max-nodes", "3")
     assert ok.exit_code == 0 and "up to 3 vertices" in ok.output, ok.output
+
+
+# ---- 2. edge lists, multigraphs, infinite labels, labelled collections ------------------------
+
+_TRIANGLE_WITH_TAIL = [(0, 1), (1, 2), (2, 0), (2, 3)]  # m = 4; degrees 2, 2, 3, 1
+
+
+@pytest.mark.parametrize("separator", [" ", "\t", ",", ";", ", ", " ; "])
+def test_edge_lists_with_any_separator_read_as_edges(tmp_path, separator):
+    """``0,1`` used to be one token: an isolated node (hom(path:2) = 0, m = 0). hom(path:2, G) = 2m
+    and hom(path:3, G) = sum of squared degrees, by hand 8 and 4 + 4 + 9 + 1 = 18."""
+    path = tmp_path / "g.csv"
+    path.write_text("# a comment\n" + "".join(f"{u}{separator}{v}\n" for u, v in _TRIANGLE_WITH_TAIL))
+    for pattern, expected in (("path:2", 8), ("path:3", 18)):
+        r = _run("hom", pattern, path)
+        assert r.exit_code == 0 and r.output.strip().endswith(f"= {expected}"), r.output
+    r = _run("check", path, "complete:3", "--test", "1wl", "--no-iso")
+    assert r.exit_code == 0 and "n=4  m=4" in r.output, r.output
+
+
+def test_a_header_line_is_refused_not_read_as_an_edge(tmp_path):
+    path = tmp_path / "g.csv"
+    path.write_text("source,target\n0,1\n1,2\n")
+    _refused(_run("hom", "path:2", path), "line 1", "'source target'", "start it with #")
+    path.write_text("# source,target\n0,1\n1,2\n")
+    assert _run("hom", "path:2", path).output.strip().endswith("= 4")
+
+
+def _formats(tmp_path, edges, n):
+    """The same graph written in five formats (written here by hand or by networkx's writers)."""
+    import json
+
+    import networkx as nx
+
+    G = nx.Graph(edges)
+    G.add_nodes_from(range(n))
+    out = {}
+    out["csv"] = tmp_path / "g.csv"
+    out["csv"].write_text("".join(f"{u},{v}\n" for u, v in edges))
+    out["semicolon"] = tmp_path / "g.txt"
+    out["semicolon"].write_text("".join(f"{u};{v}\n" for u, v in edges))
+    out["g6"] = tmp_path / "g.g6"
+    out["g6"].write_bytes(nx.to_graph6_bytes(G, nodes=range(n), header=False))
+    out["graphml"] = tmp_path / "g.graphml"
+    nx.write_graphml(G, out["graphml"])
+    out["json"] = tmp_path / "g.json"
+    out["json"].write_text(json.dumps(nx.node_link_data(G, edges="edges")))
+    return out
+
+
+def test_the_same_graph_in_five_formats_gives_one_answer(tmp_path):
+    """Petersen's edges in each format: hom(cycle:5) is 10 * 12 = 120 (12 closed walks of length 5
+    at each vertex: the 6 five-cycles through it, both directions), and `iso` says isomorphic to
+    the named graph from every format."""
+    import networkx as nx
+
+    files = _formats(tmp_path, list(nx.petersen_graph().edges), 10)
+    for name, path in files.items():
+        r = _run("hom", "cycle:5", path)
+        assert r.exit_code == 0 and r.output.strip().endswith("= 120"), (name, r.output)
+        r = _run("iso", path, "petersen")
+        assert r.exit_code == 0 and r.output.startswith("isomorphic"), (name, r.output)
+
+
+_MULTI = {"csv": "0,1\n1,0\n1,2\n", "semicolon": "0;1\n1;2\n1;2\n", "loop-csv": "0,1\n1,1\n"}
+
+
+@pytest.mark.parametrize("name", sorted(_MULTI))
+def test_parallel_edges_and_self_loops_are_refused_in_edge_lists(tmp_path, name):
+    path = tmp_path / f"{name}.txt"
+    path.write_text(_MULTI[name])
+    _refused(_run("hom", "path:2", path), "self-loop" if "loop" in name else "parallel edges")
+
+
+@pytest.mark.parametrize("what", ["parallel", "loop"])
+def test_parallel_edges_and_self_loops_are_refused_from_every_reader(tmp_path, what):
+    """One rule whatever the format: sparse6 (which can hold both), GraphML, node-link JSON, an edge
+    list and a PyG ``Data`` (which merged a repeated edge silently before)."""
+    import json
+
+    import networkx as nx
+    import torch
+    from torch_geometric.data import Data
+
+    from wltools.errors import UnsupportedGraphError
+    from wltools.graphs import load_graph
+
+    edges = [(0, 1), (0, 1), (1, 2)] if what == "parallel" else [(0, 1), (1, 1), (1, 2)]
+    needle = "parallel edges" if what == "parallel" else "self-loop"
+    M = nx.MultiGraph(edges)
+    (tmp_path / "g.s6").write_bytes(nx.to_sparse6_bytes(M, header=False))
+    nx.write_graphml(M, tmp_path / "g.graphml")
+    (tmp_path / "g.json").write_text(json.dumps(nx.node_link_data(M, edges="edges")))
+    (tmp_path / "g.edges").write_text("".join(f"{u} {v}\n" for u, v in edges))
+    for name in ("g.s6", "g.graphml", "g.json", "g.edges"):
+        _refused(_run("hom", "path:2", tmp_path / name), needle)
+    both = [(u, v) for u, v in edges] + [(v, u) for u, v in edges if u != v]
+    with pytest.raises(UnsupportedGraphError, match=needle):
+        load_graph(Data(edge_index=torch.tensor(both).T, num_nodes=3))
+
+
+def test_infinite_labels_are_refused_by_every_loader(tmp_path):
+    """A TU attribute file refused ``inf`` while GraphML, node-link JSON and PyG took it as a label."""
+    import torch
+    from torch_geometric.data import Data
+
+    from wltools.dataset import open_dataset
+    from wltools.errors import GraphFormatError
+    from wltools.graphs import load_graph
+
+    (tmp_path / "g.graphml").write_text(
+        '<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+        '<key id="w" for="node" attr.name="w" attr.type="double"/><graph edgedefault="undirected">'
+        '<node id="0"><data key="w">INF</data></node><node id="1"><data key="w">1</data></node>'
+        '<edge source="0" target="1"/></graph></graphml>')
+    (tmp_path / "g.json").write_text('{"nodes": [{"id": 0, "w": -Infinity}, {"id": 1, "w": 1}], '
+                                     '"edges": [{"source": 0, "target": 1}]}')
+    for name in ("g.graphml", "g.json"):
+        _refused(_run("check", tmp_path / name, tmp_path / name, "--node-attr", "w", "--test", "1wl"), "infinite")
+    data = Data(x=torch.tensor([[float("inf")], [1.0]]), edge_index=torch.tensor([[0, 1], [1, 0]]))
+    with pytest.raises(GraphFormatError, match="infinite"):
+        load_graph(data)
+    tu = tmp_path / "DS"
+    tu.mkdir()
+    for key, text in {"A": "1, 2\n2, 1\n", "graph_indicator": "1\n1\n", "graph_labels": "0\n",
+                      "node_attributes": "inf\n1\n"}.items():
+        (tu / f"DS_{key}.txt").write_text(text)
+    with pytest.raises(GraphFormatError, match="finite"):
+        open_dataset(tu, node_features="attributes")
+
+
+def test_a_label_free_test_named_on_a_labelled_collection_is_refused_as_check_refuses_it():
+    line = _refused(_run("dataset", "NCI1K", "--tests", "s3", "--no-iso"), "test s3 is not defined on labelled graphs",
+                    "--node-features none --no-edge-labels")
+    assert "node and edge labels" in line
+    _refused(_run("check", "smiles:CCO", "smiles:CCO", "--test", "s3"), "not defined on labelled graphs")
+    bare = _run("dataset", "NCI1K", "--tests", "s3", "--no-iso", "--node-features", "none", "--no-edge-labels",
+                "--rounds", "1", "--format", "json")
+    assert bare.exit_code == 0, bare.output
