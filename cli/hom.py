@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cli.common import ReportedError, check_inputs
+from cli.common import MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, out_of_memory
 
 
 def _roots(text: str | None, F, G) -> tuple:
@@ -36,14 +36,16 @@ def _roots(text: str | None, F, G) -> tuple:
                    "(and pattern vertex 1 to W). Vertices are numbered 0..n-1 as the graphs are read.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: one line; json: one object for scripts.")
-def hom(f: str, g: str, root: str | None, fmt: str) -> None:
+@click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
+def hom(f: str, g: str, root: str | None, fmt: str, max_memory: int | None) -> None:
     """The number of homomorphisms from the pattern F to the graph G: maps of F's vertices to G's
     that send every edge to an edge, counted exactly (no overflow).
 
     F and G are given as for `wltools check` (files, names such as petersen or cycle:6, graph6
     strings, unions such as cycle:3+cycle:3). Counted by dynamic programming over an optimal tree
     decomposition of F: O(n^(t+1)) for a pattern of treewidth t, patterns up to 16 vertices.
-    Unlabelled graphs only (labelled inputs are refused).
+    Unlabelled graphs only (labelled inputs are refused). G is held as a dense n x n matrix: the
+    memory this needs is estimated first and the count refused over --max-memory.
 
     Example: wltools hom cycle:4 petersen --root 0
     """
@@ -53,14 +55,17 @@ def hom(f: str, g: str, root: str | None, fmt: str) -> None:
     from wltools.hom.count import hom_count, hom_counts_at
 
     check_inputs(f, g)  # a FIFO or device as a graph file: one line, not a hang
-    F, G = load_graph(f), load_graph(g)
+    F, G = load_graph(f, max_memory=max_memory), load_graph(g, max_memory=max_memory)
     roots = _roots(root, F, G)
-    if roots:
-        table = hom_counts_at(F, G, tuple(range(len(roots))))  # indexed by position in list(G.nodes)
-        position = {v: i for i, v in enumerate(G.nodes)}
-        count = int(table[tuple(position[r] for r in roots)])
-    else:
-        count = hom_count(F, G)
+    try:
+        if roots:
+            table = hom_counts_at(F, G, tuple(range(len(roots))), max_memory=max_memory)  # by position in G.nodes
+            position = {v: i for i, v in enumerate(G.nodes)}
+            count = int(table[tuple(position[r] for r in roots)])
+        else:
+            count = hom_count(F, G, max_memory=max_memory)
+    except MemoryError:
+        raise out_of_memory(f"counting {f} into {g}") from None
     if fmt == "json":
         import networkx as nx
 

@@ -100,6 +100,9 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
 
         check_unlabelled(G, f"G ({g})")
         check_unlabelled(H, f"H ({h})")
+        from wltools.check import require_explain
+
+        require_explain(tests, G, H, explain_max_nodes, max_memory)  # the dense matrices, before any work
     if draw_path:  # a drawing of many nodes takes minutes: refused before the work
         from wltools.draw.figure import check_draw_size
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 __all__ = ["ISO_TIMEOUT", "EXPLAIN_MAX_NODES", "CheckResult", "check_pair", "explain_results", "require_iso",
-           "require_tests", "canonical_forms", "LabellingFailed"]
+           "require_tests", "require_explain", "canonical_forms", "LabellingFailed"]
 
 #: Default time budget (seconds) for the canonical labelling of graphs above
 #: :data:`wltools.iso.NAUTY_MAX_NODES` nodes.
@@ -182,6 +182,34 @@ def require_tests(tests, G: nx.Graph, H: nx.Graph, rrwp_steps: int | None, max_m
         except UnknownNameError:  # a test without a cost model yet
             continue
         require(need + graphs, f"{TEST_LABELS.get(t, t)} on {n:,} nodes", max_memory=max_memory)
+
+
+def require_explain(tests, G: nx.Graph, H: nx.Graph, max_nodes: int, max_memory: int | None) -> None:
+    """Refuse, before any work, an ``--explain`` search whose peak memory is over the budget: the
+    counts of every family pattern up to ``max_nodes`` vertices into G and H
+    (:func:`wltools.hom.count.peak_bytes` of the costliest pattern into each graph, whose dense
+    adjacency matrices are both kept for the search; one more per arithmetic the pattern sizes
+    need). Tests without a family add nothing."""
+    from .hom.count import _adjacency_bytes, _dtype_of, peak_bytes
+    from .hom.witness import graph_family_patterns
+    from .runtime.memory import require
+
+    patterns = {}
+    for t in tests:
+        for F in graph_family_patterns(t, max_nodes) or ():
+            patterns.setdefault((F.number_of_nodes(), F.number_of_edges(), tuple(F.edges)), F)
+    if not patterns:
+        return
+    need = 0
+    for X in (G, H):
+        n = X.number_of_nodes()
+        delta = max((d for _, d in X.degree()), default=0)
+        dtypes = {_dtype_of(n, delta, k) for k in range(1, max_nodes + 1)}
+        need += max(peak_bytes(F, n, (), delta) for F in patterns.values())
+        need += sum(_adjacency_bytes(n, d) for d in dtypes) - min(_adjacency_bytes(n, d) for d in dtypes)
+    n = max(G.number_of_nodes(), H.number_of_nodes())
+    require(need, f"--explain (homomorphism counts of patterns up to {max_nodes} vertices into G and H, "
+            f"dense {n:,} x {n:,} matrices)", max_memory=max_memory)
 
 
 def _label_in_child(G, conn) -> None:

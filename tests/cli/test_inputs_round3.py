@@ -226,3 +226,83 @@ def test_a_label_free_test_named_on_a_labelled_collection_is_refused_as_check_re
     bare = _run("dataset", "NCI1K", "--tests", "s3", "--no-iso", "--node-features", "none", "--no-edge-labels",
                 "--rounds", "1", "--format", "json")
     assert bare.exit_code == 0, bare.output
+
+
+# ---- 3. estimates before allocation -----------------------------------------------------------
+
+def _traced(fn):
+    """``(result, peak bytes)`` of ``fn()`` under tracemalloc (numpy's allocations included)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        out = fn()
+        return out, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_hom_into_a_huge_graph_is_refused_before_the_matrix_is_built():
+    """The issue's case: ``hom path:3 path:100000`` built a 74.5 GiB dense matrix before any
+    estimate. Now: one line naming the estimate and --max-memory, and the command's own peak stays
+    far below one n x n matrix (the graph itself, about 100 MB in networkx, is all it builds)."""
+    import time
+
+    start = time.perf_counter()
+    r, peak = _traced(lambda: _run("hom", "path:3", "path:100000", "--max-memory", "1G"))
+    seconds = time.perf_counter() - start
+    line = _refused(r, "100,000 vertices", "needs about", "--max-memory is 1 GiB")
+    assert "GiB" in line.split("needs about")[1]
+    assert peak < 512 * 2**20, peak  # one float64 100,000^2 matrix is 74.5 GiB
+    assert seconds < 120, seconds  # loading the path dominates (about 5 s unloaded)
+
+
+def test_check_explain_is_refused_by_its_estimate_before_any_work():
+    """The issue's case with --explain: a dense 40,000^2 matrix per graph (11.9 GiB) built after the
+    tests ran, --max-memory ignored. Now refused first, one line."""
+    r, peak = _traced(lambda: _run("check", "path:40000", "path:40000", "--test", "1wl", "--explain",
+                                   "--max-memory", "1G"))
+    _refused(r, "--explain", "40,000 x 40,000", "--max-memory is 1 GiB")
+    assert peak < 512 * 2**20, peak
+
+
+@pytest.mark.parametrize("spec, roots", [("path:3", ()), ("cycle:4", ()), ("complete:4", ()), ("cycle:5", (0,)),
+                                         ("path:3", (0, 1)), ("path:2+cycle:3", (0, 3)), ("path:8", ())])
+@pytest.mark.parametrize("n", [40, 240])
+def test_the_hom_estimate_is_an_upper_bound_of_the_measured_peak(spec, roots, n):
+    """peak_bytes against tracemalloc's peak of the count itself (the reference), on random 4-regular
+    graphs and, for path:8, the complete graph (object arithmetic at n = 240)."""
+    import networkx as nx
+
+    from wltools.graphs import load_graph
+    from wltools.hom.count import _plan, hom_count, hom_counts_at, peak_bytes
+
+    F = load_graph(spec)
+    G = nx.complete_graph(n) if spec == "path:8" else nx.random_regular_graph(4, n, seed=n)
+    _plan(F, roots)  # the plan is cached across counts: not part of one count's peak
+    _, peak = _traced(lambda: hom_counts_at(F, G, roots) if roots else hom_count(F, G))
+    estimate = peak_bytes(F, n, roots, max(d for _, d in G.degree()))
+    assert peak <= estimate <= 8 * peak + 2**20, (peak, estimate)
+
+
+def test_the_explain_estimate_is_an_upper_bound_of_the_search(monkeypatch):
+    """require_explain's estimate against tracemalloc's peak of the --explain search it guards
+    (two 3-regular graphs of 300 vertices that 3-WL does not separate: every pattern is counted)."""
+    import networkx as nx
+
+    import wltools.runtime.memory
+    from wltools.check import check_pair, explain_results, require_explain
+
+    G = nx.random_regular_graph(3, 300, seed=1)
+    H = nx.random_regular_graph(3, 300, seed=2)
+    c = check_pair(G, H, ("1wl",), iso=False)
+    asked = []
+    monkeypatch.setattr(wltools.runtime.memory, "require", lambda need, what, max_memory=None: asked.append(need))
+    require_explain(("1wl",), G, H, 5, None)
+    from wltools.hom.witness import graph_family_patterns
+    from wltools.hom.count import _plan
+
+    for F in graph_family_patterns("1wl", 5):
+        _plan(F, ())
+    _, peak = _traced(lambda: explain_results(c, G, H, 5))
+    assert len(asked) == 1 and peak <= asked[0] <= 8 * peak + 2**20, (peak, asked)
