@@ -306,3 +306,55 @@ def test_the_explain_estimate_is_an_upper_bound_of_the_search(monkeypatch):
         _plan(F, ())
     _, peak = _traced(lambda: explain_results(c, G, H, 5))
     assert len(asked) == 1 and peak <= asked[0] <= 8 * peak + 2**20, (peak, asked)
+
+
+# ---- 5. damaged shipped data ------------------------------------------------------------------
+
+def _damaged_copy(src_dir, tmp_path, name, how):
+    """A copy of a data folder with file ``name`` truncated, emptied or replaced by text."""
+    import shutil
+
+    dst = tmp_path / src_dir.name
+    shutil.copytree(src_dir, dst)
+    data = (dst / name).read_bytes()
+    (dst / name).write_bytes({"truncated": data[: len(data) // 2], "empty": b"", "text": b"hello\n"}[how])
+    return dst
+
+
+@pytest.mark.parametrize("how", ["truncated", "empty", "text"])
+def test_damaged_brec_data_is_one_line_naming_the_file_and_the_fix(tmp_path, monkeypatch, how):
+    """A truncated BREC .npy made `brec verify-data` itself end in an unpickling traceback."""
+    import brec_runner.dataset as brec_data
+
+    monkeypatch.setattr(brec_data, "DATA_DIR", _damaged_copy(brec_data.DATA_DIR, tmp_path, "basic.npy", how))
+    brec_data._raw_pairs.cache_clear()
+    brec_data._pair.cache_clear()
+    try:
+        _refused(_run("brec", "verify-data", "--pairs", "0-1", "--quiet"), "BREC file", "basic.npy is damaged",
+                 "git checkout -- ")
+    finally:
+        brec_data._raw_pairs.cache_clear()
+        brec_data._pair.cache_clear()
+
+
+def test_damaged_suite_and_counting_data_name_the_file_and_the_fix(tmp_path, monkeypatch):
+    import wltools.counting.data as counting
+    import wltools.suites.base as suites
+
+    monkeypatch.setattr(suites, "DATA_DIR", _damaged_copy(suites.DATA_DIR, tmp_path, "sr/sr16622.g6", "truncated"))
+    with pytest.raises(Exception, match=r"suite file .*sr16622.g6 is damaged .*git checkout -- "):
+        suites.check_file("sr/sr16622.g6")
+    monkeypatch.setattr(counting, "DATA_DIR", _damaged_copy(counting.DATA_DIR, tmp_path, "targets.npz", "empty"))
+    with pytest.raises(Exception, match=r"counting data file .*targets.npz is damaged .*git checkout -- "):
+        counting._path("targets.npz")
+
+
+def test_the_shipped_checksums_are_those_of_the_committed_files():
+    """Every BREC file passes its recorded checksum (the data as committed); the name is the
+    repository path that `git checkout --` takes."""
+    from brec_runner.dataset import CHECKSUMS, DATA_DIR
+    from wltools.runtime.shipped import check_shipped, shipped_name
+
+    for name, digest in CHECKSUMS.items():
+        check_shipped(DATA_DIR / name, digest, "BREC file")
+    assert shipped_name(DATA_DIR / "basic.npy") == "data/brec/basic.npy"
