@@ -358,3 +358,35 @@ def test_the_shipped_checksums_are_those_of_the_committed_files():
     for name, digest in CHECKSUMS.items():
         check_shipped(DATA_DIR / name, digest, "BREC file")
     assert shipped_name(DATA_DIR / "basic.npy") == "data/brec/basic.npy"
+
+
+# ---- 7. a worker's exception is reported ------------------------------------------------------
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="worker processes are forked")
+def test_a_failing_units_exception_and_traceback_are_reported(capsys):
+    """claims.parallel dropped a unit's exception (the worker returned None). Now ``failed`` gets
+    the unit, the exception, where it was raised and the worker's traceback; by default one line
+    on stderr. The claims still report the error as their result."""
+    from wltools.claims.parallel import verify_claims
+    from wltools.claims.registry import Claim, ClaimResult
+
+    def broken(test, ids, rrwp_steps=None):
+        raise RuntimeError("no cache today")
+
+    def check(*, pairs=None, theory_verdicts=None):
+        theory_verdicts("1wl", [0, 1])
+        return ClaimResult("PASS", "read", {})
+
+    def needs(*, pairs=None, theory_verdicts=None, **_):
+        return [("brec", "1wl", None, (0, 1))]
+
+    claims = [Claim(name, "s", "src", "brec", check, inputs=("pairs",), needs=needs) for name in ("a", "b")]
+    got = []
+    out = verify_claims(claims, {"pairs": [0, 1], "theory_verdicts": broken}, workers=2, failed=got.append)
+    assert [r.status for _, r in out] == ["ERROR", "ERROR"]
+    assert len(got) == 1 and got[0].unit == ("brec", "1wl", None) and got[0].exception == "RuntimeError"
+    assert got[0].message == "no cache today" and "in broken" in got[0].traceback
+    assert got[0].where.endswith(f"test_inputs_round3.py:{broken.__code__.co_firstlineno + 1}")
+    verify_claims(claims, {"pairs": [0, 1], "theory_verdicts": broken}, workers=2)
+    err = [line for line in capsys.readouterr().err.splitlines() if "failed in its worker" in line]
+    assert len(err) == 1 and "RuntimeError: no cache today" in err[0], err
