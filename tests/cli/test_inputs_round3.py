@@ -390,3 +390,42 @@ def test_a_failing_units_exception_and_traceback_are_reported(capsys):
     verify_claims(claims, {"pairs": [0, 1], "theory_verdicts": broken}, workers=2)
     err = [line for line in capsys.readouterr().err.splitlines() if "failed in its worker" in line]
     assert len(err) == 1 and "RuntimeError: no cache today" in err[0], err
+
+
+def test_root_names_a_files_vertex_as_the_file_does(tmp_path):
+    """An edge list with gaps (nodes 1, 5, 9, 12): --root used to count position 0..n-1 while the
+    docs said "as the graph is read". Now --root 12 is the file's node 12. By hand: path:3 rooted
+    at an end counts 2-step walks, sum of the neighbours' degrees: at 12 (neighbour 9, degree 3): 3;
+    at 9 (neighbours 1, 5, 12 of degrees 2, 2, 1): 5; path:2 at (9, 12): the edge, 1."""
+    path = tmp_path / "gaps.edges"
+    path.write_text("1 5\n5 9\n9 1\n9 12\n")
+    for root, expected in (("12", 3), ("9", 5), ("9,12", 1)):
+        pattern = "path:2" if "," in root else "path:3"
+        r = _run("hom", pattern, path, "--root", root)
+        assert r.exit_code == 0 and r.output.strip().endswith(f"= {expected}"), (root, r.output)
+    _refused(_run("hom", "path:3", path, "--root", "0"), "file's node names (1, 5, 9, 12)", "not 0")
+    assert _run("hom", "path:3", "petersen", "--root", "4").output.strip().endswith("= 9")  # names: 0..n-1
+
+
+def test_can_count_root_names_a_pattern_files_vertex_as_the_file_does(tmp_path):
+    """A tailed 4-cycle 1-2-3-4-1 with tail 4-5, written with names 1..5: rooting at 5 (the tail's
+    end) must be answered as rooting the same pattern, written 0..4, at its vertex 4."""
+    named, numbered = tmp_path / "named.edges", tmp_path / "numbered.edges"
+    named.write_text("1 2\n2 3\n3 4\n4 1\n4 5\n")
+    numbered.write_text("0 1\n1 2\n2 3\n3 0\n3 4\n")
+    import json
+
+    answers = {}
+    for test in ("swl-vs", "m1"):  # rooted at the tail's end: no; at the cycle vertex holding the tail: yes
+        for name, number in (("5", "4"), ("4", "3")):
+            a = _run("can-count", named, "--test", test, "--level", "node", "--root", name, "--format", "json")
+            b = _run("can-count", numbered, "--test", test, "--level", "node", "--root", number, "--format", "json")
+            assert a.exit_code == b.exit_code == 0, (a.output, b.output)
+            answers[test, name] = json.loads(a.output)["can_count"]
+            assert answers[test, name] == json.loads(b.output)["can_count"], (test, name)
+    # the two roots must differ, or the test could not tell a name from a position: rooted at the tail's
+    # end w, F - w keeps the 4-cycle (not a forest: outside SWL(VS)'s rooted family, Zhang et al. ICLR
+    # 2024 Thm 3.7), so "no"; rooted at the cycle vertex holding the tail, F - w is a path and a vertex
+    assert answers == {("swl-vs", "5"): False, ("swl-vs", "4"): True, ("m1", "5"): False, ("m1", "4"): True}
+    _refused(_run("can-count", named, "--test", "1wl", "--level", "node", "--root", "0"),
+             "not 1 distinct vertices", "1, 2, 3, 4, 5")
