@@ -63,6 +63,10 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
     coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,
                         node_targets=node_targets, targets=targets_path, max_memory=max_memory)
     test_names = _label_tests(test_names, tests, coll, path)
+    if plot_path and coll.graph_targets is None and (not node_targets or coll.node_targets is None):
+        raise ReportedError(f"--plot {plot_path}: {path} has no targets, so there is no bound to chart; give "
+                            "--targets FILE or --targets count:PATTERN (or --node-targets on a TU folder with "
+                            "node labels), or leave --plot out")
     report = analyse(coll, test_names, rounds, task=task, node_targets=node_targets, iso=not no_iso, shards=shards,
                      executor=executor, max_memory=max_memory, progress=not quiet and on_terminal(),
                      ray_address=address, max_seconds=max_seconds)

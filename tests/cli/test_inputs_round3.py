@@ -429,3 +429,17 @@ def test_can_count_root_names_a_pattern_files_vertex_as_the_file_does(tmp_path):
     assert answers == {("swl-vs", "5"): False, ("swl-vs", "4"): True, ("m1", "5"): False, ("m1", "4"): True}
     _refused(_run("can-count", named, "--test", "1wl", "--level", "node", "--root", "0"),
              "not 1 distinct vertices", "1, 2, 3, 4, 5")
+
+
+def test_a_dataset_plot_without_targets_is_refused_not_an_empty_chart(tmp_path):
+    import networkx as nx
+
+    g6 = tmp_path / "three.g6"
+    g6.write_bytes(b"".join(nx.to_graph6_bytes(G, header=False) for G in
+                            (nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), nx.path_graph(6))))
+    chart = tmp_path / "p.png"
+    _refused(_run("dataset", g6, "--tests", "1wl", "--plot", chart, "--quiet"), "has no targets", "--targets")
+    assert not chart.exists()
+    ok = _run("dataset", g6, "--tests", "1wl", "--plot", chart, "--quiet", "--targets", "count:cycle:3",
+              "--task", "regression")
+    assert ok.exit_code == 0 and chart.stat().st_size > 0, ok.output
