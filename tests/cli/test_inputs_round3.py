@@ -443,3 +443,74 @@ def test_a_dataset_plot_without_targets_is_refused_not_an_empty_chart(tmp_path):
     ok = _run("dataset", g6, "--tests", "1wl", "--plot", chart, "--quiet", "--targets", "count:cycle:3",
               "--task", "regression")
     assert ok.exit_code == 0 and chart.stat().st_size > 0, ok.output
+
+
+# ---- 4. progress before minutes ---------------------------------------------------------------
+
+def _small_cfi_pair():
+    """BREC's CFI pair 381 (30 vertices; 3fwl separates it in a fraction of a second)."""
+    from brec_runner.dataset import load_pairs
+
+    p = load_pairs(ids=[381])[0]
+    return p.g, p.h
+
+
+def test_a_long_3fwl_prints_its_estimate_before_the_work(monkeypatch, capsys):
+    """BREC's largest CFI pair ran 8 min 43 s silently. A 3fwl round estimated above
+    LONG_ROUND_SECONDS now prints memory and time first; the small pair stands in for the large
+    one by lowering the threshold (the refinement itself is the real one)."""
+    import wltools.check as check
+    import wltools.refine
+
+    G, H = _small_cfi_pair()
+    monkeypatch.setattr(check, "LONG_ROUND_SECONDS", 0.0)
+    real, seen = wltools.refine.refine_pair, []
+
+    def watched(*args, **kwargs):
+        seen.append(capsys.readouterr().err)  # what was on stderr when the work started
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(wltools.refine, "refine_pair", watched)
+    c = check.check_pair(G, H, ("3fwl",), iso=False, progress=True)
+    assert c.results[0].distinguished
+    assert seen[0].startswith("wltools: 3fwl on 30 nodes: estimated ") and " a round " in seen[0], seen
+    assert capsys.readouterr().err.startswith("wltools: 3fwl on 30 nodes: 1 stage in ")  # the stage line, piped
+    check.check_pair(G, H, ("3fwl",), iso=False, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_check_shows_the_stage_unless_quiet_and_small_work_stays_silent(monkeypatch, tmp_path):
+    import networkx as nx
+
+    import wltools.check as check
+
+    G, H = _small_cfi_pair()
+    paths = []
+    for name, X in (("g", G), ("h", H)):
+        paths.append(tmp_path / f"{name}.g6")
+        paths[-1].write_bytes(nx.to_graph6_bytes(X, header=False))
+    plain = _run("check", *paths, "--test", "3fwl", "--no-iso")
+    assert plain.exit_code == 0 and "wltools:" not in plain.output  # 30 nodes: about 0.1 s a round
+    monkeypatch.setattr(check, "LONG_ROUND_SECONDS", 0.0)
+    shown = _run("check", *paths, "--test", "3fwl", "--no-iso")
+    assert shown.exit_code == 0 and "wltools: 3fwl on 30 nodes: estimated" in shown.output
+    quiet = _run("check", *paths, "--test", "3fwl", "--no-iso", "--quiet")
+    assert quiet.exit_code == 0 and "wltools:" not in quiet.output
+
+
+def test_on_a_terminal_the_stage_is_a_bar_of_elapsed_time():
+    import io
+    import time
+
+    from wltools.runtime.progress import timed_stage
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Terminal()
+    with timed_stage("3fwl on 198 nodes", "estimated 3 GiB and about 4 min a round", 1155.0, file=out, tick=0.02):
+        time.sleep(0.3)
+    text = out.getvalue()
+    assert text.startswith("wltools: 3fwl on 198 nodes: estimated 3 GiB")
+    assert "elapsed, estimate 1155 s" in text
