@@ -514,3 +514,14 @@ def test_on_a_terminal_the_stage_is_a_bar_of_elapsed_time():
     text = out.getvalue()
     assert text.startswith("wltools: 3fwl on 198 nodes: estimated 3 GiB")
     assert "elapsed, estimate 1155 s" in text
+
+
+def test_an_edge_list_line_with_integers_after_the_ends_is_refused(tmp_path):
+    """Careless-user trial: ``0 1 2`` (an adjacency list: 0-1 and 0-2) was read as the edge 0-1
+    with the 2 dropped, a wrong graph; a decimal weight column stays ignored as documented."""
+    adj = tmp_path / "adj.txt"
+    adj.write_text("0 1 2\n1 2\n")
+    _refused(_run("hom", "path:2", adj), "line 1", "integers after the edge's two ends")
+    weighted = tmp_path / "w.txt"
+    weighted.write_text("0 1 0.5\n1 2 1.0\n0 2 2.5\n")
+    assert _run("hom", "path:2", weighted).output.strip().endswith("= 6")  # a triangle: 2m = 6

@@ -366,6 +366,12 @@ def _edgelist_tokens(lines: list[str], where: str) -> list[list[str]]:
     names that mix integers and other text are refused with the first line holding text: a header
     such as ``source,target`` would otherwise become an edge."""
     rows = [[t for t in _EDGE_SEPARATORS.split(line.split("#", 1)[0]) if t] for line in lines]
+    wide = next(((i, row) for i, row in enumerate(rows, start=1) if len(row) > 2 and all(map(_is_int, row[2:]))), None)
+    if wide is not None:  # "0 1 2": an adjacency list (0-1, 0-2) or an integer weight? read as either, a guess
+        i, row = wide
+        raise GraphFormatError(f"edge list {where}, line {i}: {' '.join(row[:4])}{' ...' if len(row) > 4 else ''} "
+                               "has integers after the edge's two ends (an adjacency list, or integer weights?); "
+                               "write one edge 'u v' per line (a weight column of decimals such as 1.0 is ignored)")
     numeric = [_is_int(t) for row in rows for t in row[:2]]
     if any(numeric) and not all(numeric):
         i, row = next((i, row) for i, row in enumerate(rows, start=1) if not all(_is_int(t) for t in row[:2]))
@@ -383,8 +389,10 @@ def _is_int(token: str) -> bool:
 
 
 def _read_edgelist(data: bytes, where: str, max_memory: int | None = None) -> nx.Graph:
-    """Edge-list lines ``u v [ignored...]`` (ends separated by whitespace, commas or semicolons:
-    :data:`_EDGE_SEPARATORS`), ``#`` comments; a one-token line declares an isolated node.
+    """Edge-list lines ``u v`` (ends separated by whitespace, commas or semicolons:
+    :data:`_EDGE_SEPARATORS`), ``#`` comments; a one-token line declares an isolated node; further
+    columns are ignored (weights such as ``1.0``) unless they are integers, which is refused
+    (``0 1 2`` may be an adjacency list as well as an integer weight).
     Parsed by ``networkx.parse_edgelist`` into a MultiGraph, so a repeated edge is reported
     instead of silently merged, as in every other format (:func:`validate_graph`)."""
     try:
