@@ -85,6 +85,22 @@ def repeated_option(command: click.Command, args) -> str | None:
 
 
 
+def given(param: str) -> bool:
+    """Whether option ``param`` (its Python name) of the running command was given on the command
+    line, not left at its default."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source(param) is ParameterSource.COMMANDLINE
+
+
+def refuse_unused(param: str, option: str, used: bool, needs: str) -> None:
+    """Refuse (one line, exit 2) option ``option`` given on the command line where it would have no
+    effect (``used`` False): an ignored option is an input read two ways. ``needs`` says when it
+    applies, e.g. ``"--explain"``."""
+    if not used and given(param):
+        raise ReportedError(f"{option} has no effect here: it needs {needs}; add that or leave {option} out")
+
+
 class MemorySize(click.ParamType):
     """A memory size such as 4G, 512M or 1.5GiB (:func:`wltools.runtime.memory.parse_size`), in bytes."""
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import click
-from cli.common import MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, check_report_targets, table, write_text
+from cli.common import (MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, check_report_targets, refuse_unused,
+                        table, write_text)
 from wltools.refine.names import tests_help
 
 
@@ -58,6 +59,7 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
     from wltools.runtime.progress import on_terminal
 
     test_names = parse_tests(tests, command="--tests")
+    refuse_unused("address", "--address", executor == "ray", "--executor ray")
     check_inputs(path, targets_path)  # a FIFO or device as input: one line, not a hang
     check_report_targets((), out_path, plot_path, inputs=(path, targets_path, bundled(str(path))))
     coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,

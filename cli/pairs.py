@@ -7,7 +7,8 @@ import click
 from wltools.check import EXPLAIN_MAX_NODES, ISO_TIMEOUT
 from wltools.refine.names import TESTS, tests_help
 from cli.common import (EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, IsoTimeout, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP,
-                        QUIET_HELP, ReportedError, check_inputs, check_output_file, out_of_memory, table)
+                        QUIET_HELP, ReportedError, check_inputs, check_output_file, out_of_memory, refuse_unused,
+                        table)
 
 #: --stereo on check and iso (wltools.graphs.inputs.from_smiles).
 STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descriptor of each atom (R, S; r, s "
@@ -86,9 +87,10 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     from wltools.refine.names import parse_tests
 
     tests = parse_tests(test, command="--test")
-    if not explain and _given("explain_max_nodes"):
-        raise ReportedError("--explain-max-nodes needs --explain (it bounds the patterns --explain searches); "
-                            "add --explain or leave it out")
+    refuse_unused("explain_max_nodes", "--explain-max-nodes", explain, "--explain (it bounds the patterns searched)")
+    refuse_unused("rrwp_steps", "--rrwp-steps", "rrwp" in tests, "the rrwp test among --test")
+    refuse_unused("iso_timeout", "--iso-timeout", not no_iso, "the isomorphism check (not --no-iso)")
+    refuse_unused("stereo", "--stereo", any(str(x).startswith("smiles:") for x in (g, h)), "a smiles: input")
     if draw_path:  # refused before any work: a folder, an unknown format, an input file, an undrawable test
         from wltools.draw.figure import check_target
 
@@ -136,13 +138,6 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         click.echo(check_text(c, (g, h), (G, H)))
 
 
-def _given(param: str) -> bool:
-    """Whether the option ``param`` of the running command was given on the command line."""
-    from click.core import ParameterSource
-
-    return click.get_current_context().get_parameter_source(param) is ParameterSource.COMMANDLINE
-
-
 def _applicable(tests: tuple, text: str, G, H) -> tuple:
     """``tests`` without those that refuse the pair's labels when the user wrote ``all`` (a note
     on stderr names them); a test named explicitly keeps its one-line refusal."""
@@ -188,6 +183,7 @@ def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, no
     from wltools.check import check_pair, iso_dict, iso_text
     from wltools.graphs import load_graph
 
+    refuse_unused("stereo", "--stereo", any(str(x).startswith("smiles:") for x in (g, h)), "a smiles: input")
     check_inputs(g, h)  # a FIFO or device as a graph file: one line, not a hang
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr, "stereo": stereo}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)

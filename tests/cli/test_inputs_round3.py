@@ -84,7 +84,7 @@ def test_an_unknown_test_lists_the_tests_with_a_family(args):
 
 def test_explain_max_nodes_without_explain_is_refused():
     _refused(_run("check", "petersen", "petersen", "--test", "1wl", "--explain-max-nodes", "3"),
-             "--explain-max-nodes needs --explain")
+             "--explain-max-nodes has no effect here", "it needs --explain")
     ok = _run("check", "petersen", "petersen", "--test", "1wl", "--explain", "--explain-max-nodes", "3")
     assert ok.exit_code == 0 and "up to 3 vertices" in ok.output, ok.output
 
@@ -525,3 +525,23 @@ def test_an_edge_list_line_with_integers_after_the_ends_is_refused(tmp_path):
     weighted = tmp_path / "w.txt"
     weighted.write_text("0 1 0.5\n1 2 1.0\n0 2 2.5\n")
     assert _run("hom", "path:2", weighted).output.strip().endswith("= 6")  # a triangle: 2m = 6
+
+
+@pytest.mark.parametrize("args, option", [
+    (("check", "petersen", "petersen", "--test", "1wl", "--rrwp-steps", "3"), "--rrwp-steps"),
+    (("check", "petersen", "petersen", "--test", "1wl", "--no-iso", "--iso-timeout", "5"), "--iso-timeout"),
+    (("check", "petersen", "petersen", "--test", "1wl", "--stereo"), "--stereo"),
+    (("iso", "petersen", "petersen", "--stereo"), "--stereo"),
+    (("dataset", "NCI1K", "--tests", "1wl", "--address", "1.2.3.4:6379"), "--address"),
+])
+def test_an_option_that_would_be_ignored_is_refused(args, option):
+    """Careless-user trial: these options were accepted and had no effect (the answer silently not
+    what the option asked for)."""
+    _refused(_run(*args), f"{option} has no effect here")
+
+
+def test_the_same_options_where_they_apply_still_work():
+    r = _run("check", "cycle:6", "cycle:3+cycle:3", "--test", "rrwp", "--rrwp-steps", "3", "--no-iso")
+    assert r.exit_code == 0 and "rrwp" in r.output, r.output
+    r = _run("check", "petersen", "petersen", "--test", "1wl", "--iso-timeout", "5")
+    assert r.exit_code == 0 and "isomorphic: yes" in r.output, r.output
