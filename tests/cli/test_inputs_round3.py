@@ -545,3 +545,26 @@ def test_the_same_options_where_they_apply_still_work():
     assert r.exit_code == 0 and "rrwp" in r.output, r.output
     r = _run("check", "petersen", "petersen", "--test", "1wl", "--iso-timeout", "5")
     assert r.exit_code == 0 and "isomorphic: yes" in r.output, r.output
+
+
+def test_an_edited_committed_tu_dataset_is_refused_not_read(tmp_path, monkeypatch):
+    """Careless-user trial: one node label of data/tu/NCI1K edited (a carbon made a nitrogen) was
+    read as given, every bound computed on the wrong molecule. Now the committed files are checked
+    against their README's SHA-256 first."""
+    import re
+    import shutil
+
+    import wltools.dataset.tu as tu
+
+    readme = (tu.TU_DATA_DIR / "README.md").read_text()
+    for rel, digest in tu.CHECKSUMS.items():
+        assert re.search(rf"`{re.escape(rel.split('/')[-1])}`\s*\|[^\n]*`{digest}`", readme), rel
+    copy = tmp_path / "tu"
+    shutil.copytree(tu.TU_DATA_DIR, copy)
+    labels = copy / "NCI1K" / "NCI1K_node_labels.txt"
+    lines = labels.read_text().splitlines()
+    lines[0] = str(int(lines[0]) + 1)
+    labels.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(tu, "TU_DATA_DIR", copy)
+    _refused(_run("dataset", "NCI1K", "--tests", "1wl", "--no-iso", "--quiet"),
+             "TU data file", "NCI1K_node_labels.txt is damaged", "git checkout -- ")
