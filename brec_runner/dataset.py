@@ -44,6 +44,7 @@ import networkx as nx
 import numpy as np
 
 from wltools.errors import DataIntegrityError, UnknownNameError
+from wltools.runtime.shipped import check_shipped
 from wltools.graphs import check_simple, permute_graph
 from wltools.graphs.pair import GraphPair, degree_summary
 
@@ -102,6 +103,18 @@ SUBCATEGORIES: tuple[str, ...] = ("simple_regular", "strongly_regular")
 #: Groupings of the published tables.
 GROUPS: dict[str, tuple[int, ...]] = {
     "regular140": tuple(range(60, 160)) + tuple(range(360, 400)),
+}
+
+
+#: SHA-256 of the committed BREC files (:func:`wltools.runtime.shipped.check_shipped` before each is read).
+CHECKSUMS: dict[str, str] = {
+    "4vtx.npy": "a9e593c485f3fa08d3db967d7c545a4f5cf7f417f016c9a77a5c1cc646786cea",
+    "basic.npy": "adef7f761b803026b515d94172399f5db72fe73859b0e489a1edfaa5874aeec2",
+    "cfi.npy": "e8d56d7c0a22768da8dfdcaae800bc8dc815fb10b1bf1b52dc7893ed68c4e92f",
+    "dr.npy": "11b861e1439ddee4c58fa04b523e874c25fdbb4ba867f3ac9104711cb3739d89",
+    "extension.npy": "9b76b59842f997a502a83724daba033d793c5fbc9c2aa758834beb78d2309d4a",
+    "regular.npy": "e9e85ff2003f50676e2a2ac7ef70b8ad919598c3042aaf8f5f6f43184bfdc663",
+    "str.npy": "6de58d99b80b7ace4529d17cf8fe3d000b496b3c2a7ab7f59fe3f28f61746d6f",
 }
 
 
@@ -233,10 +246,8 @@ def _raw_pairs() -> tuple[tuple[int, str, str, bytes, bytes, str], ...]:
     """(id, category, subcategory, graph6 of G, graph6 of H, source) for all 400 pairs."""
     out = []
     for fname, layout, first, count, cat, sub in _FILES:
-        path = DATA_DIR / fname
-        if not path.exists():
-            raise DataIntegrityError(f"missing BREC file {path}")
-        arr = np.load(path, allow_pickle=True)  # object/str arrays of graph6 text, committed data
+        path = check_shipped(DATA_DIR / fname, CHECKSUMS[fname], "BREC file")  # damaged: one line and the fix
+        arr = np.load(path, allow_pickle=True)  # object/str arrays of graph6 text, the committed file
         if layout == "rows":
             if arr.shape != (count, 2):
                 raise DataIntegrityError(f"{fname}: shape {arr.shape}, expected {(count, 2)}")

@@ -17,7 +17,8 @@ class ReportedError(click.ClickException):
 
 
 class Group(click.Group):
-    """Click group that turns library errors into :class:`ReportedError`."""
+    """Click group that turns library errors into :class:`ReportedError` and refuses an option
+    given twice to a command that takes it once (:func:`repeated_option`)."""
 
     def invoke(self, ctx):
         try:
@@ -25,6 +26,79 @@ class Group(click.Group):
         except WLToolsError as exc:
             raise ReportedError(str(exc)) from exc
 
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None and not isinstance(cmd, click.Group):
+            why = repeated_option(cmd, rest)
+            if why:
+                raise ReportedError(why)
+        return name, cmd, rest
+
+
+def repeated_option(command: click.Command, args) -> str | None:
+    """One line when ``args`` give an option of ``command`` that holds one value (not
+    ``multiple=True``, not a counter) more than once, else None.
+
+    Click keeps the last of such values silently (``hom cycle:4 petersen --root 0 --root 1`` counted
+    for root 1 alone); repeatable options (``--category``, ``--set``, ``can-count --root``) say so in
+    their help and are let through. ``--name=value`` and ``--name value`` are both read; ``--``
+    ends the options; a flag and its ``--no-`` form are one option.
+
+    Examples
+    --------
+    >>> cmd = click.Command("c", params=[click.Option(["--root"]), click.Option(["--tag"], multiple=True)])
+    >>> repeated_option(cmd, ["--root", "0", "--tag", "a", "--tag", "b"]) is None
+    True
+    >>> repeated_option(cmd, ["--root", "0", "--root=1"])
+    '--root given twice (0, then 1); it takes one value: give it once'
+    """
+    by_name = {}
+    for p in command.params:
+        if isinstance(p, click.Option):
+            for opt in (*p.opts, *p.secondary_opts):
+                by_name[opt] = p
+    seen: dict = {}
+    tokens = list(args)
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        i += 1
+        if tok == "--":
+            break
+        name, eq, value = tok.partition("=") if tok.startswith("--") else (tok, "", "")
+        p = by_name.get(name)
+        if p is None:
+            continue
+        if not (p.is_flag or p.count) and not eq and p.nargs == 1:
+            value = tokens[i] if i < len(tokens) else ""
+            i += 1
+        if p.multiple or p.count:
+            continue
+        if p.name in seen:
+            first_name, first = seen[p.name]
+            if p.is_flag:
+                both = "" if first_name == name else f" (as {first_name} and {name})"
+                return f"{name} given twice{both}; give it once"
+            return f"{name} given twice ({first}, then {value}); it takes one value: give it once"
+        seen[p.name] = (name, value)
+    return None
+
+
+
+def given(param: str) -> bool:
+    """Whether option ``param`` (its Python name) of the running command was given on the command
+    line, not left at its default."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source(param) is ParameterSource.COMMANDLINE
+
+
+def refuse_unused(param: str, option: str, used: bool, needs: str) -> None:
+    """Refuse (one line, exit 2) option ``option`` given on the command line where it would have no
+    effect (``used`` False): an ignored option is an input read two ways. ``needs`` says when it
+    applies, e.g. ``"--explain"``."""
+    if not used and given(param):
+        raise ReportedError(f"{option} has no effect here: it needs {needs}; add that or leave {option} out")
 
 
 class MemorySize(click.ParamType):
@@ -133,6 +207,8 @@ def parse_set(values) -> dict:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise click.BadParameter(f"expected key=value, got {item!r}", param_hint="--set")
+        if key.strip() in out:
+            raise click.BadParameter(f"{key.strip()} is set twice; give each key once", param_hint="--set")
         try:
             out[key.strip()] = json.loads(raw)
         except ValueError:

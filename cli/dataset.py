@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import click
-from cli.common import MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, check_report_targets, table, write_text
+from cli.common import (MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, check_report_targets, refuse_unused,
+                        table, write_text)
 from wltools.refine.names import tests_help
 
 
@@ -58,10 +59,16 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
     from wltools.runtime.progress import on_terminal
 
     test_names = parse_tests(tests, command="--tests")
+    refuse_unused("address", "--address", executor == "ray", "--executor ray")
     check_inputs(path, targets_path)  # a FIFO or device as input: one line, not a hang
     check_report_targets((), out_path, plot_path, inputs=(path, targets_path, bundled(str(path))))
     coll = open_dataset(path, node_features=node_features, edge_labels=not no_edge_labels,
                         node_targets=node_targets, targets=targets_path, max_memory=max_memory)
+    test_names = _label_tests(test_names, tests, coll, path)
+    if plot_path and coll.graph_targets is None and (not node_targets or coll.node_targets is None):
+        raise ReportedError(f"--plot {plot_path}: {path} has no targets, so there is no bound to chart; give "
+                            "--targets FILE or --targets count:PATTERN (or --node-targets on a TU folder with "
+                            "node labels), or leave --plot out")
     report = analyse(coll, test_names, rounds, task=task, node_targets=node_targets, iso=not no_iso, shards=shards,
                      executor=executor, max_memory=max_memory, progress=not quiet and on_terminal(),
                      ray_address=address, max_seconds=max_seconds)
@@ -76,3 +83,23 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
         with atomic_path(plot_path, error=ReportedError) as tmp:  # a full disk leaves the old chart whole
             plot_bounds(report, tmp)
 
+
+
+def _label_tests(test_names: tuple, text: str, coll, path: str) -> tuple:
+    """The tests to run on ``coll``: a test that refuses labels (s3, s4, nK, m1, m2; EPWL with edge
+    labels: :func:`wltools.refine.names.refuses_labels`) named on a labelled collection is refused
+    with one line, as ``wltools check`` refuses it on a labelled pair; within ``all`` it reads the
+    graphs without those labels (docs/datasets.md), said in a note and in the report's heading."""
+    from wltools.refine.names import refuses_labels
+
+    node, edge = coll.node_labels is not None, coll.edge_labels is not None
+    refused = [t for t in test_names if refuses_labels(t, node, edge)]
+    if not refused:
+        return test_names
+    kinds = " and ".join(k for k, x in (("node", node), ("edge", edge)) if x)
+    if "all" in {t.strip().lower() for t in text.split(",")}:
+        click.echo(f"note: {', '.join(refused)} (in all) read the graphs without their {kinds} labels, as the "
+                   "report's headings say; name them alone to be refused instead", err=True)
+        return test_names
+    raise ReportedError(f"test {refused[0]} is not defined on labelled graphs and {path} has {kinds} labels; "
+                        "use another test, or drop the labels (--node-features none --no-edge-labels)")

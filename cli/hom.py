@@ -4,28 +4,36 @@ from __future__ import annotations
 
 import click
 
-from cli.common import ReportedError, check_inputs
+from cli.common import MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, out_of_memory
 
 
-def _roots(text: str | None, F, G) -> tuple:
-    """``--root V[,W]``: the vertices V (and W) of G that pattern vertices 0 (and 1) go to."""
+def _roots(text: str | None, F, G) -> tuple[tuple, tuple]:
+    """``--root V[,W]``: the vertices V (and W) of G that pattern vertices 0 (and 1) go to, as
+    ``(names as given, vertices 0..n-1)``; a file's vertices by the file's own node names
+    (:func:`wltools.graphs.validation.vertex_of`), other graphs' by their numbers 0..n-1."""
+    from wltools.graphs.validation import NODE_NAMES, vertex_of
+
     if text is None:
-        return ()
-    parts = [p.strip() for p in text.split(",")]
-    try:
-        roots = tuple(int(p) for p in parts)
-    except ValueError:
-        raise ReportedError(f"--root {text}: expected one or two vertex numbers of G, e.g. 0 or 0,3") from None
-    if not 1 <= len(roots) <= 2:
+        return (), ()
+    parts = tuple(p.strip() for p in text.split(","))
+    names = G.graph.get(NODE_NAMES)
+    numbers = names is not None or all(p.lstrip("-").isdigit() for p in parts)
+    if not 1 <= len(parts) <= 2 or not all(parts) or not numbers:
         raise ReportedError(f"--root {text}: expected one or two vertex numbers of G, e.g. 0 or 0,3")
-    n = G.number_of_nodes()
-    bad = [r for r in roots if not 0 <= r < n]
-    if bad:
-        raise ReportedError(f"--root {text}: G has vertices 0..{n - 1}, not {bad[0]}")
-    if len(roots) > F.number_of_nodes():
+    vertices = tuple(vertex_of(G, p) for p in parts)
+    for p, v in zip(parts, vertices):
+        if v is None:
+            have = (f"G's vertices are its file's node names ({_shown(names)})" if names is not None
+                    else f"G has vertices 0..{G.number_of_nodes() - 1}")
+            raise ReportedError(f"--root {text}: {have}, not {p}")
+    if len(parts) > F.number_of_nodes():
         raise ReportedError(f"--root {text}: two roots need a pattern of at least 2 vertices; F has "
                             f"{F.number_of_nodes()}")
-    return roots
+    return tuple(int(p) if p.lstrip("-").isdigit() else p for p in parts), vertices
+
+
+def _shown(names: tuple) -> str:
+    return ", ".join(names[:6]) + (f", ... ({len(names)} in all)" if len(names) > 6 else "")
 
 
 @click.command()
@@ -33,17 +41,21 @@ def _roots(text: str | None, F, G) -> tuple:
 @click.argument("g", metavar="G")
 @click.option("--root", "root", default=None, metavar="V[,W]",
               help="Rooted count: only the homomorphisms sending pattern vertex 0 to vertex V of G "
-                   "(and pattern vertex 1 to W). Vertices are numbered 0..n-1 as the graphs are read.")
+                   "(and pattern vertex 1 to W). A file's vertices are named as in the file (an edge list "
+                   "with nodes 1, 5, 9: --root 5 is its node 5); names, graph6 strings and unions number "
+                   "theirs 0..n-1. The pattern's vertices 0 and 1: its first two in reading order.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: one line; json: one object for scripts.")
-def hom(f: str, g: str, root: str | None, fmt: str) -> None:
+@click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
+def hom(f: str, g: str, root: str | None, fmt: str, max_memory: int | None) -> None:
     """The number of homomorphisms from the pattern F to the graph G: maps of F's vertices to G's
     that send every edge to an edge, counted exactly (no overflow).
 
     F and G are given as for `wltools check` (files, names such as petersen or cycle:6, graph6
     strings, unions such as cycle:3+cycle:3). Counted by dynamic programming over an optimal tree
     decomposition of F: O(n^(t+1)) for a pattern of treewidth t, patterns up to 16 vertices.
-    Unlabelled graphs only (labelled inputs are refused).
+    Unlabelled graphs only (labelled inputs are refused). G is held as a dense n x n matrix: the
+    memory this needs is estimated first and the count refused over --max-memory.
 
     Example: wltools hom cycle:4 petersen --root 0
     """
@@ -53,14 +65,17 @@ def hom(f: str, g: str, root: str | None, fmt: str) -> None:
     from wltools.hom.count import hom_count, hom_counts_at
 
     check_inputs(f, g)  # a FIFO or device as a graph file: one line, not a hang
-    F, G = load_graph(f), load_graph(g)
-    roots = _roots(root, F, G)
-    if roots:
-        table = hom_counts_at(F, G, tuple(range(len(roots))))  # indexed by position in list(G.nodes)
-        position = {v: i for i, v in enumerate(G.nodes)}
-        count = int(table[tuple(position[r] for r in roots)])
-    else:
-        count = hom_count(F, G)
+    F, G = load_graph(f, max_memory=max_memory), load_graph(g, max_memory=max_memory)
+    roots, vertices = _roots(root, F, G)
+    try:
+        if roots:
+            table = hom_counts_at(F, G, tuple(range(len(roots))), max_memory=max_memory)  # by position in G.nodes
+            position = {v: i for i, v in enumerate(G.nodes)}
+            count = int(table[tuple(position[v] for v in vertices)])
+        else:
+            count = hom_count(F, G, max_memory=max_memory)
+    except MemoryError:
+        raise out_of_memory(f"counting {f} into {g}") from None
     if fmt == "json":
         import networkx as nx
 

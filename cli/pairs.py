@@ -7,7 +7,8 @@ import click
 from wltools.check import EXPLAIN_MAX_NODES, ISO_TIMEOUT
 from wltools.refine.names import TESTS, tests_help
 from cli.common import (EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, IsoTimeout, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP,
-                        ReportedError, check_inputs, check_output_file, out_of_memory, table)
+                        QUIET_HELP, ReportedError, check_inputs, check_output_file, out_of_memory, refuse_unused,
+                        table)
 
 #: --stereo on check and iso (wltools.graphs.inputs.from_smiles).
 STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descriptor of each atom (R, S; r, s "
@@ -60,9 +61,12 @@ STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descripto
                    "homomorphism counts into G and H differ, with both counts (unlabelled graphs only).")
 @click.option("--explain-max-nodes", type=click.IntRange(1, 7), default=EXPLAIN_MAX_NODES, show_default=True,
               metavar="K", help="Largest pattern (vertices) --explain searches.")
+@click.option("--quiet", is_flag=True, help=QUIET_HELP + " A test estimated at more than a few seconds a round "
+              "(3fwl on large graphs) otherwise prints its memory and time estimate first.")
 def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: str,
           max_memory: int | None, iso_timeout: float, no_iso: bool, node_attr: str | None,
-          edge_attr: str | None, draw_path: str | None, stereo: bool, explain: bool, explain_max_nodes: int) -> None:
+          edge_attr: str | None, draw_path: str | None, stereo: bool, explain: bool, explain_max_nodes: int,
+          quiet: bool) -> None:
     """Can refinement tests distinguish graphs G and H? Also says whether they are isomorphic.
 
     G and H are each a file (graph6/sparse6, edge list, GraphML, node-link JSON; FILE:INDEX picks
@@ -83,6 +87,10 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     from wltools.refine.names import parse_tests
 
     tests = parse_tests(test, command="--test")
+    refuse_unused("explain_max_nodes", "--explain-max-nodes", explain, "--explain (it bounds the patterns searched)")
+    refuse_unused("rrwp_steps", "--rrwp-steps", "rrwp" in tests, "the rrwp test among --test")
+    refuse_unused("iso_timeout", "--iso-timeout", not no_iso, "the isomorphism check (not --no-iso)")
+    refuse_unused("stereo", "--stereo", any(str(x).startswith("smiles:") for x in (g, h)), "a smiles: input")
     if draw_path:  # refused before any work: a folder, an unknown format, an input file, an undrawable test
         from wltools.draw.figure import check_target
 
@@ -97,13 +105,16 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
 
         check_unlabelled(G, f"G ({g})")
         check_unlabelled(H, f"H ({h})")
+        from wltools.check import require_explain
+
+        require_explain(tests, G, H, explain_max_nodes, max_memory)  # the dense matrices, before any work
     if draw_path:  # a drawing of many nodes takes minutes: refused before the work
         from wltools.draw.figure import check_draw_size
 
         check_draw_size(G, H, (g, h))
     try:
-        c = check_pair(G, H, tests, rrwp_steps=rrwp_steps, exact=exact,
-                       max_memory=max_memory, iso=not no_iso, iso_timeout=iso_timeout)
+        c = check_pair(G, H, tests, rrwp_steps=rrwp_steps, exact=exact, max_memory=max_memory,
+                       iso=not no_iso, iso_timeout=iso_timeout, progress=not quiet)
     except MemoryError:
         raise out_of_memory(f"checking {g} against {h}") from None
     if explain:
@@ -172,6 +183,7 @@ def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, no
     from wltools.check import check_pair, iso_dict, iso_text
     from wltools.graphs import load_graph
 
+    refuse_unused("stereo", "--stereo", any(str(x).startswith("smiles:") for x in (g, h)), "a smiles: input")
     check_inputs(g, h)  # a FIFO or device as a graph file: one line, not a hang
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr, "stereo": stereo}
     G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)

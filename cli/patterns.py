@@ -28,6 +28,17 @@ def _level(level: str) -> str:
     return level
 
 
+def _test(test: str) -> str:
+    """``--test``, lower-cased; an unknown name is one line listing the tests with a family."""
+    from wltools.hom.families import FAMILY_TESTS
+    from wltools.refine.names import is_test_name
+
+    name = test.strip().lower()
+    if not is_test_name(name):
+        raise ReportedError(f"unknown test {test!r}; the tests with a pattern family: {', '.join(FAMILY_TESTS)}")
+    return name
+
+
 def _family(test: str, level: str):
     from wltools.hom.families import family_of, no_family_reason
 
@@ -48,7 +59,7 @@ def patterns_cmd(test: str, max_nodes: int, level: str, fmt: str) -> None:
     first, then fewest edges) and their number per size."""
     from wltools.hom.families import family_patterns
 
-    test = test.strip().lower()
+    test = _test(test)
     fam = _family(test, _level(level))
     top = MAX_PATTERN_NODES[level]
     if max_nodes < 1 or max_nodes > top:
@@ -77,33 +88,41 @@ def _g6(F) -> str:
     return graph6(F)
 
 
-def _roots(root: tuple[int, ...], level: str, G) -> tuple:
+def _roots(root: tuple[str, ...], level: str, G) -> tuple:
+    """The marked vertices 0..n-1 of the pattern ``G``: ``--root`` values, a file's vertices by
+    the file's own node names (:func:`wltools.graphs.validation.vertex_of`)."""
+    from wltools.graphs.validation import NODE_NAMES, vertex_of
+
     need = {"graph": 0, "node": 1, "edge": 2}[level]
     if not root:
         return {"graph": (), "node": (0,), "edge": (0, 1)}[level]
     if len(root) != need:
         raise ReportedError(f"--root: {level} level marks {need} vertices; {len(root)} given")
-    if any(r not in G for r in root) or len(set(root)) != len(root):
-        raise ReportedError(f"--root: {root!r} are not {need} distinct vertices of the pattern "
-                            f"(0..{G.number_of_nodes() - 1})")
-    return tuple(root)
+    marks = tuple(vertex_of(G, r.strip()) for r in root)
+    if None in marks or len(set(marks)) != len(marks):
+        names = G.graph.get(NODE_NAMES)
+        have = ", ".join(names) if names is not None else f"0..{G.number_of_nodes() - 1}"
+        raise ReportedError(f"--root {' '.join(root)}: not {need} distinct vertices of the pattern (its vertices: {have})")
+    return marks
 
 
 @click.command("can-count")
 @click.argument("pattern")
 @click.option("--test", "test", required=True, help="Test name (1wl, swl-vs, m1, sswl, slfwl2, 3wl, 3fwl, epwl).")
 @click.option("--level", default="graph", show_default=True, help=LEVEL_HELP)
-@click.option("--root", type=int, multiple=True, help="Marked vertex (repeat for edge level); "
-              "default vertex 0 (node), vertices 0 and 1 (edge).")
+@click.option("--root", multiple=True, help="Marked vertex (repeat for edge level); "
+              "default vertex 0 (node), vertices 0 and 1 (edge). A pattern file's vertices are named as in "
+              "the file (an edge list with nodes 1..4: --root 4 is its node 4); names and graph6 number "
+              "theirs 0..n-1.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def can_count_cmd(pattern: str, test: str, level: str, root: tuple[int, ...], fmt: str) -> None:
+def can_count_cmd(pattern: str, test: str, level: str, root: tuple[str, ...], fmt: str) -> None:
     """Whether TEST can count PATTERN as a subgraph (Theorem 4.5: every homomorphic image of the
     pattern lies in the test's family); for "no", the image outside the family. PATTERN as
     everywhere: a name (cycle:6, path:4), graph6, or a file; unlabelled."""
     from wltools.graphs import load_graph
     from wltools.hom.spasm import MAX_SPASM_NODES, can_count
 
-    test = test.strip().lower()
+    test = _test(test)
     fam = _family(test, _level(level))
     check_inputs(pattern)  # a FIFO or device as a pattern file: one line, not a hang
     F = load_graph(pattern)
@@ -114,7 +133,7 @@ def can_count_cmd(pattern: str, test: str, level: str, root: tuple[int, ...], fm
     ok, image = can_count(F, test, level, marks)
     witness = None if image is None else _g6(image)
     if fmt == "json":
-        click.echo(json.dumps({"pattern": pattern, "test": test, "level": level, "roots": list(marks),
+        click.echo(json.dumps({"pattern": pattern, "test": test, "level": level, "roots": [int(r) if r.strip().lstrip("-").isdigit() else r for r in root] or list(marks),
                                "can_count": ok, "family": fam.name, "citation": fam.citation,
                                "witness": witness}))
         return

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 __all__ = ["ISO_TIMEOUT", "EXPLAIN_MAX_NODES", "CheckResult", "check_pair", "explain_results", "require_iso",
-           "require_tests", "canonical_forms", "LabellingFailed"]
+           "require_tests", "require_explain", "canonical_forms", "LabellingFailed"]
 
 #: Default time budget (seconds) for the canonical labelling of graphs above
 #: :data:`wltools.iso.NAUTY_MAX_NODES` nodes.
@@ -54,6 +54,56 @@ EXPLAIN_MAX_NODES = 5
 #: Time budgets (seconds) at or above this mean no limit (11.6 days; beyond about 2.1e6 s the
 #: child processes' wait overflows the operating system's millisecond timer).
 MAX_ISO_TIMEOUT = 1_000_000.0
+
+
+#: Time model of the refinements that can run for minutes: ``test: (k, seconds)``, a round of the
+#: fast path costs about ``seconds * n^k`` (3-FWL colours ``n^3`` triples from ``n`` items each).
+#: Measured on BREC's CFI pairs of 30-50 vertices on a loaded 2-core machine: 0.9-2.1e-7 s per item
+#: and round, 4-6 rounds; BREC's largest CFI pair (198 vertices) took 8 min 43 s. A guide shown
+#: before the work, not a limit. (The registry, :mod:`wltools.refine.cost`, should hold this beside
+#: ``peak_bytes``.)
+ROUND_SECONDS = {"3fwl": (4, 1.5e-7)}
+
+#: A refinement whose estimated round is longer than this shows the estimate and progress.
+LONG_ROUND_SECONDS = 5.0
+
+
+def round_seconds(test: str, n: int) -> float | None:
+    """Estimated seconds of one round of ``test`` (fast path) on graphs of ``n`` nodes, or None
+    where the test has no time model (:data:`ROUND_SECONDS`).
+
+    Examples
+    --------
+    >>> round(round_seconds("3fwl", 198)), round_seconds("1wl", 198) is None
+    (231, True)
+    """
+    model = ROUND_SECONDS.get(test)
+    return None if model is None else model[1] * float(n) ** model[0]
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+
+def _refine_shown(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps, exact: bool, progress: bool):
+    """:func:`wltools.refine.refine_pair`, inside :func:`wltools.runtime.progress.timed_stage` when
+    ``progress`` and its round is estimated above :data:`LONG_ROUND_SECONDS`: the memory and time
+    estimate first, then a bar of elapsed time on a terminal, a stage line otherwise."""
+    from .refine import refine_pair
+    from .refine.cost import peak_bytes
+    from .runtime.memory import format_bytes
+    from .runtime.progress import timed_stage
+
+    n = max(G.number_of_nodes(), H.number_of_nodes())
+    per_round = round_seconds(test, n)
+    if not progress or exact or per_round is None or per_round < LONG_ROUND_SECONDS:
+        return refine_pair(G, H, test, rrwp_steps=rrwp_steps, fast=not exact)
+    k = ROUND_SECONDS[test][0]
+    need = peak_bytes(test, n, max(edge_count(G), edge_count(H)))
+    estimate = (f"estimated {format_bytes(need)} and about {_duration(per_round)} a round (n^{k} = "
+                f"{float(n) ** k:.2g} items; BREC's CFI pairs take 4-6 rounds)")
+    with timed_stage(f"{test} on {n:,} nodes", estimate, 5 * per_round):
+        return refine_pair(G, H, test, rrwp_steps=rrwp_steps, fast=not exact)
 
 
 def iso_budget(timeout: float | None) -> float | None:
@@ -184,6 +234,34 @@ def require_tests(tests, G: nx.Graph, H: nx.Graph, rrwp_steps: int | None, max_m
         require(need + graphs, f"{TEST_LABELS.get(t, t)} on {n:,} nodes", max_memory=max_memory)
 
 
+def require_explain(tests, G: nx.Graph, H: nx.Graph, max_nodes: int, max_memory: int | None) -> None:
+    """Refuse, before any work, an ``--explain`` search whose peak memory is over the budget: the
+    counts of every family pattern up to ``max_nodes`` vertices into G and H
+    (:func:`wltools.hom.count.peak_bytes` of the costliest pattern into each graph, whose dense
+    adjacency matrices are both kept for the search; one more per arithmetic the pattern sizes
+    need). Tests without a family add nothing."""
+    from .hom.count import _adjacency_bytes, _dtype_of, peak_bytes
+    from .hom.witness import graph_family_patterns
+    from .runtime.memory import require
+
+    patterns = {}
+    for t in tests:
+        for F in graph_family_patterns(t, max_nodes) or ():
+            patterns.setdefault((F.number_of_nodes(), F.number_of_edges(), tuple(F.edges)), F)
+    if not patterns:
+        return
+    need = 0
+    for X in (G, H):
+        n = X.number_of_nodes()
+        delta = max((d for _, d in X.degree()), default=0)
+        dtypes = {_dtype_of(n, delta, k) for k in range(1, max_nodes + 1)}
+        need += max(peak_bytes(F, n, (), delta) for F in patterns.values())
+        need += sum(_adjacency_bytes(n, d) for d in dtypes) - min(_adjacency_bytes(n, d) for d in dtypes)
+    n = max(G.number_of_nodes(), H.number_of_nodes())
+    require(need, f"--explain (homomorphism counts of patterns up to {max_nodes} vertices into G and H, "
+            f"dense {n:,} x {n:,} matrices)", max_memory=max_memory)
+
+
 def _label_in_child(G, conn) -> None:
     """Child process body of :func:`_forms_in_children`: send back the form, or what went wrong."""
     try:
@@ -283,7 +361,7 @@ def _decide(forms, witness: str | None, results) -> tuple[bool | None, str | Non
 
 def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None, exact: bool = False,
                max_memory: int | None = None, iso: bool = True, iso_timeout: float | None = ISO_TIMEOUT,
-               always_label_small: bool = False) -> CheckResult:
+               always_label_small: bool = False, progress: bool = False) -> CheckResult:
     """Run ``tests`` on the pair and decide isomorphism (see the module docstring).
 
     Parameters
@@ -307,6 +385,9 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     always_label_small : bool
         Label graphs of at most 256 nodes even when an invariant already differs (``wltools iso``
         prints their certificates; milliseconds).
+    progress : bool
+        Show a refinement estimated at minutes (:func:`round_seconds`) as it runs: its memory and
+        time estimate first, then progress on stderr (:func:`_refine_shown`).
 
     Raises
     ------
@@ -318,7 +399,6 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     from .iso import NAUTY_MAX_NODES
     from .iso.invariants import first_difference
     from .graphs.labels import pair_labels
-    from .refine import refine_pair
 
     notes = []
     iso_timeout = iso_budget(iso_timeout)
@@ -334,7 +414,7 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
     if label:  # refuse over budget before any refinement work
         require_iso(G, "G", max_memory)
         require_iso(H, "H", max_memory)
-    results = [refine_pair(G, H, t, rrwp_steps=rrwp_steps, fast=not exact) for t in tests]
+    results = [_refine_shown(G, H, t, rrwp_steps, exact, progress) for t in tests]
     forms = canonical_forms(G, H, iso_timeout) if label else None
     isomorphic, iso_witness = _decide(forms, witness, results)
     status = "decided" if isomorphic is not None else ("undecided" if label else "not checked")

@@ -140,7 +140,8 @@ def test_a_full_disk_under_dataset_plot_leaves_the_old_chart(tu, monkeypatch):
     old = tu / "bound.png"
     old.write_bytes(b"the good chart")
     monkeypatch.setattr(wltools.dataset, "plot_bounds", lambda report, path: _full_disk(path))
-    _one_error_line(_run("dataset", tu / "two.g6", "--plot", old, "--quiet"), "No space left")
+    _one_error_line(_run("dataset", tu / "two.g6", "--plot", old, "--quiet", "--targets", "count:cycle:3",
+                         "--task", "regression"), "No space left")  # a chart needs targets
     assert old.read_bytes() == b"the good chart" and sorted(os.listdir(tu)) == ["bound.png", "tu", "two.g6"]
 
 

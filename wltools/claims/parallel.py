@@ -32,12 +32,13 @@ import itertools
 import multiprocessing
 import os
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .atlas_ahead import PART, atlas_parts, compute, forget, remember
 from .registry import Claim, ClaimResult, accepted, run_claim
 
-__all__ = ["default_workers", "verify_claims", "needed_units", "VerdictTable"]
+__all__ = ["default_workers", "verify_claims", "needed_units", "VerdictTable", "UnitFailure", "report_failure"]
 
 #: Relative cost of a unit or claim (CPU seconds in a worker, measured cold with verdict-only
 #: refinements; only their order matters: the longest go first so that no long one starts last).
@@ -141,15 +142,48 @@ def _answer(index: int, unit: tuple):
         _, name, test, ids = unit
         suite_theory(name, [test], ids=ids, verdict_only=True)
         return index, memo_records(name, [test])
-    except Exception:  # noqa: BLE001 - the claim asks again and reports the failure as its result
-        return index, None
+    except Exception as exc:  # noqa: BLE001 - reported (_run), and the claim asks again
+        return index, UnitFailure.of(unit, exc)
+
+
+@dataclass(frozen=True)
+class UnitFailure:
+    """A verdict unit whose worker raised: the unit, the exception (type and message), where it
+    was raised and the worker's whole traceback, which a process pool would otherwise lose.
+    :func:`verify_claims` reports it (``failed``); the claim that needs the unit computes it
+    again itself, and any error there is its result."""
+
+    unit: tuple
+    exception: str
+    message: str
+    where: str
+    traceback: str
+
+    @classmethod
+    def of(cls, unit: tuple, exc: BaseException) -> "UnitFailure":
+        import traceback
+
+        last = traceback.extract_tb(exc.__traceback__)[-1]
+        return cls(unit[:3], type(exc).__name__, " ".join(str(exc).split()), f"{last.filename}:{last.lineno}",
+                   "".join(traceback.format_exception(exc)))
+
+    def __str__(self) -> str:
+        return (f"unit {self.unit} failed in its worker: {self.exception}: {self.message} (at {self.where}); "
+                "the claims that need it compute it again and report any error as their result")
+
+
+def report_failure(failure: UnitFailure) -> None:
+    """The default ``failed`` of :func:`verify_claims`: one line on stderr."""
+    import sys
+
+    print(f"wltools: warning: {failure}", file=sys.stderr, flush=True)
 
 
 def _run(pool, todo: list, done: Callable, table: VerdictTable | None, timings: list | None,
-         later: Callable[[], list] = list) -> dict[int, ClaimResult]:
+         later: Callable[[], list] = list, failed: Callable = report_failure) -> dict[int, ClaimResult]:
     """Run ``todo`` in ``pool`` (longest first), then the units ``later()`` makes here meanwhile
-    (after the fork: they are passed to the workers); fold unit answers in; returns the claims'
-    results."""
+    (after the fork: they are passed to the workers); fold unit answers in, pass a unit's
+    :class:`UnitFailure` to ``failed``; returns the claims' results."""
     from wltools.suites.theory import remember as remember_suite
 
     order = sorted(range(len(todo)), key=lambda i: -_cost(todo[i]))
@@ -165,8 +199,8 @@ def _run(pool, todo: list, done: Callable, table: VerdictTable | None, timings: 
         if unit[0] == "claim":
             results[unit[2]] = answer
             done(_JOB["claims"][unit[2]], answer)
-        elif answer is None:
-            continue
+        elif isinstance(answer, UnitFailure):
+            failed(answer)
         elif unit[0] == "atlas":
             remember(unit[1], answer)
         elif unit[0] == "brec":
@@ -178,11 +212,14 @@ def _run(pool, todo: list, done: Callable, table: VerdictTable | None, timings: 
 
 def verify_claims(claims: Sequence[Claim], params: dict, *, workers: int = 1,
                   done: Callable[[Claim, ClaimResult], None] | None = None,
-                  timings: list | None = None) -> list[tuple[Claim, ClaimResult]]:
+                  timings: list | None = None,
+                  failed: Callable[[UnitFailure], None] = report_failure) -> list[tuple[Claim, ClaimResult]]:
     """``[(claim, result)]`` for ``claims`` in their order, as :func:`run_claim` ``(claim,
     **params)`` one after the other gives them, computed in ``workers`` processes (module
     docstring). ``done(claim, result)`` is called as each finishes (in finishing order);
-    ``timings`` (a list) receives ``(unit, CPU seconds in its worker)`` for each unit and claim.
+    ``timings`` (a list) receives ``(unit, CPU seconds in its worker)`` for each unit and claim;
+    ``failed(failure)`` gets each verdict unit whose worker raised (:class:`UnitFailure`, with the
+    worker's traceback; default :func:`report_failure`, one line on stderr).
     Exceptions a claim lets through (:class:`~wltools.errors.RunDirectoryError`) propagate."""
     done = done or (lambda c, r: None)
     claims = list(claims)
@@ -210,7 +247,7 @@ def verify_claims(claims: Sequence[Claim], params: dict, *, workers: int = 1,
             if todo or reqs:  # a fresh pool per phase: forked after the merge
                 _JOB["todo"] = todo  # before the fork
                 with ctx.Pool(workers if reqs else min(workers, len(todo))) as pool:
-                    results.update(_run(pool, todo, done, table, timings, lambda: atlas_parts(reqs)))
+                    results.update(_run(pool, todo, done, table, timings, lambda: atlas_parts(reqs), failed))
     finally:
         _JOB.clear()
         forget()

@@ -13,14 +13,13 @@ dynamic programming over a tree decomposition) and are computed on first use.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from pathlib import Path
 
 import networkx as nx
 import numpy as np
 
-from wltools.errors import DataIntegrityError, WLToolsError
+from wltools.errors import WLToolsError
 
 from .subgraph import subgraph_counts
 from .tasks import LEVELS, STANDARD_TASKS, Task, parse_task
@@ -41,13 +40,9 @@ SPLITS = ("train", "val", "test")
 
 
 def _path(name: str) -> Path:
-    path = DATA_DIR / name
-    if not path.is_file():
-        raise DataIntegrityError(f"counting data file {path} is missing")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    if digest != CHECKSUMS[name]:
-        raise DataIntegrityError(f"counting data file {path}: sha256 {digest}, expected {CHECKSUMS[name]}")
-    return path
+    from wltools.runtime.shipped import check_shipped
+
+    return check_shipped(DATA_DIR / name, CHECKSUMS[name], "counting data file")
 
 
 @functools.lru_cache(maxsize=1)

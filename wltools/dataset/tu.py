@@ -53,6 +53,17 @@ TU_DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "tu"
 NODE_FEATURES = ("labels", "attributes", "both", "none")
 
 
+#: SHA-256 of the committed TU files (data/tu/README.md), checked before a committed dataset is read
+#: (:func:`wltools.runtime.shipped.check_shipped`: a damaged file is one line naming it and the fix).
+CHECKSUMS: dict[str, str] = {
+    "NCI1K/NCI1K_A.txt": "90630b70b47f3e6627d41a36d85647a78ecf8f32bd5c7249fe364a049d543c9b",
+    "NCI1K/NCI1K_edge_labels.txt": "8f3a72fcf76727ad51abc3b037a6c3f2cac3430724ef8b7d3bcde521cc27a04f",
+    "NCI1K/NCI1K_graph_indicator.txt": "2b47b3af1940fdeced95564ea65bf34c5a20b4ce84a78788e220defb8952c1a0",
+    "NCI1K/NCI1K_graph_labels.txt": "72f59dbc9f3a87bb6165edc5e050809ac71472d2e38788b1902f6e7d04ea2d2d",
+    "NCI1K/NCI1K_node_labels.txt": "f8a202885b535711ea88dc81c59a8e50f526378d43f0b0eccba57c3f2535dd0d",
+}
+
+
 def bundled(name: str) -> Path | None:
     """The folder of a committed TU dataset by name (``"NCI1K"``), or None.
 
@@ -124,6 +135,12 @@ def _files(folder: Path, name: str | None) -> tuple[str, dict]:
     for k in ("A", "graph_indicator"):
         if not paths[k].is_file():
             raise GraphFormatError(f"{folder}: missing {paths[k].name} (TU format)")
+    if folder.resolve().parent == TU_DATA_DIR.resolve():  # a committed dataset: its files as committed
+        from wltools.runtime.shipped import check_shipped
+
+        for rel, digest in CHECKSUMS.items():
+            if rel.startswith(f"{folder.name}/"):
+                check_shipped(TU_DATA_DIR / rel, digest, "TU data file")
     return name, {k: p for k, p in paths.items() if p.is_file()}
 
 

@@ -22,7 +22,8 @@ How a graph specification (``load_graph(spec)``) is resolved, first match wins:
    sparse6 lines; ``.graphml .xml``: GraphML; ``.json``: node-link JSON; ``.edgelist .edges .el``:
    edge list), otherwise sniffed from the content (``<`` GraphML, ``{`` JSON, a line of graph6
    characters graph6, anything else an edge list). The file must hold exactly one graph.
-   Edge lists: one ``u v`` per line (more columns ignored), ``#`` comments, a line with one
+   Edge lists: one ``u v`` per line (separated by whitespace, commas or semicolons; further
+   columns ignored unless they are integers, refused: ``0 1 2`` may be an adjacency list), ``#`` comments, a line with one
    token declares an isolated node, and an edge listed twice (either direction) is an error;
 2. a **disjoint union** ``A+B+...`` of specifications (each part resolved by these rules, parts
    relabelled consecutively), e.g. ``cycle:3+cycle:3`` (two triangles);

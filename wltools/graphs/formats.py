@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -355,24 +356,56 @@ def _read_json(data: bytes, where: str, max_memory: int | None = None, node_attr
     return validate_graph(G, name=where, node_attr=node_attr, edge_attr=edge_attr)
 
 
+#: What separates the two ends of an edge-list line: whitespace, commas or semicolons (``0 1``,
+#: ``0,1``, ``0;1``, ``0, 1``), so a CSV edge list is read as edges, never as isolated nodes.
+_EDGE_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def _edgelist_tokens(lines: list[str], where: str) -> list[list[str]]:
+    """The tokens of each line (comments cut at ``#``, split at :data:`_EDGE_SEPARATORS`). Node
+    names that mix integers and other text are refused with the first line holding text: a header
+    such as ``source,target`` would otherwise become an edge."""
+    rows = [[t for t in _EDGE_SEPARATORS.split(line.split("#", 1)[0]) if t] for line in lines]
+    wide = next(((i, row) for i, row in enumerate(rows, start=1) if len(row) > 2 and all(map(_is_int, row[2:]))), None)
+    if wide is not None:  # "0 1 2": an adjacency list (0-1, 0-2) or an integer weight? read as either, a guess
+        i, row = wide
+        raise GraphFormatError(f"edge list {where}, line {i}: {' '.join(row[:4])}{' ...' if len(row) > 4 else ''} "
+                               "has integers after the edge's two ends (an adjacency list, or integer weights?); "
+                               "write one edge 'u v' per line (a weight column of decimals such as 1.0 is ignored)")
+    numeric = [_is_int(t) for row in rows for t in row[:2]]
+    if any(numeric) and not all(numeric):
+        i, row = next((i, row) for i, row in enumerate(rows, start=1) if not all(_is_int(t) for t in row[:2]))
+        raise GraphFormatError(f"edge list {where}, line {i}: {' '.join(row[:2])!r} is not two node numbers while "
+                               "other lines are; a header line? start it with # (or name every node with text)")
+    return rows
+
+
+def _is_int(token: str) -> bool:
+    try:
+        int(token)
+    except ValueError:
+        return False
+    return True
+
+
 def _read_edgelist(data: bytes, where: str, max_memory: int | None = None) -> nx.Graph:
-    """Whitespace-separated ``u v [ignored...]`` lines, ``#`` comments; a one-token line declares
-    an isolated node. Parsed by ``networkx.parse_edgelist`` into a MultiGraph, so a repeated edge
-    is reported instead of silently merged."""
+    """Edge-list lines ``u v`` (ends separated by whitespace, commas or semicolons:
+    :data:`_EDGE_SEPARATORS`), ``#`` comments; a one-token line declares an isolated node; further
+    columns are ignored (weights such as ``1.0``) unless they are integers, which is refused
+    (``0 1 2`` may be an adjacency list as well as an integer weight).
+    Parsed by ``networkx.parse_edgelist`` into a MultiGraph, so a repeated edge is reported
+    instead of silently merged, as in every other format (:func:`validate_graph`)."""
     try:
         lines = data.decode("utf-8").splitlines()
     except UnicodeDecodeError as exc:
         raise GraphFormatError(f"{where}: not a text file ({one_line(exc)})") from None
-    isolated = []
-    m = 0
-    for line in lines:
-        tokens = line.split("#", 1)[0].split()
-        if len(tokens) == 1:
-            isolated.append(tokens[0])
-        m += len(tokens) > 1
+    rows = _edgelist_tokens(lines, where)
+    isolated = [row[0] for row in rows if len(row) == 1]
+    m = sum(len(row) > 1 for row in rows)
     require_load(2 * m + len(isolated), m, where, max_memory)
     try:
-        G = nx.parse_edgelist(lines, comments="#", create_using=nx.MultiGraph, data=False)
+        G = nx.parse_edgelist((" ".join(row[:2]) for row in rows if len(row) > 1), create_using=nx.MultiGraph,
+                              data=False)
     except _READ_ERRORS as exc:
         raise GraphFormatError(f"malformed edge list in {where}: {one_line(exc)}") from None
     G.add_nodes_from(isolated)

@@ -91,7 +91,7 @@ def from_pyg(data, name: str | None = None) -> nx.Graph:
         ``x`` or ``edge_attr`` rows not matching the nodes / edges, an edge present in one
         direction only or with different ``edge_attr`` in the two, NaN in a label.
     UnsupportedGraphError
-        Self-loops, no nodes.
+        Self-loops, an edge stored twice in one direction (parallel edges), no nodes.
 
     Examples
     --------
@@ -107,7 +107,12 @@ def from_pyg(data, name: str | None = None) -> nx.Graph:
     n = _check_lengths(data, where)
     x, ea = (_rows(getattr(data, k, None)) for k in ("x", "edge_attr"))  # numpy, dtype kept
     ei = data.edge_index.detach().cpu().numpy()
-    slot = {(int(u), int(v)): j for j, (u, v) in enumerate(ei.T)}  # a repeated (u, v): its last slot
+    slot = {(int(u), int(v)): j for j, (u, v) in enumerate(ei.T)}
+    if len(slot) != ei.shape[1]:  # a repeated (u, v): parallel edges, refused as in every file format
+        seen: set = set()
+        u, v = next((u, v) for u, v in map(tuple, ei.T.tolist()) if (u, v) in seen or seen.add((u, v)))
+        raise UnsupportedGraphError(f"{where} stores edge ({u}, {v}) more than once (parallel edges); only simple "
+                                    "graphs are supported (torch_geometric.utils.coalesce merges them)")
     G = nx.Graph()
     G.add_nodes_from(range(n))
     if x is not None:

@@ -22,7 +22,7 @@ collections, PyG, TU folders, GraphML, node-link JSON, SMILES, networkx graphs):
 * **strings stay strings**: a GraphML attribute declared ``string`` holding ``"0.1"`` is the
   text ``'0.1'``, a different label from the number ``0.1`` (declare the key ``double`` / ``int``
   for numbers); no string is ever parsed;
-* **NaN and None are refused** with one line naming the graph, node or edge
+* **NaN, infinities and None are refused** with one line naming the graph, node or edge
   (:class:`~wltools.errors.GraphFormatError`), as is anything else (dicts, sets, objects): a
   missing or unordered value cannot be compared across graphs.
 
@@ -129,8 +129,8 @@ def _canonical(value: object) -> object:
     if t is int or t is str:
         return value
     if t is float:
-        if value != value:
-            raise _NotALabel("NaN")
+        if not math.isfinite(value):
+            raise _NotALabel(_non_finite(value))
         return value
     if hasattr(value, "detach") and hasattr(value, "numpy"):  # a torch tensor: keep its dtype
         value = value.detach().cpu()
@@ -146,12 +146,18 @@ def _canonical(value: object) -> object:
     if isinstance(value, str):
         return value
     if isinstance(value, numbers.Real):  # bool, int, float, Fraction (not complex)
-        if isinstance(value, float) and math.isnan(value):
-            raise _NotALabel("NaN")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _NotALabel(_non_finite(value))
         return value
     if isinstance(value, (list, tuple)):
         return _sequence(value)
     raise _NotALabel("missing (None)" if value is None else f"a {type(value).__name__}")
+
+
+def _non_finite(value: float) -> str:
+    """How a NaN or an infinity is named in the refusal: infinities are refused as NaN is, by
+    every loader (a TU attribute file refuses them too, :mod:`wltools.dataset.tu`)."""
+    return "NaN" if value != value else f"infinite ({value})"
 
 
 def _sequence(items) -> object:
@@ -226,9 +232,10 @@ def encode_rows(X, what) -> tuple[np.ndarray, list]:
     if X.dtype.kind not in "biuf":
         return encode_labels(list(X), what)
     if X.dtype.kind == "f":
-        bad = np.flatnonzero(np.isnan(X).any(axis=1))
+        bad = np.flatnonzero((~np.isfinite(X)).any(axis=1))
         if bad.size:
-            raise GraphFormatError(f"{what(int(bad[0]))}: the label is NaN; {_ALLOWED}")
+            x = next(float(v) for v in X[bad[0]] if not np.isfinite(v))
+            raise GraphFormatError(f"{what(int(bad[0]))}: the label is {_non_finite(x)}; {_ALLOWED}")
     if X.shape[0] == 0:
         return np.zeros(0, dtype=np.int64), []
     uniq, inv = np.unique(X, axis=0, return_inverse=True)

@@ -18,9 +18,15 @@ from wltools.errors import DataIntegrityError, GraphFormatError, UnsupportedGrap
 from wltools.graphs.labels import EDGE_LABEL, NODE_LABEL, is_labelled, select_labels
 from wltools.runtime.memory import require
 
-__all__ = ["load_bytes", "permute_graph", "relabel_consecutive", "edge_count", "check_simple", "validate_graph"]
+__all__ = ["load_bytes", "permute_graph", "relabel_consecutive", "edge_count", "check_simple", "validate_graph",
+           "NODE_NAMES", "vertex_of"]
 
 _MAX_SHOWN = 40
+
+#: ``graph[NODE_NAMES]``: the input's own node names (text) of vertices ``0..n-1``, kept by
+#: :func:`validate_graph` when they are not ``0..n-1`` themselves, so that a command can take a
+#: vertex as the file names it (``wltools hom --root``, :func:`vertex_of`).
+NODE_NAMES = "node_names"
 
 
 
@@ -52,6 +58,27 @@ def _node_key(x: object) -> tuple:
     if isinstance(x, str):
         return (1, _natural(x))
     return (2, type(x).__name__, _natural(repr(x)))
+
+
+def vertex_of(G: nx.Graph, name: str) -> int | None:
+    """The vertex ``0..n-1`` of ``G`` that the input called ``name``: by its own node names when it
+    had names other than ``0..n-1`` (:data:`NODE_NAMES`: an edge list with gaps, GraphML ids),
+    else the number itself; None when there is no such vertex.
+
+    Examples
+    --------
+    >>> G = validate_graph(nx.Graph([("1", "5"), ("5", "9")]))
+    >>> vertex_of(G, "5"), vertex_of(G, "0"), vertex_of(nx.path_graph(3), "2")
+    (1, None, 2)
+    """
+    names = G.graph.get(NODE_NAMES)
+    if names is not None:
+        return names.index(name) if name in names else None
+    try:
+        v = int(name)
+    except ValueError:
+        return None
+    return v if 0 <= v < G.number_of_nodes() else None
 
 
 def count_text(k: int, what: str) -> str:
@@ -235,7 +262,8 @@ def validate_graph(G: nx.Graph, name: str | None = None, *, node_attr: str | Non
     nx.Graph
         A new graph on nodes ``0..n-1`` (deterministic order, see the module docstring) whose only
         attributes are the selected labels (:mod:`wltools.graphs.labels`); ``graph["name"]`` is ``name``
-        when given.
+        when given; ``graph["node_names"]`` (:data:`NODE_NAMES`) the input's node names in that
+        order, as text, when they are not ``0..n-1`` (an edge list with nodes 1, 5, 9).
 
     Raises
     ------
@@ -279,7 +307,11 @@ def validate_graph(G: nx.Graph, name: str | None = None, *, node_attr: str | Non
             G = nx.Graph(G)  # one edge per pair (checked): labels are read from plain edge data
     if node_attr is not None or edge_attr is not None or is_labelled(G):
         G = select_labels(G, node_attr, edge_attr, name or "graph")
-    H = relabel_consecutive(G)
+    order = sorted(G.nodes, key=_node_key)
+    H = permute_graph(G, {v: i for i, v in enumerate(order)})
+    names = tuple(str(v) for v in order)
+    if names != tuple(str(i) for i in range(len(order))):
+        H.graph[NODE_NAMES] = names
     if name:
         H.graph["name"] = name
     return H

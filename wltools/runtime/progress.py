@@ -14,11 +14,13 @@ Both kinds take the same calls: iteration over an iterable, ``update(n)``, ``set
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 import time
-from typing import Any, Iterable, TextIO
+from typing import Any, Iterable, Iterator, TextIO
 
-__all__ = ["progress_bar", "StageLine", "on_terminal"]
+__all__ = ["progress_bar", "StageLine", "on_terminal", "timed_stage"]
 
 
 def on_terminal(stream: TextIO | None = None) -> bool:
@@ -109,3 +111,51 @@ def progress_bar(iterable: Iterable | None = None, *, total: int | None = None, 
         bar.write = lambda line: tqdm.write(line, file=stream)  # same call as StageLine.write
         return bar
     return StageLine(iterable, total=total, desc=desc, unit=unit, enabled=enabled, file=file)
+
+
+@contextlib.contextmanager
+def timed_stage(desc: str, estimate: str, seconds: float | None, *, enabled: bool = True,
+                file: TextIO | None = None, tick: float = 1.0) -> Iterator[None]:
+    """Progress of one long step that reports nothing from inside (a refinement whose rounds the
+    caller cannot see): one line first, ``wltools: DESC: ESTIMATE``, then on a terminal a bar of
+    elapsed seconds against ``seconds`` (the estimate; ticked by a thread every ``tick`` seconds,
+    so its ETA is the estimate's), off a terminal the :class:`StageLine` at the end
+    (``wltools: DESC: 1 stage in 523.1 s``). ``enabled=False`` writes nothing.
+
+    Examples
+    --------
+    >>> import io
+    >>> log = io.StringIO()
+    >>> with timed_stage("3fwl on 30 nodes", "about 40 MiB, 1 s a round", 4.0, file=log):
+    ...     pass
+    >>> lines = log.getvalue().splitlines()
+    >>> lines[0], lines[1].startswith("wltools: 3fwl on 30 nodes: 1 stage in ")
+    ('wltools: 3fwl on 30 nodes: about 40 MiB, 1 s a round', True)
+    """
+    stream = sys.stderr if file is None else file
+    if not enabled:
+        yield
+        return
+    print(f"wltools: {desc}: {estimate}", file=stream, flush=True)
+    if not on_terminal(stream):
+        with StageLine(total=1, desc=desc, unit="stage", file=stream) as line:
+            yield
+            line.update(1)
+        return
+    total = max(1, round(seconds)) if seconds else None
+    bar = progress_bar(total=total, desc=desc, unit="s", file=stream, leave=False,
+                       bar_format="{desc}: {elapsed} elapsed, estimate {total} s {bar}")
+    stop = threading.Event()
+
+    def ticker() -> None:
+        while not stop.wait(tick):
+            bar.update(tick if total is None or bar.n + tick <= total else 0)
+
+    thread = threading.Thread(target=ticker, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        bar.close()

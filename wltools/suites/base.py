@@ -10,14 +10,12 @@ be isomorphic copies of each other (CSL's relabelled copies).
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import networkx as nx
 
-from ..errors import DataIntegrityError
 from ..graphs.pair import GraphPair, degree_summary
 
 __all__ = [
@@ -160,13 +158,9 @@ def check_file(rel: str) -> Path:
     >>> check_file("sr/sr16622.g6").name
     'sr16622.g6'
     """
-    path = data_path(rel)
-    if not path.is_file():
-        raise DataIntegrityError(f"missing suite file {path}")
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    if digest != CHECKSUMS[rel]:
-        raise DataIntegrityError(f"suite file {path}: sha256 {digest}, expected {CHECKSUMS[rel]}")
-    return path
+    from wltools.runtime.shipped import check_shipped
+
+    return check_shipped(data_path(rel), CHECKSUMS[rel], "suite file")
 
 
 def read_graph6_file(rel: str) -> list[nx.Graph]:
