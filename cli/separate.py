@@ -63,8 +63,14 @@ def separate_cmd(a: str, b: str, max_seconds: float, max_vertices: int, brec: bo
     from wltools.hierarchy import separate
 
     a, b = a.strip().lower(), b.strip().lower()
-    if out:
-        check_output_file("--out", out)
+    if out:  # before any work: the folder (never into what the project ships) and each file in it
+        from pathlib import Path
+
+        from wltools.runtime.shipped import refuse_shipped
+
+        refuse_shipped("--out", out, error=ReportedError)
+        for name in ("certificate.json", "G.g6", "H.g6", "pattern.g6"):
+            check_output_file("--out", Path(out) / name)
     try:
         result = separate(a, b, pairs=_brec_candidates() if brec else (), max_seconds=max_seconds,
                           max_vertices=max_vertices)

@@ -82,6 +82,7 @@ FOLDER_OUTPUTS = {
     ("brec theory", "--out"): ("brec", "theory", "--pairs", "0", "--tests", "1wl", "--out", "reports/brec-theory",
                                "--quiet"),
     ("brec report", "--figures"): ("brec", "report", GIN_RUN, "--figures", "docs/figures"),
+    ("separate", "--out"): ("separate", "1wl", "3wl", "--no-brec", "--out", "data/separate"),
 }
 #: Parameter names of options that name an output file or folder (as tests/test_default_outputs.py).
 OUTPUT_PARAMS = {"out", "out_dir", "out_path", "plot_path", "html_path", "draw_path", "figures_dir"}
