@@ -30,38 +30,36 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..refine.names import ego_radius
+from ..refine.names import is_test_name
+from ..wltests.registry import builtin_tests, get_test
 
 __all__ = ["KEYED", "SEEDED", "is_seeded", "seeded_ids", "pair_keys"]
 
 #: GD-WL-form tests over exact pair keys.
 KEYED = ("rd", "rrwp", "epwl", "epwl-lap")
 
-#: 1-WL from exact per-node keys (and every ``nK``).
-SEEDED = ("s3", "s4")
+#: Built-in tests that are 1-WL from exact per-node keys (their ``node_keys``; and every ``nK``).
+SEEDED = tuple(t.name for t in builtin_tests() if t.node_keys is not None)
 
 
 def is_seeded(test: str) -> bool:
-    """``s3``, ``s4`` or ``nK``.
+    """Whether ``test`` is 1-WL from exact per-node keys (``s3``, ``s4``, ``nK``: its ``node_keys``).
 
     Examples
     --------
     >>> [is_seeded(t) for t in ("s3", "n4", "m1", "1wl")]
     [True, True, False, False]
     """
-    return test in SEEDED or ego_radius(test) is not None
+    return is_test_name(test) and get_test(test).node_keys is not None
 
 
 def seeded_ids(coll, test: str) -> np.ndarray:
     """The key id of every node of ``coll`` (one sorted table over all its graphs)."""
-    from ..refine.ego import ego_keys
-    from ..refine.substructure import substructure_counts
-
+    node_keys = get_test(test).node_keys
     cache: dict = {}
     keys: list = []
     for i in range(coll.num_graphs):
-        G = coll.graph(i)
-        keys.extend(substructure_counts(G, int(test[1])) if test in SEEDED else ego_keys(G, ego_radius(test), cache))
+        keys.extend(node_keys(coll.graph(i), cache))
     table = {key: j for j, key in enumerate(sorted(set(keys)))}
     return np.fromiter((table[key] for key in keys), dtype=np.int64, count=len(keys))
 

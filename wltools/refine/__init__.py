@@ -41,12 +41,20 @@ import networkx as nx
 
 from ..graphs import edge_count, relabel_consecutive
 from ..graphs.labels import EDGE_LABEL, NODE_LABEL, pair_labels
-from ..wltests.registry import get_test
-from .names import TESTS
 from .engine import RefinementResult
 from .kernel import verdict_only
 
 __all__ = ["TESTS", "refine_pair", "RefinementResult", "verdict_only"]
+
+
+def __getattr__(name: str):
+    """``TESTS``, read from :mod:`wltools.refine.names` when first asked for: the registry's test
+    modules import this package's modules, so this package imports the registry only when used."""
+    if name == "TESTS":
+        from .names import TESTS
+
+        return TESTS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _on_nodes_0_to_n(G: nx.Graph) -> nx.Graph:
@@ -69,16 +77,10 @@ def refine_pair(
     G, H : nx.Graph
         Simple undirected graphs; other nodes than ``0..n-1`` are relabelled by
         :func:`wltools.graphs.relabel_consecutive`.
-    test : {"1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "3fwl"}
-        1-WL; GD-WL with shortest-path, resistance or RRWP distance (PPGT App. E Eq. 13,
-        GRIT Eq. 4); 3-WL as 2-FWL; EPWL over the adjacency matrix or the Laplacian
-        (:mod:`wltools.refine.epwl`, exact through walk counts); 4-WL as 3-FWL
-        (:mod:`wltools.refine.fwl3`, ``n^4`` work per round); or a test of the subgraph WL
-        hierarchy, :data:`~wltools.refine.names.SUBGRAPH_WL_TESTS` ("swl-vs", "swl-sv", "pswl-vs",
-        "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2"; :mod:`wltools.refine.swl`); or one of BREC's
-        non-GNN baselines, :data:`~wltools.refine.names.SUBGRAPH_BASELINE_TESTS`: "s3", "s4"
-        (:mod:`wltools.refine.substructure`), "n1", "n2" and "nK" for any K >= 1
-        (:mod:`wltools.refine.ego`), "m1", "m2" (:mod:`wltools.refine.marking`).
+    test : str or WLTest
+        A test of the registry (:func:`wltools.wltests.get_test`: every built-in test of
+        :data:`~wltools.refine.names.ALL_TESTS`, ``nK`` for any K >= 1, ``rrwp:K``, or a test from
+        outside); each test's module of :mod:`wltools.wltests` says what it is and cites its paper.
     rrwp_steps : int, optional
         ``K`` of RRWP (GRIT Eq. 1); default ``max(n_G, n_H)``.
     fast : bool
@@ -99,10 +101,10 @@ def refine_pair(
     Raises
     ------
     UnknownNameError
-        ``test`` is none of :data:`~wltools.refine.names.ALL_TESTS`.
+        ``test`` is not registered (:func:`wltools.wltests.get_test`).
     UnsupportedGraphError
         A directed graph, a multigraph or a self-loop; labels given to a test that refuses them
-        (s3, s4, nK, m1, m2; edge labels to EPWL).
+        (its :attr:`~wltools.wltests.WLTest.labels`).
     GraphFormatError
         Labels on some nodes (edges) only, on one graph only, or values that are not labels
         (:func:`wltools.graphs.labels.pair_labels`).
@@ -118,6 +120,8 @@ def refine_pair(
     >>> refine_pair(nx.path_graph(3), nx.path_graph(4), "1wl").witness
     'G has 3 nodes, H has 4'
     """
+    from ..wltests.registry import get_test
+
     spec = get_test(test)  # UnknownNameError: one line listing the names
     if rrwp_steps is not None and rrwp_steps < 1:
         raise ValueError("rrwp_steps must be >= 1")

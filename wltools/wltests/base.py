@@ -77,6 +77,11 @@ class WLTest:
         colours are the compared (pooled) ones. None: its rounds cannot be drawn.
     collection : str
         One of :data:`COLLECTIONS`.
+    time_power : int
+        A pair refinement's time grows as ``n^time_power`` (the time estimate of pairwise
+        collections, :func:`wltools.dataset.pairwise.estimate_seconds`).
+    max_nodes : int, optional
+        The largest order a collection refines under it (``n^3`` or ``n^4`` work per graph).
     group : str
         One of :data:`GROUPS`.
     options : tuple of str
@@ -89,6 +94,10 @@ class WLTest:
         Other names of the same test.
     beyond_3wl : bool
         Whether 3-WL does not bound it (4-WL, S4, ego networks, M2).
+    node_keys : callable, optional
+        ``node_keys(G, cache) -> list`` of one exact hashable key per node when the test is 1-WL
+        started from them (S3, S4, N_K): collections and batches read them (``cache``: a dict
+        shared across the graphs of one collection).
     classes : callable, optional
         An independent slow reference for :func:`wltools.testing.check_test`:
         ``classes(graphs) -> list`` of one hashable key per graph, equal keys exactly for graphs
@@ -111,11 +120,14 @@ class WLTest:
     no_hom_family: str = ""
     draw: tuple | None = None
     collection: str = "shared"
+    time_power: int = 3
+    max_nodes: int | None = None
     group: str = "plugin"
     options: tuple = ()
     params: tuple = ()
     aliases: tuple = ()
     beyond_3wl: bool = False
+    node_keys: Callable | None = None
     classes: Callable | None = field(default=None, compare=False)
 
     def __post_init__(self):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 
 from ..refine.cost_terms import default_degree, seeded_bytes
-from ..refine.ego import ego_declaration, refine_ego, refine_ego_reference
+from ..refine.ego import ego_declaration, ego_keys, refine_ego, refine_ego_reference
 from .base import WLTest
 from .substructure import NOTE
 
@@ -61,7 +61,8 @@ def test(k: int) -> WLTest:
         reference=lambda G, H, *, labels=None: refine_ego_reference(G, H, k, name),
         labels="none", label_note=NOTE, peak_bytes=_bytes(k),
         draw=("node", f"1-WL colour from the class of its radius-{k} ego network", False),
-        group="baseline", beyond_3wl=True)
+        group="baseline", beyond_3wl=True, time_power=2,
+        node_keys=lambda G, cache=None: ego_keys(G, k, cache))
 
 
 TESTS = tuple(test(k) for k in DEFAULT_RADII)

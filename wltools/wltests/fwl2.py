@@ -29,6 +29,6 @@ FWL2 = WLTest(
     declaration=lambda G, H, *, labels=None: fwl2_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl2_reference(G, H, labels=labels),
     peak_bytes=peak_bytes, hom_family="3wl", draw=("pair", "the colour of the pair (v, v)", False),
-    group="default", aliases=("2fwl",))
+    group="default", aliases=("2fwl",), max_nodes=1000)
 
 TESTS = (FWL2,)

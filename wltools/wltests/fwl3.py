@@ -33,6 +33,7 @@ FWL3 = WLTest(
     "3fwl", "4-WL (3-FWL)", "triples", "Cai, Fürer & Immerman 1992; Zhang et al., ICLR 2024, Sec. 3.4",
     declaration=lambda G, H, *, labels=None: fwl3_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl3_reference(G, H, labels=labels),
-    peak_bytes=peak_bytes, hom_family="3fwl", collection="pairwise", group="on-request", beyond_3wl=True)
+    peak_bytes=peak_bytes, hom_family="3fwl", collection="pairwise", group="on-request", beyond_3wl=True,
+    time_power=4, max_nodes=120)
 
 TESTS = (FWL3,)

@@ -29,7 +29,7 @@ def _marking(name: str, marks: int) -> WLTest:
         fast_path=lambda G, H, *, labels=None: refine_marking(G, H, name),
         reference=lambda G, H, *, labels=None: refine_marking_reference(G, H, name),
         labels="none", label_note=NOTE, peak_bytes=peak_bytes, hom_family="swl-vs" if marks == 1 else None,
-        collection="pairwise", group="baseline", beyond_3wl=marks == 2)
+        collection="pairwise", group="baseline", beyond_3wl=marks == 2, time_power=3 + (marks == 2))
 
 
 M1 = _marking("m1", 1)

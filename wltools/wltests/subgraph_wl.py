@@ -25,9 +25,6 @@ _DRAW = {"all": ("pair", "the colour of the pair (v, v)", False),
          "VS": ("pair", "the colour of its subgraph G^v (the multiset of chi(v, w) over w)", True),
          "SV": ("pair", "the multiset of its colours chi(w, v) across the subgraphs G^w", True)}
 
-#: Their homomorphism families (:mod:`wltools.hom.families`; Zhang et al., ICLR 2024, Sec. 3.2).
-_FAMILY = {"uL": "swl-vs", "uL,vL": "sswl", "fwl-uv": "slfwl2"}
-
 
 def _subgraph_wl(spec) -> WLTest:
     name = spec.name
@@ -44,13 +41,13 @@ def _subgraph_wl(spec) -> WLTest:
         store = min(pairs * w * 8, DEFAULT_MAX_BYTES) if rows > DEFAULT_MAX_BYTES else 0  # blocked rounds only
         return overhead_bytes(n) + pairs * 100 + min(rows, DEFAULT_MAX_BYTES) + store
 
-    family = _FAMILY.get(",".join(spec.aggregations)) if spec.pooling != "SV" else None
     return WLTest(
         name, spec.label, "subgraphs" if spec.init == "marking" else "pairs", spec.source,
         declaration=declaration,
         fast_path=lambda G, H, *, labels=None: refine_swl(G, H, name, labels=labels),
         reference=lambda G, H, *, labels=None: refine_swl_reference(G, H, name, labels=labels),
-        peak_bytes=peak_bytes, hom_family=family, draw=_DRAW[spec.pooling], collection="pairwise",
+        peak_bytes=peak_bytes, hom_family=name,  # its entry in wltools.hom.families, where characterised
+        draw=_DRAW[spec.pooling], collection="pairwise",
         group="subgraph-wl")
 
 

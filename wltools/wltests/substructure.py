@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..refine.cost_terms import default_degree, seeded_bytes
 from ..refine.substructure import ENUMERATION_BYTES, refine_substructure, refine_substructure_reference
-from ..refine.substructure import substructure_declaration
+from ..refine.substructure import substructure_counts, substructure_declaration
 from .base import WLTest
 
 #: Why labels are refused (BREC's baselines are defined on unlabelled graphs).
@@ -50,7 +50,8 @@ def _substructure(name: str, k: int, peak_bytes, beyond_3wl: bool) -> WLTest:
         reference=lambda G, H, *, labels=None: refine_substructure_reference(G, H, name),
         labels="none", label_note=NOTE, peak_bytes=peak_bytes,
         draw=("node", f"1-WL colour from its counts of induced {k}-node subgraphs", False),
-        group="baseline", beyond_3wl=beyond_3wl)
+        group="baseline", beyond_3wl=beyond_3wl, time_power=2,
+        node_keys=lambda G, cache=None: substructure_counts(G, k))
 
 
 S3 = _substructure("s3", 3, s3_bytes, False)
