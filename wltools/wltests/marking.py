@@ -6,7 +6,10 @@ one ordered node pair (M2) marked, every marked copy refined jointly on the kern
 
 Not one refinement (many marked copies), so without a single declaration. Cost: the ``C n``
 nodes of ``C = 2 n`` (M1) or ``2 n (n - 1)`` (M2) marked copies (fewer with automorphisms: not
-counted), each refined for up to ``n`` rounds of ``O(C n d)`` work, then 1-WL on the pair's rows.
+counted), each refined for up to ``n`` rounds of ``O(C n d)`` work, ``8 (7 (d + 1) + 16)`` bytes a
+copied node, then 1-WL on the pair's rows: an upper fit of tracemalloc peaks on G(n, 1/2) at
+n = 6-30 (0.5-0.9x of it; the former ``8 (4 (d + 1) + 8)`` fell 1.3-1.5x below the peaks at
+n >= 10, found by :func:`wltools.testing.check_test`'s ``cost`` check).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ def _marking(name: str, marks: int) -> WLTest:
         n, m = max(int(n), 0), max(int(m), 0)
         d = default_degree(n, m, max_degree)
         copies = 2 * n if marks == 1 else 2 * n * max(n - 1, 0)
-        return seeded_bytes(n, d) + copies * n * 8 * (4 * (d + 1) + 8)
+        return seeded_bytes(n, d) + copies * n * 8 * (7 * (d + 1) + 16)
 
     return WLTest(
         name, name.upper(), "marked copies", "Wang & Zhang, BREC, Sec. 5, Table 2; Non-GNNs/utils.py",

@@ -24,14 +24,15 @@ wltools.errors.UnknownNameError: unknown test '4wl'; choose from 1wl, spd, ..., 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from ..errors import UnknownNameError, WLToolsError
 from . import ego, epwl, fwl2, fwl3, gdwl, marking, subgraph_wl, substructure, wl1
 from .base import WLTest
 
-__all__ = ["register_test", "unregister_test", "get_test", "is_test_name", "list_tests", "builtin_tests",
+__all__ = ["register_test", "unregister_test", "registered", "get_test", "is_test_name", "list_tests", "builtin_tests",
            "TestPluginError", "ENTRY_POINT_GROUP", "FAMILY_HELP"]
 
 #: The entry-point group of tests from outside (``[project.entry-points."wltools.tests"]``).
@@ -79,6 +80,25 @@ def unregister_test(name: str) -> None:
     test = _TESTS.pop(name, None)
     for alias in getattr(test, "aliases", ()):
         _ALIASES.pop(alias, None)
+
+
+@contextlib.contextmanager
+def registered(test: WLTest) -> Iterator[WLTest]:
+    """Inside, ``test`` is the registered test of its name (a test object that is not, or not
+    yet, registered: :func:`wltools.testing.check_test` runs it through every command's path);
+    the registry is restored after."""
+    _load_builtins()
+    before = _TESTS.get(test.name)
+    if before is test:
+        yield test
+        return
+    register_test(test, replace=True)
+    try:
+        yield test
+    finally:
+        unregister_test(test.name)
+        if before is not None:
+            register_test(before, replace=True)
 
 
 def _family(name: str) -> WLTest | None:
