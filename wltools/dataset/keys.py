@@ -35,8 +35,8 @@ from ..wltests.registry import builtin_tests, get_test
 
 __all__ = ["KEYED", "SEEDED", "is_seeded", "seeded_ids", "pair_keys"]
 
-#: GD-WL-form tests over exact pair keys.
-KEYED = ("rd", "rrwp", "epwl", "epwl-lap")
+#: Built-in GD-WL-form tests over exact pair keys (their ``pair_keys``).
+KEYED = tuple(t.name for t in builtin_tests() if t.pair_keys is not None)
 
 #: Built-in tests that are 1-WL from exact per-node keys (their ``node_keys``; and every ``nK``).
 SEEDED = tuple(t.name for t in builtin_tests() if t.node_keys is not None)
@@ -68,12 +68,6 @@ def pair_keys(coll, test: str, gs: np.ndarray, edge_codes: np.ndarray | None, ed
     """``[len(gs), n, n]`` int64 keys of the graphs ``gs`` (all of order ``n``) for a
     :data:`KEYED` test, one table; ``edge_codes`` (``0`` no edge, ``1 + label``) folded in with
     base ``edge_base`` when given (RD, RRWP)."""
-    graphs = [coll.graph(int(i)) for i in gs]
-    if test in ("rd", "rrwp"):
-        from ..distances import distance_keys
-
-        D = np.stack(distance_keys(graphs, test)).astype(np.int64)
-        return D * edge_base + edge_codes if edge_codes is not None else D
-    from ..refine.epwl import MATRICES, walk_keys
-
-    return np.stack(walk_keys(graphs, MATRICES[test])).astype(np.int64)
+    spec = get_test(test)
+    D = np.stack(spec.pair_keys([coll.graph(int(i)) for i in gs])).astype(np.int64)
+    return D * edge_base + edge_codes if edge_codes is not None and spec.labels == "any" else D

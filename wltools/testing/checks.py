@@ -14,7 +14,7 @@ The checks (:data:`CHECKS`):
   (:class:`~wltools.errors.UnsupportedGraphError`), the others accepted;
 * ``atlas``: the partition of the networkx graph atlas (1,253 graphs up to 7 nodes; the first
   ``atlas_limit``) into the test's classes equals that of an independent reference: the test's
-  ``classes``, else :data:`~wltools.testing.references.REFERENCES`, else (saying so) its own slow
+  ``classes`` (:mod:`wltools.testing.references` for the built-in tests), else its own slow
   ``reference`` path, pair by pair;
 * ``random``: the same on random (node-labelled, where accepted) pairs of equal degree sequence;
 * ``collection``: a collection's classes (:mod:`wltools.dataset`) equal the pairwise verdicts;
@@ -34,7 +34,6 @@ from ..errors import UnsupportedGraphError
 from ..refine import refine_pair, verdict_only
 from ..refine.kernel import History, refine
 from ..wltests.registry import get_test, registered
-from .references import REFERENCES
 
 __all__ = ["check_test", "CHECKS"]
 
@@ -249,7 +248,7 @@ def check_test(test, *, atlas_limit: int | None = None, max_pairs: int | None = 
     labelled = _random_pairs(random_pairs, rng, labels=not test.refuses(True, False))
     plain = _random_pairs(random_pairs, rng, labels=False)
     atlas = nx.graph_atlas_g()[1:atlas_limit]
-    classes = test.classes or REFERENCES.get(test.name)
+    classes = test.classes
     run = {
         "relabelling": lambda: _check_relabelling(test, labelled[:4] + plain[:4], rng),
         "fast path": lambda: _check_paths(test, plain + labelled if not test.refuses(True, False) else plain),

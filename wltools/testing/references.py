@@ -1,4 +1,5 @@
-"""Independent slow references for :func:`wltools.testing.check_test`: short, obviously correct
+"""Independent slow references for :func:`wltools.testing.check_test` (each built-in test's
+``classes``, set in its module of :mod:`wltools.wltests`): short, obviously correct
 pure-Python refinements over networkx graphs, sharing nothing with :mod:`wltools.refine` but the
 definitions.
 
@@ -28,7 +29,7 @@ from typing import Callable
 
 import networkx as nx
 
-__all__ = ["REFERENCES", "refine_shared", "wl1_classes", "spd_classes", "rd_classes", "rrwp_classes",
+__all__ = ["refine_shared", "wl1_classes", "spd_classes", "rd_classes", "rrwp_classes",
            "fwl2_classes", "fwl3_classes", "substructure_classes"]
 
 
@@ -180,9 +181,3 @@ def _shape_name(F: nx.Graph) -> tuple:
     its sorted degree sequence and edge count (enough on 3 and 4 nodes)."""
     return (F.number_of_edges(), tuple(sorted(d for _, d in F.degree())))
 
-
-#: The independent reference of each built-in test that has one, by name.
-REFERENCES: dict[str, Callable] = {
-    "1wl": wl1_classes, "spd": spd_classes, "rd": rd_classes, "rrwp": rrwp_classes,
-    "3wl": fwl2_classes, "3fwl": fwl3_classes, "s3": substructure_classes(3), "s4": substructure_classes(4),
-}

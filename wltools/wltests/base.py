@@ -94,6 +94,10 @@ class WLTest:
         Other names of the same test.
     beyond_3wl : bool
         Whether 3-WL does not bound it (4-WL, S4, ego networks, M2).
+    pair_keys : callable, optional
+        ``pair_keys(graphs) -> list`` of one exact int64 ``[n, n]`` key matrix ``d(v, u)`` per graph
+        for a test of GD-WL's form (RD, RRWP, EPWL): a collection is then refined on one colour
+        table (:mod:`wltools.dataset.keys`); edge labels fold into them where it accepts them.
     node_keys : callable, optional
         ``node_keys(G, cache) -> list`` of one exact hashable key per node when the test is 1-WL
         started from them (S3, S4, N_K): collections and batches read them (``cache``: a dict
@@ -127,6 +131,7 @@ class WLTest:
     params: tuple = ()
     aliases: tuple = ()
     beyond_3wl: bool = False
+    pair_keys: Callable | None = None
     node_keys: Callable | None = None
     classes: Callable | None = field(default=None, compare=False)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..refine.cost_terms import BLOCK_FACTOR, DEFAULT_MAX_BYTES, default_degree, epwl_prime_count, overhead_bytes
 from ..refine.cost_terms import store_bytes
-from ..refine.epwl import epwl_declaration, refine_epwl, refine_epwl_reference
+from ..refine.epwl import MATRICES, epwl_declaration, refine_epwl, refine_epwl_reference, walk_keys
 from .base import WLTest
 
 _NOTE = "EPWL is defined on the adjacency / Laplacian matrix; edge labels do not enter it"
@@ -37,7 +37,8 @@ def _epwl(name: str, label: str, matrix: str, scale: int) -> WLTest:
         fast_path=lambda G, H, *, labels=None: refine_epwl(G, H, name, labels=labels),
         reference=lambda G, H, *, labels=None: refine_epwl_reference(G, H, name, labels=labels),
         labels="nodes", label_note=_NOTE, peak_bytes=peak_bytes, hom_family="epwl" if scale == 1 else None,
-        draw=("node", "its colour", False), group="extra")
+        draw=("node", "its colour", False), group="extra",
+        pair_keys=lambda graphs: walk_keys(graphs, MATRICES[name]))
 
 
 EPWL = _epwl("epwl", "EPWL", "adjacency matrix", 1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..refine.cost_terms import BLOCK_FACTOR, DEFAULT_MAX_BYTES, overhead_bytes, store_bytes
 from ..refine.fwl3 import fwl3_declaration, refine_fwl3_reference
+from ..testing.references import fwl3_classes
 from .base import WLTest
 
 #: Bytes per ordered triple besides the blocks.
@@ -34,6 +35,6 @@ FWL3 = WLTest(
     declaration=lambda G, H, *, labels=None: fwl3_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl3_reference(G, H, labels=labels),
     peak_bytes=peak_bytes, hom_family="3fwl", collection="pairwise", group="on-request", beyond_3wl=True,
-    time_power=4, max_nodes=120)
+    time_power=4, max_nodes=120, classes=fwl3_classes)
 
 TESTS = (FWL3,)

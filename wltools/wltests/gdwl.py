@@ -20,6 +20,7 @@ import math
 from ..refine.cost_terms import BLOCK_FACTOR, DEFAULT_MAX_BYTES, block_rows, key_itemsize, overhead_bytes
 from ..refine.cost_terms import rrwp_prime_count, store_bytes
 from ..refine.gdwl import gdwl_declaration, refine_gdwl_reference
+from ..testing.references import rd_classes, rrwp_classes, spd_classes
 from .base import WLTest
 
 _SOURCE = "Zhang, Luo, Wang & He, ICLR 2023, Sec. 4, Eq. 4"
@@ -74,20 +75,27 @@ def rrwp_bytes(n: int, m: int, *, rrwp_steps: int | None = None, max_degree: int
     return base + max(keys, residues, certificate) + rows + colours
 
 
-def _gdwl(name: str, label: str, peak_bytes, sources: str) -> WLTest:
+def _gdwl(name: str, label: str, peak_bytes, sources: str, keyed: bool, classes) -> WLTest:
     def declaration(G, H, *, labels=None, rrwp_steps=None):
         return gdwl_declaration(G, H, (name,), rrwp_steps=rrwp_steps, test=name, labels=labels)
 
     def reference(G, H, *, labels=None, rrwp_steps=None):
         return refine_gdwl_reference(G, H, (name,), rrwp_steps=rrwp_steps, test=name, labels=labels)
 
+    def pair_keys(graphs):
+        from ..distances import distance_keys
+
+        return distance_keys(graphs, name)
+
     return WLTest(name, label, "nodes", sources, declaration=declaration, reference=reference,
+                  pair_keys=pair_keys if keyed else None, classes=classes,
                   peak_bytes=peak_bytes, draw=("node", "its colour", False), group="default",
                   options=("rrwp_steps",))
 
 
-SPD = _gdwl("spd", "SPD-WL", spd_bytes, _SOURCE + " (shortest-path distance)")
-RD = _gdwl("rd", "RD-WL", rd_bytes, _SOURCE + " (resistance distance)")
-RRWP = _gdwl("rrwp", "RRWP-WL", rrwp_bytes, "Ma et al., GRIT, ICML 2023, Eq. 1 and 4; PPGT App. E Eq. 13")
+SPD = _gdwl("spd", "SPD-WL", spd_bytes, _SOURCE + " (shortest-path distance)", False, spd_classes)
+RD = _gdwl("rd", "RD-WL", rd_bytes, _SOURCE + " (resistance distance)", True, rd_classes)
+RRWP = _gdwl("rrwp", "RRWP-WL", rrwp_bytes, "Ma et al., GRIT, ICML 2023, Eq. 1 and 4; PPGT App. E Eq. 13", True,
+             rrwp_classes)
 
 TESTS = (SPD, RD, RRWP)

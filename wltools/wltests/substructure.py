@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..refine.cost_terms import default_degree, seeded_bytes
 from ..refine.substructure import ENUMERATION_BYTES, refine_substructure, refine_substructure_reference
 from ..refine.substructure import substructure_counts, substructure_declaration
+from ..testing.references import substructure_classes
 from .base import WLTest
 
 #: Why labels are refused (BREC's baselines are defined on unlabelled graphs).
@@ -51,7 +52,7 @@ def _substructure(name: str, k: int, peak_bytes, beyond_3wl: bool) -> WLTest:
         labels="none", label_note=NOTE, peak_bytes=peak_bytes,
         draw=("node", f"1-WL colour from its counts of induced {k}-node subgraphs", False),
         group="baseline", beyond_3wl=beyond_3wl, time_power=2,
-        node_keys=lambda G, cache=None: substructure_counts(G, k))
+        node_keys=lambda G, cache=None: substructure_counts(G, k), classes=substructure_classes(k))
 
 
 S3 = _substructure("s3", 3, s3_bytes, False)

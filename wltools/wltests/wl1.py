@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..refine.cost_terms import overhead_bytes
 from ..refine.wl1 import refine_wl1, refine_wl1_reference, wl1_declaration
+from ..testing.references import wl1_classes
 from .base import WLTest
 
 
@@ -26,6 +27,7 @@ WL1 = WLTest(
     declaration=lambda G, H, *, labels=None: wl1_declaration(G, H, labels=labels),
     fast_path=lambda G, H, *, labels=None: refine_wl1(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_wl1_reference(G, H, labels=labels),
-    peak_bytes=peak_bytes, hom_family="1wl", draw=("node", "its colour", False), group="default")
+    peak_bytes=peak_bytes, hom_family="1wl", draw=("node", "its colour", False), group="default",
+    classes=wl1_classes)
 
 TESTS = (WL1,)
