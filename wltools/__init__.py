@@ -52,6 +52,11 @@ _EXPORTS = {
     "TESTS": "wltools.refine.names",
     "ALL_TESTS": "wltools.refine.names",
     "TEST_LABELS": "wltools.refine.names",
+    "WLTest": "wltools.wltests",
+    "get_test": "wltools.wltests",
+    "list_tests": "wltools.wltests",
+    "register_test": "wltools.wltests",
+    "check_test": "wltools.testing",
     "list_claims": "wltools.claims",
     "verify_claims": "wltools.claims:verify",
 }

@@ -218,7 +218,7 @@ def require_tests(tests, G: nx.Graph, H: nx.Graph, rrwp_steps: int | None, max_m
     from .graphs import load_bytes
     from .refine.cost import peak_bytes
     from .runtime.memory import require
-    from .refine.names import TEST_LABELS
+    from .refine.names import label_of
 
     n = max(G.number_of_nodes(), H.number_of_nodes())
     m = max(edge_count(G), edge_count(H))
@@ -231,7 +231,7 @@ def require_tests(tests, G: nx.Graph, H: nx.Graph, rrwp_steps: int | None, max_m
                               lcm_degrees=math.lcm(*degrees) if t == "rrwp" and degrees else None)
         except UnknownNameError:  # a test without a cost model yet
             continue
-        require(need + graphs, f"{TEST_LABELS.get(t, t)} on {n:,} nodes", max_memory=max_memory)
+        require(need + graphs, f"{label_of(t)} on {n:,} nodes", max_memory=max_memory)
 
 
 def require_explain(tests, G: nx.Graph, H: nx.Graph, max_nodes: int, max_memory: int | None) -> None:

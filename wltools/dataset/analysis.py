@@ -42,6 +42,7 @@ import numpy as np
 from ..errors import GraphFormatError, ResourceLimitError, UnknownNameError
 from ..graphs.labels import encode_labels
 from ..runtime.memory import require
+from ..wltests.registry import get_test
 from .bounds import class_stats, majority_bound, mae_floor, regression_values
 from .collection import GraphCollection, from_graph6, from_networkx, from_pyg
 from .iso_labelled import isomorphism_classes
@@ -50,13 +51,7 @@ from .keys import KEYED, is_seeded
 from .refine import LocalShards, on_one_table, refine_collection
 from .tu import bundled, read_tu
 
-__all__ = ["analyse", "open_dataset", "peak_bytes", "MAX_3WL_NODES", "MAX_3FWL_NODES", "TASKS"]
-
-#: 3wl refuses graphs above this order (``n^3`` items per graph and round).
-MAX_3WL_NODES = 1000
-
-#: 3fwl refuses graphs above this order (``n^4`` items per pair and round).
-MAX_3FWL_NODES = 120
+__all__ = ["analyse", "open_dataset", "peak_bytes", "TASKS"]
 
 #: What the targets are: classes (the accuracy bound) or real numbers (the MAE floor).
 TASKS = ("classification", "regression")
@@ -99,11 +94,11 @@ def _check(coll: GraphCollection, tests: Sequence[str], max_memory: int | None) 
 
             parse_tests(test, command="dataset --tests")  # the one line listing the names
         g = int(np.argmax(coll.sizes))
-        for limit, name in ((MAX_3WL_NODES, "3wl"), (MAX_3FWL_NODES, "3fwl")):
-            if test == name and int(coll.sizes[g]) > limit:
-                raise ResourceLimitError(f"{name} on {coll.name}: graph {g} has {int(coll.sizes[g]):,} nodes, above "
-                                         f"the limit of {limit:,} ({'n^3' if name == '3wl' else 'n^4'} work per "
-                                         "graph and round)")
+        spec = get_test(test)
+        if spec.max_nodes is not None and int(coll.sizes[g]) > spec.max_nodes:
+            raise ResourceLimitError(f"{test} on {coll.name}: graph {g} has {int(coll.sizes[g]):,} nodes, above "
+                                     f"the limit of {spec.max_nodes:,} (n^{spec.time_power} work per "
+                                     "graph and round)")
         what = f"{test} on {coll.name} ({coll.num_graphs:,} graphs, {coll.num_nodes:,} nodes)"
         if on_one_table(test):
             require(peak_bytes(coll, test), what, max_memory=max_memory)

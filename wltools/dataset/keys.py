@@ -30,38 +30,36 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..refine.names import ego_radius
+from ..refine.names import is_test_name
+from ..wltests.registry import builtin_tests, get_test
 
 __all__ = ["KEYED", "SEEDED", "is_seeded", "seeded_ids", "pair_keys"]
 
-#: GD-WL-form tests over exact pair keys.
-KEYED = ("rd", "rrwp", "epwl", "epwl-lap")
+#: Built-in GD-WL-form tests over exact pair keys (their ``pair_keys``).
+KEYED = tuple(t.name for t in builtin_tests() if t.pair_keys is not None)
 
-#: 1-WL from exact per-node keys (and every ``nK``).
-SEEDED = ("s3", "s4")
+#: Built-in tests that are 1-WL from exact per-node keys (their ``node_keys``; and every ``nK``).
+SEEDED = tuple(t.name for t in builtin_tests() if t.node_keys is not None)
 
 
 def is_seeded(test: str) -> bool:
-    """``s3``, ``s4`` or ``nK``.
+    """Whether ``test`` is 1-WL from exact per-node keys (``s3``, ``s4``, ``nK``: its ``node_keys``).
 
     Examples
     --------
     >>> [is_seeded(t) for t in ("s3", "n4", "m1", "1wl")]
     [True, True, False, False]
     """
-    return test in SEEDED or ego_radius(test) is not None
+    return is_test_name(test) and get_test(test).node_keys is not None
 
 
 def seeded_ids(coll, test: str) -> np.ndarray:
     """The key id of every node of ``coll`` (one sorted table over all its graphs)."""
-    from ..refine.ego import ego_keys
-    from ..refine.substructure import substructure_counts
-
+    node_keys = get_test(test).node_keys
     cache: dict = {}
     keys: list = []
     for i in range(coll.num_graphs):
-        G = coll.graph(i)
-        keys.extend(substructure_counts(G, int(test[1])) if test in SEEDED else ego_keys(G, ego_radius(test), cache))
+        keys.extend(node_keys(coll.graph(i), cache))
     table = {key: j for j, key in enumerate(sorted(set(keys)))}
     return np.fromiter((table[key] for key in keys), dtype=np.int64, count=len(keys))
 
@@ -70,12 +68,6 @@ def pair_keys(coll, test: str, gs: np.ndarray, edge_codes: np.ndarray | None, ed
     """``[len(gs), n, n]`` int64 keys of the graphs ``gs`` (all of order ``n``) for a
     :data:`KEYED` test, one table; ``edge_codes`` (``0`` no edge, ``1 + label``) folded in with
     base ``edge_base`` when given (RD, RRWP)."""
-    graphs = [coll.graph(int(i)) for i in gs]
-    if test in ("rd", "rrwp"):
-        from ..distances import distance_keys
-
-        D = np.stack(distance_keys(graphs, test)).astype(np.int64)
-        return D * edge_base + edge_codes if edge_codes is not None else D
-    from ..refine.epwl import MATRICES, walk_keys
-
-    return np.stack(walk_keys(graphs, MATRICES[test])).astype(np.int64)
+    spec = get_test(test)
+    D = np.stack(spec.pair_keys([coll.graph(int(i)) for i in gs])).astype(np.int64)
+    return D * edge_base + edge_codes if edge_codes is not None and spec.labels == "any" else D

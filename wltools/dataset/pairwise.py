@@ -52,7 +52,8 @@ from typing import Callable
 import numpy as np
 
 from ..graphs.labels import PairLabels
-from ..refine.names import EXTRA_TESTS, refuses_labels
+from ..refine.names import refuses_labels
+from ..wltests.registry import get_test
 from .collection import GraphCollection
 from .refine import DatasetRefinement, first_appearance
 
@@ -63,9 +64,6 @@ INF = math.inf
 #: Default time budget (seconds) of one pairwise test; above its estimate the test is refused.
 MAX_SECONDS = 1800.0
 
-#: Growth of one pair refinement with the order ``n`` (``n^p``), per test: seeded 1-WL ``n^2``
-#: (its keys and rounds), GD-WL / EPWL / the pair-colour tests / M1 ``n^3``, 3-FWL and M2 ``n^4``.
-_POWER = {"s3": 2, "s4": 2, "3fwl": 4, "m2": 4}
 
 
 def ignored_labels(coll: GraphCollection, test: str) -> str | None:
@@ -83,7 +81,7 @@ def ignored_labels(coll: GraphCollection, test: str) -> str | None:
     node, edge = coll.node_labels is not None, coll.edge_labels is not None
     if not refuses_labels(test, node, edge):
         return None
-    if test in EXTRA_TESTS:
+    if get_test(test).labels == "nodes":
         return "edge labels"
     return " and ".join(k for k, on in (("node", node), ("edge", edge)) if on) + " labels"
 
@@ -133,37 +131,25 @@ class Agreement:
 
     def depth(self, i: int, j: int) -> float:
         """The first round whose compared histograms differ; ``inf`` if none does."""
-        from ..refine.fwl3 import refine_fwl3
-        from ..refine.marking import refine_marking
+        from ..refine.kernel import refine
 
         self.calls += 1
         G, H, labels = self.graph(i), self.graph(j), self.labels(i, j)
-        if self.test in ("m1", "m2"):
-            r = refine_marking(G, H, self.test)
-        elif self.test == "3fwl":
-            r = refine_fwl3(G, H, labels=labels)
+        spec = get_test(self.test)  # its kernel declaration, or its own path (M1 / M2: marked copies)
+        if spec.declaration is None:
+            r = spec.refine(G, H, labels=labels)
         else:
-            from ..refine.declarations import declaration
-            from ..refine.kernel import refine
-
-            r = refine(declaration(G, H, self.test, labels=labels))
+            r = refine(spec.kernel_declaration(G, H, labels=labels))
         return INF if r.iteration is None else float(r.iteration)
 
     def bucket_key(self, i: int) -> tuple:
         """Graphs in different buckets differ at round 0 (module docstring)."""
-        from ..refine.names import ego_radius
-
         c = self.coll
         lo, hi = int(c.graph_ptr[i]), int(c.graph_ptr[i + 1])
-        if self.test in ("s3", "s4"):  # round 0 is the multiset of the exact per-node keys
-            from ..refine.substructure import substructure_counts
-
-            return (hi - lo, tuple(sorted(substructure_counts(self.graph(i), int(self.test[1])))))
-        if ego_radius(self.test) is not None:
-            from ..refine.ego import ego_keys
-
-            return (hi - lo, tuple(sorted(ego_keys(self.graph(i), ego_radius(self.test), self._ego_cache))))
-        if self.test in ("m1", "m2"):  # one (stable) round, finer than stable 1-WL on the bare graphs
+        node_keys = get_test(self.test).node_keys
+        if node_keys is not None:  # S3, S4, N_K: round 0 is the multiset of the exact per-node keys
+            return (hi - lo, tuple(sorted(node_keys(self.graph(i), self._ego_cache))))
+        if get_test(self.test).colours == "marked copies":  # M1 / M2: one (stable) round, finer than stable 1-WL on the bare graphs
             return (hi - lo, int(self._plain_wl()[i]))
         labels = tuple(np.sort(c.node_labels[lo:hi]).tolist()) if self.use_node else ()
         return (hi - lo, labels)
@@ -250,14 +236,14 @@ def estimate_seconds(coll: GraphCollection, planned: tuple) -> tuple[float, int]
     its bucket, ``b (b - 1) / 2`` in a bucket of ``b`` graphs (the ultrametric rule saves most of
     them where classes split at different rounds: NCI1K took 1,000 of at most 1,006 for RD, 246 of
     2,080 for N1). One refinement of the smallest and one of the largest such graph are timed,
-    and ``t(n) = a + b n^p`` (:data:`_POWER`) through the two is summed over the refinements."""
+    and ``t(n) = a + b n^p`` (the test's ``time_power``) through the two is summed over the refinements."""
     agree, buckets = planned
     multi = [b for b in buckets if len(b) > 1]
     if not multi:
         return 0.0, 0
     small = min(multi, key=lambda b: coll.sizes[b[0]])
     large = max(multi, key=lambda b: coll.sizes[b[0]])
-    p = _POWER.get(agree.test, 2 if agree.test[0] == "n" else 3)
+    p = get_test(agree.test).time_power
     (n0, t0), (n1, t1) = [(float(coll.sizes[b[0]]) ** p, _timed(agree, b)) for b in (small, large)]
     slope = max(0.0, (t1 - t0) / (n1 - n0)) if n1 > n0 else 0.0
     sizes = np.array([float(coll.sizes[b[0]]) ** p for b in multi])
@@ -284,7 +270,7 @@ def pairwise_classes(coll: GraphCollection, test: str, rounds: int | None = None
     results = [(members, *_bucket(members, agree, tick)) for members in buckets]
     finite = [d for _, A, _ in results for row in A for d in row if d != INF]
     last = int(max(finite)) if finite else 0
-    top = 0 if test in ("m1", "m2") else (last if rounds is None else rounds)
+    top = 0 if get_test(test).colours == "marked copies" else (last if rounds is None else rounds)
     out = DatasetRefinement(test)
     for t in range(top + 1):
         cls = np.empty(coll.num_graphs, dtype=np.int64)

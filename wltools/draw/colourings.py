@@ -37,14 +37,16 @@ import numpy as np
 
 from ..errors import UnknownNameError, WLToolsError
 from ..graphs import relabel_consecutive
-from ..refine.names import TEST_LABELS, ego_radius, is_test_name
+from ..refine.names import is_test_name, label_of
+from ..wltests.registry import builtin_tests, get_test
 
 __all__ = ["DRAWABLE_TESTS", "UnsupportedTestError", "ReplayMismatchError", "ColourRounds", "PairColouring", "colour_rounds",
            "pair_colouring", "is_drawable"]
 
-#: Tests whose colourings :func:`colour_rounds` reads from the kernel (and ``nK`` for any ``K >= 1``).
-DRAWABLE_TESTS = ("1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "s3", "s4", "n1", "n2",
-                  "swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2")
+#: Built-in tests whose colourings :func:`colour_rounds` reads from the kernel (and ``nK`` for any
+#: ``K >= 1``, and tests from outside that declare a drawing): those whose
+#: :class:`~wltools.wltests.WLTest` has a declaration and a ``draw``.
+DRAWABLE_TESTS = tuple(t.name for t in builtin_tests() if t.drawable)
 
 
 class UnsupportedTestError(WLToolsError):
@@ -68,7 +70,7 @@ def is_drawable(test: str) -> bool:
     >>> [is_drawable(t) for t in ("1wl", "3wl", "n3", "3fwl", "m1")]
     [True, True, True, False, False]
     """
-    return test in DRAWABLE_TESTS or ego_radius(test) is not None
+    return is_test_name(test) and get_test(test).drawable
 
 
 @dataclass
@@ -127,39 +129,18 @@ def _joint_ids(a: np.ndarray, b: np.ndarray):
     return inv[: a.size].reshape(a.shape), inv[a.size :].reshape(b.shape)
 
 
-#: Drawable tests that refuse labels, as :func:`~wltools.refine.refine_pair` does: BREC's non-GNN
-#: baselines S3, S4 and N_K are defined on unlabelled graphs (and EPWL refuses edge labels).
-_UNLABELLED_ONLY = ("s3", "s4")
-
-
 def _refuse_labels(labels, test: str) -> None:
     """Refuse, with :func:`~wltools.refine.refine_pair`'s line, labels that ``test`` is not
-    defined on: every drawable test draws a labelled pair that it refines."""
-    from ..graphs.labels import refuse_labels
-
-    if test in _UNLABELLED_ONLY or ego_radius(test) is not None:
-        refuse_labels(labels, test, "a BREC non-GNN baseline, defined on unlabelled graphs")
-    if test in ("epwl", "epwl-lap"):
-        refuse_labels(labels, test, "EPWL is defined on the adjacency / Laplacian matrix; edge labels do "
-                      "not enter it", edges_only=True)
+    defined on (its :class:`~wltools.wltests.WLTest`'s ``labels``): every drawable test draws a
+    labelled pair that it refines."""
+    get_test(test).check_labels(labels)
 
 
 def _view(test: str) -> tuple[str, str, bool]:
     """What ``test`` colours (``node`` / ``pair``), what a node's colour means, and whether the
-    node colours are the compared (pooled) ones rather than the diagonal pairs ``(v, v)``."""
-    from ..refine.swl import SWL_CLASSES
-
-    if test == "3wl" or (test in SWL_CLASSES and SWL_CLASSES[test].pooling == "all"):
-        return "pair", "the colour of the pair (v, v)", False
-    if test in SWL_CLASSES:
-        pooled = SWL_CLASSES[test].pooling
-        return "pair", ("the colour of its subgraph G^v (the multiset of chi(v, w) over w)" if pooled == "VS"
-                        else "the multiset of its colours chi(w, v) across the subgraphs G^w"), True
-    if test in ("s3", "s4"):
-        return "node", f"1-WL colour from its counts of induced {test[1]}-node subgraphs", False
-    if ego_radius(test) is not None:
-        return "node", f"1-WL colour from the class of its radius-{ego_radius(test)} ego network", False
-    return "node", "its colour", False
+    node colours are the compared (pooled) ones rather than the diagonal pairs ``(v, v)``: the
+    ``draw`` of its :class:`~wltools.wltests.WLTest`."""
+    return get_test(test).draw
 
 
 def on_nodes_0_to_n(G: nx.Graph) -> nx.Graph:
@@ -201,7 +182,7 @@ def _rounds(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None) -> tupl
     labels = pair_labels(G, H)
     _refuse_labels(labels, test)
     if not is_drawable(test):
-        raise UnsupportedTestError(f"cannot draw the colourings of {TEST_LABELS.get(test, test)} ({test}); "
+        raise UnsupportedTestError(f"cannot draw the colourings of {label_of(test)} ({test}); "
                                    f"drawable tests: {', '.join(DRAWABLE_TESTS)}, or nK")
     element, meaning, pooled = _view(test)
     history = History()
@@ -307,12 +288,12 @@ def pair_colouring(G: nx.Graph, H: nx.Graph, test: str, *, round: int | None = N
     from ..refine import refine_pair
 
     if not is_drawable(test):
-        raise UnsupportedTestError(f"cannot draw the colourings of {TEST_LABELS.get(test, test)} ({test}); "
+        raise UnsupportedTestError(f"cannot draw the colourings of {label_of(test)} ({test}); "
                                    f"drawable tests: {', '.join(DRAWABLE_TESTS)}, or nK")
     if result is None or result.test != test:
         result = refine_pair(G, H, test, rrwp_steps=rrwp_steps)
     G, H = on_nodes_0_to_n(G), on_nodes_0_to_n(H)
-    label = TEST_LABELS.get(test, test.upper())
+    label = label_of(test)
     if result.reason in ("order", "edges"):
         return PairColouring(test, label, G, H, True, result.reason, 0, 0, 0, [0] * len(G), [0] * len(H),
                              [], "not refined (the graphs differ in size)", result.witness)

@@ -546,10 +546,10 @@ def refuse_labels(labels: PairLabels | None, test: str, why: str, *, edges_only:
 
     Examples
     --------
-    >>> refuse_labels(PairLabels(None, (np.zeros((0, 3), dtype=np.int64),) * 2), "s3", "BREC's baseline")
+    >>> refuse_labels(PairLabels(None, (np.zeros((0, 3), dtype=np.int64),) * 2), "mine", "defined on unlabelled graphs")
     Traceback (most recent call last):
     ...
-    wltools.errors.UnsupportedGraphError: test s3 is not defined on labelled graphs (BREC's baseline); use another test, or drop the labels
+    wltools.errors.UnsupportedGraphError: test mine is not defined on labelled graphs (defined on unlabelled graphs); use another test, or drop the labels
     """
     if labels is None or (edges_only and labels.edge is None):
         return

@@ -68,6 +68,7 @@ import networkx as nx
 
 from ..errors import UnknownNameError, UnsupportedGraphError
 from ..refine.names import is_test_name
+from ..wltests.registry import builtin_tests, get_test
 from .decompose import treewidth, treewidth_at_most_2
 from .ear import has_ned
 from .patterns import LEVELS, rooted_patterns
@@ -253,11 +254,9 @@ _EDGE = {
             f"{_ZHANG}, Sec. 3.3, Theorem 3.7 (2-FGNN); App. D.1, Lemma D.9", _tw2_rooted),
 }
 
-#: Aliases: tests that are the same refinement as a test with a family.
-_ALIASES = {"m1": "swl-vs"}
-
-#: Tests with a family at graph level, weakest first.
-FAMILY_TESTS = ("1wl", "swl-vs", "m1", "sswl", "slfwl2", "3wl", "3fwl", "epwl")
+#: Tests with a family at graph level, weakest first: each key of the table, then the tests whose
+#: :class:`~wltools.wltests.WLTest` names it as their ``hom_family`` (M1 reads SWL(VS)'s).
+FAMILY_TESTS = tuple(t.name for key in _GRAPH for t in builtin_tests() if t.hom_family == key)
 
 
 def _check(test: str, level: str) -> str:
@@ -265,7 +264,7 @@ def _check(test: str, level: str) -> str:
         raise UnknownNameError(f"unknown test {test!r}")
     if level not in LEVELS:
         raise UnknownNameError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
-    return _ALIASES.get(test, test)
+    return get_test(test).hom_family or test  # the table entry the test object names
 
 
 def family_of(test: str, level: str = "graph") -> Family | None:

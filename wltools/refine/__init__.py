@@ -39,23 +39,22 @@ from __future__ import annotations
 
 import networkx as nx
 
-from ..errors import UnknownNameError
 from ..graphs import edge_count, relabel_consecutive
-from ..graphs.labels import EDGE_LABEL, NODE_LABEL, pair_labels, refuse_labels
-from .names import ALL_TESTS, TESTS, ego_radius, is_test_name
+from ..graphs.labels import EDGE_LABEL, NODE_LABEL, pair_labels
 from .engine import RefinementResult
 from .kernel import verdict_only
-from .ego import refine_ego, refine_ego_reference
-from .epwl import refine_epwl, refine_epwl_reference
-from .fwl import refine_fwl2, refine_fwl2_reference
-from .fwl3 import refine_fwl3, refine_fwl3_reference
-from .gdwl import refine_gdwl, refine_gdwl_reference
-from .marking import refine_marking, refine_marking_reference
-from .substructure import refine_substructure, refine_substructure_reference
-from .swl import SWL_CLASSES, refine_swl, refine_swl_reference
-from .wl1 import refine_wl1, refine_wl1_reference
 
 __all__ = ["TESTS", "refine_pair", "RefinementResult", "verdict_only"]
+
+
+def __getattr__(name: str):
+    """``TESTS``, read from :mod:`wltools.refine.names` when first asked for: the registry's test
+    modules import this package's modules, so this package imports the registry only when used."""
+    if name == "TESTS":
+        from .names import TESTS
+
+        return TESTS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _on_nodes_0_to_n(G: nx.Graph) -> nx.Graph:
@@ -78,16 +77,10 @@ def refine_pair(
     G, H : nx.Graph
         Simple undirected graphs; other nodes than ``0..n-1`` are relabelled by
         :func:`wltools.graphs.relabel_consecutive`.
-    test : {"1wl", "spd", "rd", "rrwp", "3wl", "epwl", "epwl-lap", "3fwl"}
-        1-WL; GD-WL with shortest-path, resistance or RRWP distance (PPGT App. E Eq. 13,
-        GRIT Eq. 4); 3-WL as 2-FWL; EPWL over the adjacency matrix or the Laplacian
-        (:mod:`wltools.refine.epwl`, exact through walk counts); 4-WL as 3-FWL
-        (:mod:`wltools.refine.fwl3`, ``n^4`` work per round); or a test of the subgraph WL
-        hierarchy, :data:`~wltools.refine.names.SUBGRAPH_WL_TESTS` ("swl-vs", "swl-sv", "pswl-vs",
-        "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2"; :mod:`wltools.refine.swl`); or one of BREC's
-        non-GNN baselines, :data:`~wltools.refine.names.SUBGRAPH_BASELINE_TESTS`: "s3", "s4"
-        (:mod:`wltools.refine.substructure`), "n1", "n2" and "nK" for any K >= 1
-        (:mod:`wltools.refine.ego`), "m1", "m2" (:mod:`wltools.refine.marking`).
+    test : str or WLTest
+        A test of the registry (:func:`wltools.wltests.get_test`: every built-in test of
+        :data:`~wltools.refine.names.ALL_TESTS`, ``nK`` for any K >= 1, ``rrwp:K``, or a test from
+        outside); each test's module of :mod:`wltools.wltests` says what it is and cites its paper.
     rrwp_steps : int, optional
         ``K`` of RRWP (GRIT Eq. 1); default ``max(n_G, n_H)``.
     fast : bool
@@ -108,10 +101,10 @@ def refine_pair(
     Raises
     ------
     UnknownNameError
-        ``test`` is none of :data:`~wltools.refine.names.ALL_TESTS`.
+        ``test`` is not registered (:func:`wltools.wltests.get_test`).
     UnsupportedGraphError
         A directed graph, a multigraph or a self-loop; labels given to a test that refuses them
-        (s3, s4, nK, m1, m2; edge labels to EPWL).
+        (its :attr:`~wltools.wltests.WLTest.labels`).
     GraphFormatError
         Labels on some nodes (edges) only, on one graph only, or values that are not labels
         (:func:`wltools.graphs.labels.pair_labels`).
@@ -127,64 +120,30 @@ def refine_pair(
     >>> refine_pair(nx.path_graph(3), nx.path_graph(4), "1wl").witness
     'G has 3 nodes, H has 4'
     """
-    if not is_test_name(test):
-        raise UnknownNameError(f"unknown test {test!r}; choose from {', '.join(ALL_TESTS)} or nK (ego networks of radius K)")
+    from ..wltests.registry import get_test
+
+    spec = get_test(test)  # UnknownNameError: one line listing the names
     if rrwp_steps is not None and rrwp_steps < 1:
         raise ValueError("rrwp_steps must be >= 1")
     G, H = _on_nodes_0_to_n(G), _on_nodes_0_to_n(H)
-    labels = _labels(G, H, test, node_label, edge_label)
+    labels = _labels(G, H, spec, node_label, edge_label)
     ng, nh = G.number_of_nodes(), H.number_of_nodes()
     if ng != nh:
-        return RefinementResult(test, True, "order", 0, 0, ((), ()), f"G has {ng} nodes, H has {nh}")
+        return RefinementResult(spec.name, True, "order", 0, 0, ((), ()), f"G has {ng} nodes, H has {nh}")
     mg, mh = edge_count(G), edge_count(H)
     if mg != mh:
-        return RefinementResult(test, True, "edges", 0, 0, ((), ()), f"G has {mg} edges, H has {mh}")
+        return RefinementResult(spec.name, True, "edges", 0, 0, ((), ()), f"G has {mg} edges, H has {mh}")
     if labels is not None:
-        return _refine_labelled(G, H, test, labels, rrwp_steps, fast)
-    if test == "1wl":
-        return refine_wl1(G, H) if fast else refine_wl1_reference(G, H)
-    if test == "3wl":
-        return refine_fwl2(G, H) if fast else refine_fwl2_reference(G, H)
-    if test == "3fwl":
-        return refine_fwl3(G, H) if fast else refine_fwl3_reference(G, H)
-    if test in ("epwl", "epwl-lap"):
-        return (refine_epwl if fast else refine_epwl_reference)(G, H, test)
-    if test in ("s3", "s4"):  # BREC's non-GNN baselines
-        return (refine_substructure if fast else refine_substructure_reference)(G, H, test)
-    if ego_radius(test) is not None:
-        return (refine_ego if fast else refine_ego_reference)(G, H, ego_radius(test), test)
-    if test in ("m1", "m2"):
-        return (refine_marking if fast else refine_marking_reference)(G, H, test)
-    if test in SWL_CLASSES:  # the subgraph WL hierarchy (Zhang et al. ICML 2023), wltools.refine.swl
-        return (refine_swl if fast else refine_swl_reference)(G, H, test)
-    fn = refine_gdwl if fast else refine_gdwl_reference
-    return fn(G, H, (test,), rrwp_steps=rrwp_steps, test=test)
+        spec.check_labels(labels)  # EPWL: edge labels
+    return spec.refine(G, H, labels=labels, rrwp_steps=rrwp_steps, fast=fast)
 
 
-def _labels(G: nx.Graph, H: nx.Graph, test: str, node_label, edge_label):
+def _labels(G: nx.Graph, H: nx.Graph, spec, node_label, edge_label):
     """The pair's joint label ids (None: unlabelled, or directed / multigraphs, refused later);
-    BREC's non-GNN baselines (s3, s4, nK, m1, m2), defined on unlabelled graphs, refuse labels."""
+    a test defined on unlabelled graphs only (BREC's non-GNN baselines) refuses labels here."""
     if any(X.is_directed() or X.is_multigraph() for X in (G, H)):
         return None
     labels = pair_labels(G, H, node_label, edge_label)
-    if labels is not None and (test in ("s3", "s4", "m1", "m2") or ego_radius(test) is not None):
-        refuse_labels(labels, test, "a BREC non-GNN baseline, defined on unlabelled graphs")
+    if labels is not None and spec.labels == "none":
+        spec.check_labels(labels)
     return labels
-
-
-def _refine_labelled(G: nx.Graph, H: nx.Graph, test: str, labels, rrwp_steps, fast: bool) -> RefinementResult:
-    """:func:`refine_pair` on a labelled pair of equal order and size (labels as joint ids)."""
-    if test == "1wl":
-        return (refine_wl1 if fast else refine_wl1_reference)(G, H, labels=labels)
-    if test == "3wl":
-        return (refine_fwl2 if fast else refine_fwl2_reference)(G, H, labels=labels)
-    if test == "3fwl":
-        return (refine_fwl3 if fast else refine_fwl3_reference)(G, H, labels=labels)
-    if test in ("epwl", "epwl-lap"):
-        refuse_labels(labels, test, "EPWL is defined on the adjacency / Laplacian matrix; edge labels do "
-                      "not enter it", edges_only=True)
-        return (refine_epwl if fast else refine_epwl_reference)(G, H, test, labels=labels)
-    if test in SWL_CLASSES:
-        return (refine_swl if fast else refine_swl_reference)(G, H, test, labels=labels)
-    fn = refine_gdwl if fast else refine_gdwl_reference
-    return fn(G, H, (test,), rrwp_steps=rrwp_steps, test=test, labels=labels)

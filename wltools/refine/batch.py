@@ -47,7 +47,7 @@ from typing import Sequence
 import networkx as nx
 import numpy as np
 
-from .names import ego_radius
+from .names import ego_radius, is_test_name
 from .batch_rounds import joint_rounds
 from .batch_union import Union, union_of
 from .engine import RefinementResult, no_difference_text, witness_text
@@ -63,7 +63,9 @@ def batchable(test: str) -> bool:
     >>> batchable("s3"), batchable("n2"), batchable("m1"), batchable("1wl")
     (True, True, False, False)
     """
-    return test in ("s3", "s4") or ego_radius(test) is not None
+    from ..wltests.registry import get_test
+
+    return is_test_name(test) and get_test(test).node_keys is not None
 
 
 def refine_pairs(pairs: Sequence[tuple[nx.Graph, nx.Graph]], test: str, *, fast: bool = True,

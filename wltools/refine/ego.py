@@ -47,13 +47,12 @@ import networkx as nx
 import numpy as np
 
 from ..iso import NAUTY_MAX_NODES, certificate
-from .names import ego_radius
 from .engine import RefinementResult
 from .kernel import Declaration, refine
 from .seeded import check_pair, graph_csr, keys_declaration, refine_from_keys_reference
 from .substructure import DENSE_MAX
 
-__all__ = ["ego_radius", "ego_keys", "ego_keys_reference", "refine_ego", "ego_declaration", "refine_ego_reference"]
+__all__ = ["ego_keys", "ego_keys_reference", "refine_ego", "ego_declaration", "refine_ego_reference"]
 
 
 def reach_within(A: np.ndarray, radius: int) -> np.ndarray:

@@ -57,7 +57,7 @@ from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, ref
 from ..graphs.labels import PairLabels
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
 
-__all__ = ["refine_fwl3", "refine_fwl3_reference", "triple_types", "triple_type_text", "fwl3_next_colours",
+__all__ = ["refine_fwl3", "fwl3_declaration", "refine_fwl3_reference", "triple_types", "triple_type_text", "fwl3_next_colours",
            "PACK_LIMIT"]
 
 #: Items are packed into one int64 while ``k^3`` stays below this (``k`` = number of colours).
@@ -241,6 +241,14 @@ def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
     >>> r.witness.split(" whose")[0]  # u-v-x a path: how many w close it to a 4-cycle, ...
     'iteration 1: triples of type (u~v, u/x, v~x)'
     """
+    return refine(fwl3_declaration(G, H, max_bytes=max_bytes, pack_limit=pack_limit, labels=labels))
+
+
+def fwl3_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                     pack_limit: int = PACK_LIMIT, labels: PairLabels | None = None) -> Declaration:
+    """3-FWL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_fwl3`):
+    it colours ordered triples, starts from their (labelled) atomic types and aggregates over
+    every ``w`` the key ``(chi(w, v, x), chi(u, w, x), chi(u, v, w))``."""
     if labels is not None:
         Cg, Ch, codes, text = _labelled_triples(G, H, labels)
         texts = (text, text)
@@ -256,7 +264,7 @@ def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
         packed_at[k] = k**3 < pack_limit
         return step(cg, ch, k)
 
-    return refine(Declaration("3fwl", (Cg, Ch), next_colours, _describe(codes, packed_at, *texts)))
+    return Declaration("3fwl", (Cg, Ch), next_colours, _describe(codes, packed_at, *texts))
 
 
 def refine_fwl3_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:

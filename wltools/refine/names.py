@@ -1,7 +1,7 @@
 """The WL-family tests wltools knows: their names, their labels in tables, the RRWP default.
 
-The one definition of these constants, imported by :mod:`wltools.refine`, the CLI, the BREC runner
-and the claims. Pure constants: importing this module imports nothing.
+Thin views of the test registry (:mod:`wltools.wltests`, where each test is one object), kept so
+that the CLI, the BREC runner and the claims import the lists they always did.
 
 Every command that takes tests reads them with :func:`parse_tests` (a comma list or ``all``) and
 writes its help with :func:`tests_help`, so names and help never disagree with this registry.
@@ -18,53 +18,39 @@ __all__ = ["TESTS", "EXTRA_TESTS", "ON_REQUEST_TESTS", "SUBGRAPH_WL_TESTS", "ALL
            "DEFAULT_RRWP_STEPS", "SUBGRAPH_BASELINE_TESTS", "ego_radius", "is_test_name", "label_of",
            "may_exceed_3wl", "EVERY_TEST", "parse_tests", "tests_help", "LABEL_FREE_TESTS", "refuses_labels", "bound_help"]
 
+from ..wltests.ego import ego_radius
+from ..wltests.registry import FAMILY_HELP, builtin_tests, get_test
+
 #: Test names, weakest first: 1-WL; GD-WL with shortest-path distance, resistance distance or
-#: RRWP (PPGT App. E Eq. 13, GRIT Eq. 4); 3-WL as 2-FWL.
-TESTS = ("1wl", "spd", "rd", "rrwp", "3wl")
+#: RRWP (PPGT App. E Eq. 13, GRIT Eq. 4); 3-WL as 2-FWL. Every list here is a view of the registry
+#: (:mod:`wltools.wltests`), by the group each test declares.
+TESTS = tuple(t.name for t in builtin_tests("default"))
 
 #: Tests outside the default tables (the BREC theory columns are :data:`TESTS`): EPWL, eigenspace
-#: projection WL over the adjacency matrix or the Laplacian ``D - A`` (Zhang, Zhao & Maron 2024;
-#: Gai et al. 2025), exact through walk counts (:mod:`wltools.refine.epwl`).
-EXTRA_TESTS = ("epwl", "epwl-lap")
+#: projection WL over the adjacency matrix or the Laplacian (:mod:`wltools.wltests.epwl`).
+EXTRA_TESTS = tuple(t.name for t in builtin_tests("extra"))
 
-#: Tests run only when named (never in a default list): 4-WL as the 3-dimensional folklore WL
-#: test (:mod:`wltools.refine.fwl3`), ``n^4`` work per round.
-ON_REQUEST_TESTS = ("3fwl",)
+#: Tests run only when named (never in a default list): 4-WL as 3-FWL, ``n^4`` work per round.
+ON_REQUEST_TESTS = tuple(t.name for t in builtin_tests("on-request"))
 
-#: The subgraph Weisfeiler-Lehman hierarchy (Zhang, Feng, Du, He & Wang, ICML 2023), weakest first
-#: (a partial order: :data:`wltools.refine.swl.HIERARCHY`): SWL, PSWL with VS / SV pooling, GSWL,
-#: SSWL, the localised folklore tests LFWL(2), SLFWL(2) (:mod:`wltools.refine.swl`). Run when named.
-SUBGRAPH_WL_TESTS = ("swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl", "sswl", "lfwl2", "slfwl2")
+#: The subgraph Weisfeiler-Lehman hierarchy (Zhang et al., ICML 2023), weakest first
+#: (:mod:`wltools.wltests.subgraph_wl`). Run when named.
+SUBGRAPH_WL_TESTS = tuple(t.name for t in builtin_tests("subgraph-wl"))
 
-#: BREC's non-GNN baselines (Wang & Zhang, BREC Sec. 5, Table 2; ``Non-GNNs/utils.py``), run when
-#: named: 1-WL from per-node counts of connected induced 3- / 4-node subgraphs (S3, S4,
-#: :mod:`wltools.refine.substructure`), from the class of the radius-1 / radius-2 ego network (N1,
-#: N2; any radius as ``nK``, :func:`ego_radius`; :mod:`wltools.refine.ego`), and the multiset of
-#: 1-WL classes of the graph with one node / an ordered node pair marked (M1, M2,
-#: :mod:`wltools.refine.marking`).
-SUBGRAPH_BASELINE_TESTS = ("s3", "s4", "n1", "n2", "m1", "m2")
+#: BREC's non-GNN baselines (Wang & Zhang, BREC Sec. 5, Table 2), run when named: S3, S4, N1, N2
+#: (any radius as ``nK``, :func:`ego_radius`), M1, M2.
+SUBGRAPH_BASELINE_TESTS = tuple(t.name for t in builtin_tests("baseline"))
 
-#: Every test name :func:`wltools.refine.refine_pair` accepts (and ``nK`` for any ``K >= 1``).
+#: Every built-in test name :func:`wltools.refine.refine_pair` accepts (and ``nK`` for any ``K >= 1``;
+#: tests from outside: :func:`wltools.wltests.list_tests`).
 ALL_TESTS = TESTS + EXTRA_TESTS + ON_REQUEST_TESTS + SUBGRAPH_WL_TESTS + SUBGRAPH_BASELINE_TESTS
 
-#: Label of each test in tables and reports.
-TEST_LABELS = {"1wl": "1-WL", "spd": "SPD-WL", "rd": "RD-WL", "rrwp": "RRWP-WL", "3wl": "3-WL",
-               "epwl": "EPWL", "epwl-lap": "EPWL-L", "3fwl": "4-WL (3-FWL)",
-               "swl-vs": "SWL(VS)", "swl-sv": "SWL(SV)", "pswl-vs": "PSWL(VS)", "pswl-sv": "PSWL(SV)",
-               "gswl": "GSWL", "sswl": "SSWL", "lfwl2": "LFWL(2)", "slfwl2": "SLFWL(2)",
-               "s3": "S3", "s4": "S4", "n1": "N1", "n2": "N2", "m1": "M1", "m2": "M2"}
+#: Label of each built-in test in tables and reports (:func:`label_of` for any test).
+TEST_LABELS = {t.name: t.label for t in builtin_tests()}
 
 #: RRWP's ``K`` of the BREC theory tables: the number of channels ``I, M, ..., M^(K-1)`` (GRIT Eq. 1;
 #: walks of 0 to K-1 steps), the K of ``rrwp:K`` and ``--rrwp-steps K``.
 DEFAULT_RRWP_STEPS = 32
-
-
-#: Tests not bounded by 3-WL: 4-WL; S4 (3-WL does not count 4-cliques or 4-cycles per node); the
-#: ego-network tests (an ego network's isomorphism class is beyond 3-WL: N1 separates strongly
-#: regular pairs with equal parameters); M2 (two marked nodes, bounded by 4-WL only). BREC's
-#: counts show each of them separating pairs 3-WL does not (``brec theory``; the claim
-#: ``subgraph-hierarchy`` shows S4, N1, N2 incomparable with 3-WL).
-_BEYOND_3WL = ("3fwl", "s4", "m2")
 
 
 def may_exceed_3wl(name: str) -> bool:
@@ -76,33 +62,21 @@ def may_exceed_3wl(name: str) -> bool:
     >>> [may_exceed_3wl(t) for t in ("3fwl", "s4", "n1", "n5", "m2", "m1", "s3", "sswl", "rrwp")]
     [True, True, True, True, True, False, False, False, False]
     """
-    return name in _BEYOND_3WL or ego_radius(name) is not None
-
-
-def ego_radius(name: str) -> int | None:
-    """``K`` of the ego-network test ``nK`` (``"n3"`` -> 3, any ``K >= 1``), else None.
-
-    Examples
-    --------
-    >>> ego_radius("n3"), ego_radius("n1"), ego_radius("n0"), ego_radius("1wl")
-    (3, 1, None, None)
-    """
-    if (isinstance(name, str) and len(name) > 1 and name[0] == "n" and name[1:].isascii()
-            and name[1:].isdigit() and int(name[1:]) >= 1):
-        return int(name[1:])
-    return None
+    return is_test_name(name) and get_test(name).beyond_3wl
 
 
 def is_test_name(name: str) -> bool:
     """Whether ``name`` is a test :func:`wltools.refine.refine_pair` accepts: one of
-    :data:`ALL_TESTS` or ``nK`` for any ``K >= 1``.
+    :data:`ALL_TESTS`, ``nK`` for any ``K >= 1``, or a test from outside.
 
     Examples
     --------
     >>> is_test_name("s4"), is_test_name("n7"), is_test_name("n07"), is_test_name("m3")
     (True, True, False, False)
     """
-    return name in ALL_TESTS or (ego_radius(name) is not None and name == f"n{ego_radius(name)}")
+    from ..wltests.registry import is_test_name as registered
+
+    return isinstance(name, str) and name == name.strip().lower() and ":" not in name and registered(name)
 
 
 def label_of(name: str) -> str:
@@ -113,10 +87,7 @@ def label_of(name: str) -> str:
     >>> label_of("s3"), label_of("n5"), label_of("1wl")
     ('S3', 'N5', '1-WL')
     """
-    if name in TEST_LABELS:
-        return TEST_LABELS[name]
-    k = ego_radius(name)
-    return f"N{k}" if k is not None else name
+    return get_test(name).label if is_test_name(name) else name
 
 
 #: What ``all`` means (:func:`parse_tests`): every test of :data:`ALL_TESTS` but the expensive
@@ -124,14 +95,14 @@ def label_of(name: str) -> str:
 #: (``all,3fwl``).
 EVERY_TEST = tuple(t for t in ALL_TESTS if t not in ON_REQUEST_TESTS)
 
-#: BREC's non-GNN baselines are defined on unlabelled graphs and refuse labels
-#: (:func:`wltools.refine.refine_pair`); EPWL refuses edge labels only.
-LABEL_FREE_TESTS = ("s3", "s4", "m1", "m2")
+#: Tests defined on unlabelled graphs only (BREC's non-GNN baselines; and every ``nK``).
+LABEL_FREE_TESTS = tuple(t.name for t in builtin_tests() if t.labels == "none" and ego_radius(t.name) is None)
 
 
 def refuses_labels(name: str, node_labels: bool, edge_labels: bool) -> bool:
     """Whether :func:`wltools.refine.refine_pair` refuses test ``name`` on graphs with these labels
-    (s3, s4, nK, m1, m2 refuse any label; EPWL refuses edge labels).
+    (the labels its :class:`~wltools.wltests.WLTest` accepts: s3, s4, nK, m1, m2 refuse any label;
+    EPWL refuses edge labels).
 
     Examples
     --------
@@ -140,13 +111,13 @@ def refuses_labels(name: str, node_labels: bool, edge_labels: bool) -> bool:
     >>> refuses_labels("epwl-lap", False, True), refuses_labels("s4", False, False)
     (True, False)
     """
-    if name in LABEL_FREE_TESTS or ego_radius(name) is not None:
-        return node_labels or edge_labels
-    return edge_labels and name in EXTRA_TESTS
+    return get_test(name).refuses(node_labels, edge_labels)
 
 
 def _choices() -> str:
-    return f"{', '.join(ALL_TESTS)}, nK (any K >= 1), or all"
+    from ..wltests.registry import list_tests
+
+    return f"{', '.join(list_tests())}, {FAMILY_HELP}, or all"
 
 
 def parse_tests(text, *, command: str = "", default: tuple | None = None) -> tuple[str, ...]:
@@ -188,7 +159,7 @@ def parse_tests(text, *, command: str = "", default: tuple | None = None) -> tup
         if n == "all":
             out.extend(EVERY_TEST)
         elif is_test_name(n):
-            out.append(n)
+            out.append(get_test(n).name)  # an alias reads as its test
         else:
             raise UnknownNameError(f"{where}unknown test {n!r}; choose from {_choices()}")
     return tuple(dict.fromkeys(out))
@@ -207,7 +178,15 @@ def tests_help(default: str | None = None) -> str:
             f"hierarchy); {', '.join(SUBGRAPH_BASELINE_TESTS)} and nK for any K (BREC's non-GNN baselines); "
             f"{', '.join(ON_REQUEST_TESTS)} (4-WL, n^4 work per round). 'all' is every test but "
             f"{', '.join(ON_REQUEST_TESTS)}; write all,{ON_REQUEST_TESTS[0]} to add it.")
+    text += "".join(f" Installed from outside: {', '.join(p)}." for p in [_outside()] if p)
     return text + (f" Default: {default}." if default else "")
+
+
+def _outside() -> list[str]:
+    """Names of the tests from outside (registered at run time or installed plugins)."""
+    from ..wltests.registry import list_tests
+
+    return [t for t in list_tests() if t not in ALL_TESTS]
 
 
 def bound_help() -> str:

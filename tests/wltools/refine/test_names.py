@@ -20,11 +20,16 @@ def test_refine_uses_the_same_object():
     assert wltools.refine.TESTS is wl_tests.TESTS
 
 
-def test_imports_nothing():
-    """Importing the module imports nothing; only parse_tests, when it refuses a name, imports
-    wltools.errors (itself import-free) inside the function."""
-    tree = ast.parse(inspect.getsource(wl_tests))
-    top = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
-    assert [ast.unparse(n) for n in top] == ["from __future__ import annotations"] or not top
-    inner = [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and n not in top]
-    assert inner == ["from ..errors import UnknownNameError"], inner
+def test_the_lists_are_views_of_the_registry():
+    """names.py holds no test of its own: every list is the registry's, by declared group (issue 41
+    item 1), and a label is the test object's."""
+    from wltools.wltests import builtin_tests, get_test
+
+    groups = {"default": wl_tests.TESTS, "extra": wl_tests.EXTRA_TESTS, "on-request": wl_tests.ON_REQUEST_TESTS,
+              "subgraph-wl": wl_tests.SUBGRAPH_WL_TESTS, "baseline": wl_tests.SUBGRAPH_BASELINE_TESTS}
+    for group, names in groups.items():
+        assert names == tuple(t.name for t in builtin_tests(group)), group
+    assert all(get_test(t).label == wl_tests.label_of(t) for t in wl_tests.ALL_TESTS + ("n7",))
+    source = inspect.getsource(wl_tests)
+    quoted = [t for t in wl_tests.ALL_TESTS if f'"{t}"' in source.split("__all__")[1].split("def ")[0]]
+    assert quoted == [], quoted  # no list spelled out by hand
