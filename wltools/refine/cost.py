@@ -24,7 +24,7 @@ workspace budget :data:`DEFAULT_MAX_BYTES`):
 * ``3wl``: the ``n x n`` colour matrices and hashes of both graphs, and blocks over the first node
   whose work arrays and verified row store stay below ``W`` each (:mod:`wltools.refine.fwl`).
 * ``epwl``, ``epwl-lap``: the residues of ``B^k`` modulo ``P`` primes for both graphs, their int64
-  columns and the stacked rows that :func:`wltools.distances.modular.unique_rows` sorts
+  columns and the stacked rows that :func:`wltools.runtime.hashing.unique_rows` sorts
   (:func:`wltools.refine.epwl.walk_keys`): about ``(10 P + 16) n^2`` eight-byte items (fitted to
   tracemalloc peaks of 9.8-14.9 ``P n^2`` items at n = 60-200), then the refinement as ``rrwp``.
 * ``3fwl``: per ordered triple of both graphs (``2 n^3``) :data:`_FWL3_PER_TRIPLE` bytes (colours,

@@ -21,8 +21,9 @@ The kernel owns the rest, once for every test (:func:`refine`):
 * the **round loop** to stability: a round that does not increase the number of colour classes
   leaves the partition unchanged (each new key holds the old colour, so partitions only get
   finer), and the loop stops there;
-* **exact hashing**: keys are grouped by 64-bit hashes only to be fast; every group is verified
-  entry by entry, and a collision (:class:`~wltools.refine.grouping.HashCollision`) redoes the
+* **exact hashing** (:mod:`wltools.runtime.hashing`, the one routine): keys are grouped by 64-bit
+  hashes only to be fast; every group is verified
+  entry by entry, and a collision (:class:`~wltools.runtime.hashing.HashCollision`) redoes the
   round with other hash weights, at most :data:`TRIES` times (:func:`with_retries`);
 * the **history** (:class:`History`, when asked): the colours of every element at every round,
   the compared colours, and the first round where the two graphs' histograms differ; witnesses,
@@ -64,7 +65,9 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from ..distances.modular import TRIES, HashCollision, unique_rows, with_retries
+from ..errors import ResourceLimitError
+from ..runtime.memory import format_bytes
+from ..runtime.hashing import TRIES, HashCollision, unique_rows, with_retries
 from .engine import RefinementResult, class_sizes, no_difference_text, witness_text
 from .grouping import RowGrouper
 
@@ -149,7 +152,7 @@ def block_rows(width: int, per_row: int, max_bytes: int = DEFAULT_MAX_BYTES) -> 
 
 def stacked_ids(rows: np.ndarray) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
     """Exact ids (``0..k-1``, in an arbitrary deterministic order) of all rows of a round at once, and
-    ``row_of`` (:func:`~wltools.distances.modular.unique_rows`: hashed, verified, exact).
+    ``row_of`` (:func:`~wltools.runtime.hashing.unique_rows`: hashed, verified, exact).
 
     Examples
     --------
@@ -296,14 +299,26 @@ class History:
     compared: list = field(default_factory=list)
     first_diff: int | None = None
     every_round: bool = True  # False: keep the last round only (``colours[-1]``; ``rounds`` unknown)
+    max_bytes: int | None = None  # the bound on what is kept: beyond it, ResourceLimitError (one line)
+    nbytes: int = 0  # what is kept
 
-    def _keep(self, colours: tuple, compared: tuple | None) -> None:
+    def _keep(self, colours: tuple, compared: tuple | None, test: str = "") -> None:
         if not self.every_round:
             self.colours.clear()
             self.compared.clear()
+            self.nbytes = 0
         self.colours.append(colours)
         if compared is not None:
             self.compared.append(compared)
+        self.nbytes += sum(int(a.nbytes) for a in (*colours, *(compared or ())))
+        if self.max_bytes is not None and self.nbytes > self.max_bytes:
+            t = len(self.colours) - 1
+            self.colours.clear()
+            self.compared.clear()
+            raise ResourceLimitError(
+                f"the colourings of {test} at every round pass {format_bytes(self.max_bytes)} at round "
+                f"{t} ({sum(c.size for c in colours):,} elements a round); draw a smaller pair, "
+                "or check it without drawing")
 
     @property
     def rounds(self) -> int:
@@ -361,11 +376,11 @@ def refine(decl: Declaration, *, history: History | None = None,
         nonlocal first_t, witness
         if (first_t is not None or not decl.compare) and (history is None or not history.every_round):
             if history is not None:
-                history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), None)
+                history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), None, decl.test)
             return
         pg, ph, kk, item_text = _compared(decl, cg, ch, k)
         if history is not None:
-            history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), (pg, ph))
+            history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), (pg, ph), decl.test)
         if first_t is not None:
             return
         hg, hh = np.bincount(pg, minlength=kk), np.bincount(ph, minlength=kk)
