@@ -163,7 +163,8 @@ def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) ->
     if first_t is None:
         witness = no_difference_text(t, int(np.unique(col[:n]).size))
     elif first_t > 0:  # one witness text per test: the declaration's, replayed up to that round
-        witness = refine(replace(wl1_declaration(G, H, labels=labels), max_rounds=first_t)).witness
+        decl = _declared(((ptr_g, idx_g), (ptr_h, idx_h)), n, labels)
+        witness = refine(replace(decl, max_rounds=first_t)).witness
     return RefinementResult.from_histograms("1wl", first_t, t, (sizes[0], sizes[1]), witness)
 
 
@@ -183,8 +184,11 @@ def wl1_declaration(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = Non
     >>> r.class_sizes, r.witness.split("; ")[0]
     (((2, 2), (3, 1)), 'iteration 1: nodes of degree 2: 2 in G, 0 in H')
     """
-    parts = (csr_parts(G), csr_parts(H))
-    n = G.number_of_nodes()
+    return _declared((csr_parts(G), csr_parts(H)), G.number_of_nodes(), labels)
+
+
+def _declared(parts: tuple, n: int, labels: PairLabels | None) -> Declaration:
+    """:func:`wl1_declaration` from the CSR ``parts`` of G and H (:func:`~wltools.distances.adjacency.csr_parts`)."""
     elab = _slot_labels(labels, n, parts)
     base = labels.edge_ids if elab is not None else 1
     indptr = np.concatenate([parts[0][0], parts[1][0][1:] + parts[0][0][-1]])

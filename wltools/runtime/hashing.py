@@ -30,6 +30,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, TypeVar
 
 import numpy as np
@@ -45,6 +46,7 @@ MIX = np.uint64(0xBF58476D1CE4E5B9)
 
 #: The weights of salt 0 for keys of up to 4096 entries (fixed: ids in hash order are reproducible).
 _WEIGHTS = np.random.default_rng(20240601).integers(1, 2**62, size=4096, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+_WEIGHTS.flags.writeable = False
 
 #: :func:`key_hashes` hashes blocks of about this many entries at a time (bounded int64 copies).
 _BLOCK_ITEMS = 1 << 22
@@ -79,8 +81,10 @@ def with_retries(attempt: Callable[[int], T], what: str) -> T:
     raise RuntimeError(f"{what}: hash collisions in {TRIES} independent tries")
 
 
+@functools.lru_cache(maxsize=64)
 def weights(width: int, salt: int) -> np.ndarray:
     """``width`` odd 64-bit weights of one try (``salt``); salt 0 is fixed for ``width <= 4096``.
+    Cached (read-only: callers never write to them).
 
     Examples
     --------
@@ -91,7 +95,9 @@ def weights(width: int, salt: int) -> np.ndarray:
     if salt == 0 and width <= _WEIGHTS.size:
         return _WEIGHTS[:width]
     rng = np.random.default_rng(width if salt == 0 else [20240601, width, salt])
-    return rng.integers(1, 2**62, size=width, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    w = rng.integers(1, 2**62, size=width, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    w.flags.writeable = False
+    return w
 
 
 def _mix(h: np.ndarray, prefix: np.ndarray) -> np.ndarray:
@@ -118,10 +124,19 @@ def key_hashes(items: np.ndarray, prefix: np.ndarray, salt: int = 0, indptr: np.
     prefix = np.asarray(prefix)
     if indptr is None:
         return _row_hashes(items, prefix, salt)
-    lengths = np.diff(indptr)
-    w = weights(int(lengths.max(initial=0)) + 1, salt)
+    return _segment_hashes(items, prefix, salt, indptr, _segments(indptr))
+
+
+def _segments(indptr: np.ndarray) -> tuple:
+    """``(lengths, owner, position)`` of the segments ``indptr`` and of each of their entries."""
+    lengths = indptr[1:] - indptr[:-1]
     owner = np.repeat(np.arange(lengths.size), lengths)
-    pos = np.arange(items.size) - indptr[owner]
+    return lengths, owner, np.arange(owner.size) - indptr[owner]
+
+
+def _segment_hashes(items, prefix, salt, indptr, layout) -> np.ndarray:
+    lengths, owner, pos = layout
+    w = weights(int(lengths.max(initial=0)) + 1, salt)
     with np.errstate(over="ignore"):
         terms = items.astype(np.int64, copy=False).view(np.uint64) * w[1 + pos]
         sums = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(terms, dtype=np.uint64)])
@@ -145,25 +160,42 @@ def _row_hashes(rows: np.ndarray, prefix: np.ndarray, salt: int) -> np.ndarray:
     return h
 
 
-def _verify(items, prefix, indptr, rep) -> bool:
+def _verify(items, prefix, indptr, rep, layout) -> bool:
     """Whether every key equals key ``rep[i]`` (its group's first), entry by entry."""
     if not np.array_equal(prefix, prefix[rep]):
         return False
     if indptr is None:
         step = max(1, _BLOCK_ITEMS // max(items.shape[1], 1))
         return all(np.array_equal(items[a : a + step], items[rep[a : a + step]]) for a in range(0, items.shape[0], step))
-    lengths = np.diff(indptr)
+    lengths, owner, pos = layout
     if not np.array_equal(lengths, lengths[rep]):
         return False
-    owner = np.repeat(np.arange(lengths.size), lengths)
-    return bool(np.array_equal(items, items[indptr[rep][owner] + np.arange(items.size) - indptr[owner]]))
+    return bool(np.array_equal(items, items[indptr[rep][owner] + pos]))
+
+
+#: :func:`exact_ids` numbers at most this many keys by a dict of tuples (exact by equality; numpy's
+#: call overhead outweighs hashing there, e.g. the incremental 1-WL's rounds on a long path).
+SMALL_KEYS = 48
+
+
+def _interned(items, prefix, indptr) -> np.ndarray:
+    """Ids in order of first appearance from a dict of ``(prefix, items...)`` tuples."""
+    table: dict = {}
+    p = prefix.tolist()
+    if indptr is None:
+        keys = zip(p, map(tuple, items.tolist()))
+    else:
+        flat, bounds = items.tolist(), indptr.tolist()
+        keys = ((p[i], tuple(flat[bounds[i]:bounds[i + 1]])) for i in range(len(p)))
+    return np.array([table.setdefault(key, len(table)) for key in keys], dtype=np.int64)
 
 
 def exact_ids(items: np.ndarray, prefix: np.ndarray | None = None, indptr: np.ndarray | None = None, *,
               order: str = "first", what: str = "exact ids") -> np.ndarray:
     """Exact ids ``0..k-1`` of the keys (:func:`key_hashes`; without ``prefix``, the first column
     of the matrix ``items`` is the prefix): equal ids iff equal keys, verified entry by entry,
-    retried with new weights on a collision (module docstring). ``order``: ``"first"`` numbers the
+    retried with new weights on a collision (module docstring); up to :data:`SMALL_KEYS` keys in
+    order of first appearance are interned in a dict instead. ``order``: ``"first"`` numbers the
     keys in order of first appearance, ``"hash"`` in the order of their salt-0 hashes (the order
     :func:`unique_rows` has always given; committed witnesses name colours by it).
 
@@ -176,11 +208,15 @@ def exact_ids(items: np.ndarray, prefix: np.ndarray | None = None, indptr: np.nd
     if prefix is None:
         prefix, items = items[:, 0], items[:, 1:]
     N = prefix.size
+    if order == "first" and N <= SMALL_KEYS:
+        return _interned(items, prefix, indptr)
+    layout = None if indptr is None else _segments(indptr)
 
     def attempt(salt):
-        _, first, inv = np.unique(key_hashes(items, prefix, salt, indptr), return_index=True, return_inverse=True)
+        h = _row_hashes(items, prefix, salt) if indptr is None else _segment_hashes(items, prefix, salt, indptr, layout)
+        _, first, inv = np.unique(h, return_index=True, return_inverse=True)
         inv = inv.reshape(-1)
-        if not _verify(items, prefix, indptr, first[inv]):
+        if not _verify(items, prefix, indptr, first[inv], layout):
             raise HashCollision
         if order == "hash" and salt == 0:
             return inv
