@@ -71,7 +71,7 @@ from ..runtime.hashing import TRIES, HashCollision, unique_rows, with_retries
 from .engine import RefinementResult, class_sizes, no_difference_text, witness_text
 from .grouping import RowGrouper
 
-__all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids",
+__all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids", "blocked",
            "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
            "BLOCK_FACTOR", "block_rows", "HashCollision", "verdict_only", "verdict_only_active", "VERDICT_ONLY_WITNESS"]
 
@@ -263,6 +263,61 @@ def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]
         return np.concatenate([prefix, r[0]])
 
     return ids, row_of
+
+
+def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = None,
+            max_bytes: int = DEFAULT_MAX_BYTES, what: str = "refinement") -> Aggregate:
+    """The aggregation of a test whose elements (``shape`` per graph, e.g. ``(n, n)``) each get a
+    row of ``width`` sorted items (``width(k)`` when it depends on the number ``k`` of colours),
+    built and grouped block by block in bounded memory (:func:`grouped_ids`): the kernel's memory
+    blocking, so a declaration states only its rows.
+
+    ``rows_at(g, C, k, *coordinates)`` gives the prefixes (``C`` at those elements) and the
+    sorted rows of graph ``g``'s elements at the given coordinates (``C``: its colours, in
+    ``shape``). ``slabs(g, C, k)``, optional, returns ``slab(lo, hi)``: the sorted rows of all
+    elements whose first coordinate is in ``lo..hi-1`` in row-major order, built at once (faster
+    than ``rows_at`` where the rows share work; blocks then follow the first coordinate). Blocks
+    hold at most ``max_bytes`` of work arrays (:func:`block_rows`) and never straddle the graphs;
+    colour ids come in order of first appearance over G's then H's elements in row-major order.
+
+    Examples
+    --------
+    Degree refinement of nodes (``shape (n,)``, one item a row):
+
+    >>> import numpy as np
+    >>> deg = (np.array([1, 1, 0]), np.array([0, 0, 0]))
+    >>> aggregate = blocked(lambda g, C, k, v: (C[v], deg[g][v][:, None]), (3,), 1)
+    >>> ids, row_of = aggregate(np.zeros(3, np.int64), np.zeros(3, np.int64), 1)
+    >>> ids.tolist(), row_of(2).tolist()
+    ([0, 0, 1, 1, 1, 1], [0, 0])
+    """
+    size = int(np.prod(shape))
+    rest = size // shape[0] if size else 1
+
+    def aggregate(cg, ch, k):
+        mats = (cg, ch)
+        flat = (cg.reshape(-1), ch.reshape(-1))
+        w = width(k) if callable(width) else width
+
+        def rows(idx):
+            return rows_by_graph(idx, shape, w, lambda g, *coords: rows_at(g, mats[g], k, *coords))
+
+        def blocks():
+            if slabs is None:
+                for idx in pair_blocks(size, block_rows(w, 1, max_bytes)):
+                    yield (idx, *rows(idx))
+                return
+            b = block_rows(w, rest, max_bytes)
+            for g in (0, 1):
+                slab = slabs(g, mats[g], k)
+                for lo in range(0, shape[0], b):
+                    a, z = lo * rest, min(shape[0], lo + b) * rest
+                    yield np.arange(g * size + a, g * size + z), flat[g][a:z], slab(lo, min(shape[0], lo + b))
+                del slab
+
+        return grouped_ids(2 * size, rows, blocks, max_bytes, what)
+
+    return aggregate
 
 
 @dataclass

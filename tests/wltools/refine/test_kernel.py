@@ -228,6 +228,10 @@ def test_every_test_agrees_with_its_independent_reference_on_the_atlas(test):
         assert _verdict(refine_pair(G, H, test)) == want, (test, nx.to_graph6_bytes(G), nx.to_graph6_bytes(H))
         if test in DECLARED:
             assert _verdict(refine(declaration(G, H, test))) == want, test
+        if test == "3fwl":
+            from wltools.refine.fwl3 import fwl3_declaration
+
+            assert _verdict(refine(fwl3_declaration(G, H, max_bytes=4096))) == want  # many blocks
 
 
 @pytest.mark.parametrize("seed", range(4))
