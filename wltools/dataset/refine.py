@@ -28,7 +28,7 @@ equal width (1wl: by degree; spd, 3wl: by graph order), each exactly by
 the kernel's :func:`~wltools.refine.kernel.grouped_ids` (hash, verify entry by entry, retry), buckets never
 sharing an id. A colouring is stable when a round adds no colour. Graph classes are grouped the
 same way from the sorted colour multisets of the graphs
-(:func:`~wltools.distances.modular.unique_rows`).
+(:func:`~wltools.runtime.hashing.unique_rows`).
 
 **Shards.** The graphs may be split into shards (:class:`ShardState`, one per shard, possibly on
 other machines: :mod:`wltools.dataset.ray_refine`). A shard groups its own rows; with more than
@@ -47,7 +47,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import shortest_path
 
-from ..distances.modular import unique_rows
+from ..runtime.hashing import unique_rows
 from ..errors import ResourceLimitError, UnknownNameError
 from ..refine.kernel import DEFAULT_MAX_BYTES, block_rows, grouped_ids
 from .collection import GraphCollection
@@ -338,7 +338,7 @@ def unify(results: Sequence[dict]) -> tuple[list[dict], int]:
 
     ``results[s][bucket] = (count, rows)``. With one shard its groups are the global ones (no
     rows needed); with several, the rows of each bucket are grouped again exactly
-    (:func:`~wltools.distances.modular.unique_rows`). Buckets get consecutive id ranges in sorted
+    (:func:`~wltools.runtime.hashing.unique_rows`). Buckets get consecutive id ranges in sorted
     order of their keys.
 
     Examples

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from .adjacency import adjacency_csr, adjacency_matrix
 from .keys import DISTANCES, distance_keys
-from .modular import unique_rows
+from ..runtime.hashing import unique_rows
 from .resistance import INF, resistance_exact, resistance_keys, resistance_keys_and_values
 from .rrwp import rrwp_exact, rrwp_keys
 from .spd import spd_keys, spd_matrix

@@ -1,15 +1,12 @@
 """Exact integer helpers of the distance keys: primes, inverses and determinants modulo a prime,
-lifting by the Chinese remainder theorem (CRT) or Garner's mixed radix, and exact ids of rows.
-
-Everything here is exact. :func:`unique_rows` hashes only to be fast: every hash group is verified
-entry by entry, and a collision falls back to ``np.unique(axis=0)``.
+lifting by the Chinese remainder theorem (CRT) or Garner's mixed radix, and shared renumbering of
+keys. Everything here is exact. Exact ids of rows (hashed, verified, retried) are the one hashing
+routine's, :mod:`wltools.runtime.hashing`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Callable, TypeVar
-
 import numpy as np
 
 __all__ = [
@@ -19,14 +16,8 @@ __all__ = [
     "inverse_mod_p",
     "crt",
     "garner_digits",
-    "unique_rows",
     "renumber_keys",
-    "HashCollision",
-    "with_retries",
-    "TRIES",
 ]
-
-T = TypeVar("T")
 
 _P31 = 2**31
 _WITNESSES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
@@ -185,90 +176,6 @@ def garner_digits(residues: list[np.ndarray], primes: list[int]) -> np.ndarray:
             coef *= primes[j]
         digits.append(((r - acc) % p) * pow(coef % p, -1, p) % p)
     return np.stack(digits, axis=1)
-
-
-_WEIGHTS = np.random.default_rng(20240601).integers(1, 2**62, size=4096, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-
-
-#: :func:`unique_rows` hashes and checks blocks of about this many entries at a time.
-_ROW_BLOCK_ITEMS = 1 << 22
-
-
-class HashCollision(Exception):
-    """Two different keys got the same hash (redo the work with another salt, :func:`with_retries`)."""
-
-
-#: Independent hash weightings tried before exact hashing gives up (a collision has probability
-#: about ``N^2 / 2^64`` among ``N`` keys).
-TRIES = 8
-
-
-def with_retries(attempt: Callable[[int], T], what: str) -> T:
-    """``attempt(salt)`` for ``salt = 0, 1, ...`` until it raises no :class:`HashCollision` (at
-    most :data:`TRIES` times): the one retry loop of every exact hashing step (colour refinement
-    rounds, :mod:`wltools.refine.kernel`; RRWP keys, :mod:`wltools.distances.rrwp`).
-
-    Examples
-    --------
-    >>> def attempt(salt):
-    ...     if salt < 2:
-    ...         raise HashCollision
-    ...     return salt
-    >>> with_retries(attempt, "demo")
-    2
-    """
-    for salt in range(TRIES):
-        try:
-            return attempt(salt)
-        except HashCollision:
-            continue
-    raise RuntimeError(f"{what}: hash collisions in {TRIES} independent tries")  # pragma: no cover
-
-
-def unique_rows(X: np.ndarray) -> np.ndarray:
-    """Exact ids of the distinct rows of an integer matrix ``X [N, m]`` (int64 or narrower).
-
-    Rows are grouped by a 64-bit linear hash (fixed odd random weights, arithmetic mod 2^64),
-    then *verified*: every row is compared entry by entry with its group's first row. If any
-    group holds two different rows (a hash collision) the function falls back to
-    ``np.unique(X, axis=0)``. The result is therefore always exact; the hash only makes it fast.
-    Hash and check go over blocks of rows, so the extra memory is a few ``N``-long arrays (no
-    int64 copy of a narrower ``X``). Ids are ``0..k-1``; the order of ids is arbitrary but
-    deterministic.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> ids = unique_rows(np.array([[1, 2], [3, 4], [1, 2]]))
-    >>> bool(ids[0] == ids[2] != ids[1]), sorted(set(ids.tolist()))
-    (True, [0, 1])
-    >>> unique_rows(np.array([[-1, 5], [-1, 5], [5, -1]], dtype=np.int32)).tolist()
-    [0, 0, 1]
-    """
-    N, m = X.shape
-    if N == 0 or m == 0:  # no rows, or all rows empty (equal)
-        return np.zeros(N, dtype=np.int64)
-    if m == 1:
-        return np.unique(X[:, 0], return_inverse=True)[1].reshape(-1)
-    if m <= _WEIGHTS.size:
-        w = _WEIGHTS[:m]
-    else:
-        w = np.random.default_rng(m).integers(1, 2**62, size=m, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-    step = max(1, _ROW_BLOCK_ITEMS // m)
-    h = np.empty(N, dtype=np.uint64)
-    for a in range(0, N, step):
-        Xu = np.ascontiguousarray(X[a : a + step], dtype=np.int64).view(np.uint64)
-        hb = Xu @ w  # wraps modulo 2^64
-        hb ^= hb >> np.uint64(29)
-        hb += (Xu[:, 0] + np.uint64(0x9E3779B97F4A7C15)) * np.uint64(0xBF58476D1CE4E5B9)
-        h[a : a + step] = hb
-    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
-    del h
-    inv = inv.reshape(-1)
-    for a in range(0, N, step):
-        if not np.array_equal(X[a : a + step], X[first[inv[a : a + step]]]):
-            return np.unique(X, axis=0, return_inverse=True)[1].reshape(-1)
-    return inv
 
 
 def renumber_keys(keys: list[np.ndarray]) -> list[np.ndarray]:

@@ -20,7 +20,8 @@ import networkx as nx
 import numpy as np
 
 from .adjacency import SMALL_N, adjacency_csr, adjacency_matrix
-from .modular import HashCollision, primes_below, with_retries
+from ..runtime.hashing import HashCollision, with_retries
+from .modular import primes_below
 from .walk_certificate import unproven_entries
 
 __all__ = ["rrwp_exact", "rrwp_keys", "check_steps"]

@@ -46,7 +46,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .modular import unique_rows
+from ..runtime.hashing import unique_rows
 
 __all__ = ["unproven_entries", "walk_partition_certified", "CERTIFICATE_MAX_ITEMS"]
 

@@ -185,7 +185,7 @@ def _rounds(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None) -> tupl
         raise UnsupportedTestError(f"cannot draw the colourings of {label_of(test)} ({test}); "
                                    f"drawable tests: {', '.join(DRAWABLE_TESTS)}, or nK")
     element, meaning, pooled = _view(test)
-    history = History()
+    history = History(max_bytes=_history_budget(G, H, test, rrwp_steps))
     result = refine(declaration(G, H, test, rrwp_steps=rrwp_steps, labels=labels), history=history)
     out = ColourRounds(test, element, meaning, elements=history.colours, compared=history.compared,
                        first_diff=history.first_diff)
@@ -193,6 +193,28 @@ def _rounds(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None) -> tupl
         out.nodes.append(comp if pooled else _joint_ids(np.diagonal(cg).copy(), np.diagonal(ch).copy())
                          if element == "pair" else (cg, ch))
     return out, result
+
+
+#: The bound on the colourings kept for a drawing when the machine does not say what it has.
+HISTORY_BYTES = 2 * 2**30
+
+
+def _history_budget(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None) -> int:
+    """Refuse (one line, :func:`wltools.runtime.memory.require`) a pair whose refinement alone does
+    not fit the memory budget; else the bytes left for the colourings of every round, a bound the
+    kernel's :class:`~wltools.refine.kernel.History` keeps (beyond it, one line)."""
+    from ..graphs import edge_count
+    from ..refine.cost import peak_bytes
+    from ..runtime.memory import default_budget, require
+
+    n, m = G.number_of_nodes(), max(edge_count(G), edge_count(H))
+    try:
+        need = peak_bytes(test, n, m, rrwp_steps=rrwp_steps)
+    except UnknownNameError:  # a test without a cost model
+        need = 0
+    require(need, f"the colourings of {TEST_LABELS.get(test, test)} on {n:,} nodes")
+    budget = default_budget()
+    return max(HISTORY_BYTES if budget is None else budget - need, 0)
 
 
 @dataclass

@@ -10,11 +10,9 @@ pair, so two nodes share a colour only inside one pair, and a round gives a node
 
 numbered ``0..k-1`` over the union. Within a pair these are exactly the colours of refining the
 pair alone with one table (:func:`wltools.refine.seeded.refine_from_keys`): a colour is an injective
-function of the initial key and the ``t``-round unfolding. Rows are grouped by a 64-bit hash of
-(old colour, multiset of neighbour colours: a sum of a mixed 64-bit value per colour, independent
-of order) and then *verified*: every node's old colour, degree and sorted neighbour colours are compared with those
-of its group's representative; one mismatch (a hash collision) and the round is regrouped from
-Python tuples. So the colours are exact.
+function of the initial key and the ``t``-round unfolding. Keys (old colour, sorted neighbour colours)
+are grouped by the project's one exact hashing routine (:func:`wltools.runtime.hashing.exact_ids`:
+hashed, verified entry by entry, retried with new weights on a collision). So the colours are exact.
 
 Per pair, from one grouping per round: its number of colours (``bincount`` of the colours' pairs),
 whether the colour histograms of G and H differ (some colour with unequal counts), and at the
@@ -39,23 +37,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..runtime.hashing import exact_ids
 from .batch_union import Union
 
 __all__ = ["joint_rounds"]
-
-_C1 = np.uint64(0x9E3779B97F4A7C15)
-_C2 = np.uint64(0xBF58476D1CE4E5B9)
-_C3 = np.uint64(0x94D049BB133111EB)
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    """A 64-bit mixing function of non-negative int64 values (wrapping arithmetic)."""
-    with np.errstate(over="ignore"):
-        h = (x.view(np.uint64) + _C1) * _C2
-        h ^= h >> np.uint64(31)
-        h *= _C3
-    return h
-
 
 def _group(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ids ``0..k-1`` of equal values (in sorted order of the values) and one index of each id."""
@@ -80,32 +65,13 @@ def _layout(indptr: np.ndarray, indices: np.ndarray, deg: np.ndarray) -> dict:
 def _round(col: np.ndarray, g: dict) -> tuple[np.ndarray, np.ndarray]:
     """One round over the union (``g``: :func:`_layout`; colours below the number of nodes):
     new colours ``0..k-1``, equal iff (old colour, sorted multiset of neighbour colours) are
-    equal, and one node of each."""
-    mixed = _mix(np.arange(int(col.max()) + 1, dtype=np.int64))[col]  # a 64-bit value per colour
-    with np.errstate(over="ignore"):
-        cs = np.concatenate([np.zeros(1, np.uint64), np.cumsum(mixed[g["indices"]])])
-        h = (cs[g["indptr"][1:]] - cs[g["indptr"][:-1]]) * _C3 + (mixed ^ (mixed >> np.uint64(29)))
-    new, first = _group(h)
-    rep = first[new]
-    if not (np.array_equal(col[rep], col) and np.array_equal(g["deg"][rep], g["deg"])):
-        return _round_exact(col, g)
+    equal (:func:`wltools.runtime.hashing.exact_ids`), and one node of each."""
     code = g["owner_n"] + col[g["indices"]]
     code.sort(kind="stable")  # by owner (already in order), then colour; timsort: fast on runs
-    nbr = code - g["owner_n"]
-    if nbr.size and not np.array_equal(nbr[g["indptr"][rep][g["owner"]] + g["pos"]], nbr):
-        return _round_exact(col, g)
+    new = exact_ids(code - g["owner_n"], col, g["indptr"], what="batched 1-WL")
+    # ids come in order of first appearance: colour j first appears where the running maximum reaches j
+    first = np.flatnonzero(np.concatenate([[True], new[1:] > np.maximum.accumulate(new)[:-1]])) if new.size else new
     return new, first
-
-
-def _round_exact(col: np.ndarray, g: dict) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_round` without hashing (after a hash collision): ids of Python tuples."""
-    ids: dict = {}
-    bounds = g["indptr"].tolist()
-    nb = np.sort(g["owner_n"] + col[g["indices"]]) - g["owner_n"]
-    nb = nb.tolist()
-    new = np.fromiter((ids.setdefault((c, tuple(nb[bounds[v]:bounds[v + 1]])), len(ids))
-                       for v, c in enumerate(col.tolist())), dtype=np.int64, count=col.size)
-    return new, np.unique(new, return_index=True)[1]
 
 
 def _stats(new: np.ndarray, first: np.ndarray, pair_of: np.ndarray, side: np.ndarray, pairs: int) -> dict:

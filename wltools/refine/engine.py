@@ -22,7 +22,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..distances.modular import unique_rows
+from ..runtime.hashing import unique_rows
 
 __all__ = [
     "RefinementResult",

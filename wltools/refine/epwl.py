@@ -79,7 +79,8 @@ import networkx as nx
 import numpy as np
 
 from ..distances.adjacency import SMALL_N, adjacency_matrix
-from ..distances.modular import crt, inverse_mod_p, prime_cap, primes_below, unique_rows
+from ..distances.modular import crt, inverse_mod_p, prime_cap, primes_below
+from ..runtime.hashing import unique_rows
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_rows, run_reference
 from .gdwl import keyed_describe

@@ -27,7 +27,7 @@ import numpy as np
 from ..distances import adjacency_matrix
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, run_reference
-from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine, rows_by_graph
+from .kernel import DEFAULT_MAX_BYTES, Declaration, blocked, refine
 
 __all__ = ["refine_fwl2", "fwl2_declaration", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
            "pair_type_text"]
@@ -104,41 +104,28 @@ def pair_type_text(code: int, labels: PairLabels) -> str:
 
 
 def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES):
-    """One 2-FWL round in blocks over the first node ``u`` (:mod:`wltools.refine.grouping`):
-    ``items[u, v, w] = C[u, w] * k + C[w, v]`` for a block of ``u`` is one contiguous
-    ``[b, n, n]`` array, sorted along ``w`` in place and viewed (no copy) as ``b n`` rows; ``b``
-    keeps the block within ``max_bytes`` (:func:`wltools.refine.cost.block_rows`)."""
-    b = block_rows(n, n, max_bytes)
-    nn = n * n
+    """One 2-FWL round, in blocks over the first node ``u`` (:func:`~wltools.refine.kernel.blocked`):
+    ``items[u, v, w] = C[u, w] * k + C[w, v]`` for a block of ``u`` is one contiguous ``[b, n, n]``
+    array, sorted along ``w`` in place and viewed (no copy) as ``b n`` rows."""
 
-    def next_colours(cg, ch, k):
-        mats = (cg, ch)
-        flat = (cg.reshape(-1), ch.reshape(-1))
+    def rows_at(g, C, k, u, v):
+        r = C[u] * k
+        r += C[:, v].T
+        r.sort(axis=1)
+        return C[u, v], r
 
-        def fill(g, u, v):
-            C = mats[g]
-            r = C[u] * k
-            r += C[:, v].T
-            r.sort(axis=1)
-            return C[u, v], r
+    def slabs(g, C, k):
+        CT = np.ascontiguousarray(C.T)
 
-        def rows(idx):
-            return rows_by_graph(idx, (n, n), n, fill)
+        def slab(lo, hi):
+            items = C[lo:hi, None, :] * k  # [b, 1, w]
+            items = items + CT[None, :, :]  # [b, v, w]: C[u, w] k + C[w, v]
+            items.sort(axis=2)
+            return items.reshape(-1, n)
 
-        def blocks():
-            for g, C in enumerate(mats):
-                CT = np.ascontiguousarray(C.T)
-                for lo in range(0, n, b):
-                    hi = min(n, lo + b)
-                    items = C[lo:hi, None, :] * k  # [b, 1, w]
-                    items = items + CT[None, :, :]  # [b, v, w]: C[u, w] k + C[w, v]
-                    items.sort(axis=2)
-                    yield np.arange(g * nn + lo * n, g * nn + hi * n), flat[g][lo * n : hi * n], items.reshape(-1, n)
-                    del items
+        return slab
 
-        return grouped_ids(2 * nn, rows, blocks, max_bytes, "2-FWL")
-
-    return next_colours
+    return blocked(rows_at, (n, n), n, slabs=slabs, max_bytes=max_bytes, what="2-FWL")
 
 
 def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,

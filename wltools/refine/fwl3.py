@@ -53,7 +53,7 @@ import numpy as np
 
 from ..distances import adjacency_matrix
 from .engine import RefinementResult, multiset_text, run_reference
-from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, refine, rows_by_graph
+from .kernel import DEFAULT_MAX_BYTES, Declaration, blocked, refine
 from ..graphs.labels import PairLabels
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
 
@@ -123,51 +123,36 @@ def _scales(k: int, packed: bool) -> tuple[int, int]:
 
 
 def fwl3_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES, pack_limit: int = PACK_LIMIT):
-    """One 3-FWL round in blocks over the first node ``u``: the items of ``b`` first nodes are one
-    ``[b, n, n, n]`` array, ``b`` chosen by :func:`wltools.refine.cost.block_rows` so that the
-    block's work arrays stay within ``max_bytes``; rows are grouped exactly by
-    :class:`~wltools.refine.grouping.RowGrouper`. ``pack_limit`` (tests only) lowers the bound on
-    ``k^3`` above which items take two int64 words."""
-    n2, n3 = n * n, n * n * n
+    """One 3-FWL round in blocks over the first node ``u`` (:func:`~wltools.refine.kernel.blocked`):
+    the items of ``b`` first nodes are one ``[b, n, n, n]`` array within ``max_bytes``.
+    ``pack_limit`` (tests only) lowers the bound on ``k^3`` above which items take two int64 words."""
     ar = np.arange(n)
 
-    def next_colours(cg, ch, k):
-        packed = k**3 < pack_limit
-        if not packed and k * k >= 2**63:  # pragma: no cover - needs more than 3e9 colours
+    def packed(k):
+        if k * k >= 2**63:  # pragma: no cover - needs more than 3e9 colours
             raise OverflowError(f"3-FWL: {k} colours do not fit two int64 words per item")
-        width = n if packed else 2 * n
-        s1, s2 = _scales(k, packed)
-        b = block_rows(width, n2, max_bytes)
-        mats = (cg, ch)
-        flat = (cg.reshape(-1), ch.reshape(-1))
+        return k**3 < pack_limit
 
-        def fill(g, u, v, x):
-            C = mats[g]
-            us, vs, xs = u[:, None], v[:, None], x[:, None]
-            items = _sorted_items(C[ar[None, :], vs, xs] * s1, C[us, ar[None, :], xs] * s2, C[us, vs, ar[None, :]],
-                                  k, packed)
-            return C[u, v, x], items
+    def rows_at(g, C, k, u, v, x):
+        s1, s2 = _scales(k, packed(k))
+        us, vs, xs = u[:, None], v[:, None], x[:, None]
+        items = _sorted_items(C[ar[None, :], vs, xs] * s1, C[us, ar[None, :], xs] * s2, C[us, vs, ar[None, :]],
+                              k, packed(k))
+        return C[u, v, x], items
 
-        def rows(idx):
-            return rows_by_graph(idx, (n, n, n), width, fill)
+    def slabs(g, C, k):
+        s1, s2 = _scales(k, packed(k))
+        T1 = np.ascontiguousarray(C.transpose(1, 2, 0))[None]  # [1, v, x, w] = C[w, v, x]
+        T1 *= s1
 
-        def blocks():
-            for g, C in enumerate(mats):
-                T1 = np.ascontiguousarray(C.transpose(1, 2, 0))[None]  # [1, v, x, w] = C[w, v, x]
-                T1 *= s1
-                for lo in range(0, n, b):
-                    hi = min(n, lo + b)
-                    B2 = C[lo:hi].transpose(0, 2, 1)[:, None] * s2  # [b, 1, x, w] = C[u, w, x] s2
-                    B3 = C[lo:hi, :, None, :]  # [b, v, 1, w] = C[u, v, w]
-                    r = _sorted_items(T1, B2, B3, k, packed)
-                    del B2
-                    yield np.arange(g * n3 + lo * n2, g * n3 + hi * n2), flat[g][lo * n2:hi * n2], r
-                    del r
-                del T1
+        def slab(lo, hi):
+            B2 = C[lo:hi].transpose(0, 2, 1)[:, None] * s2  # [b, 1, x, w] = C[u, w, x] s2
+            return _sorted_items(T1, B2, C[lo:hi, :, None, :], k, packed(k))  # C[u, v, w] as [b, v, 1, w]
 
-        return grouped_ids(2 * n3, rows, blocks, max_bytes, "3-FWL")
+        return slab
 
-    return next_colours
+    return blocked(rows_at, (n, n, n), lambda k: n if packed(k) else 2 * n, slabs=slabs, max_bytes=max_bytes,
+                   what="3-FWL")
 
 
 def _compact_type(code: int) -> str:
@@ -244,11 +229,11 @@ def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
     return refine(fwl3_declaration(G, H, max_bytes=max_bytes, pack_limit=pack_limit, labels=labels))
 
 
-def fwl3_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
-                     pack_limit: int = PACK_LIMIT, labels: PairLabels | None = None) -> Declaration:
-    """3-FWL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_fwl3`):
-    it colours ordered triples, starts from their (labelled) atomic types and aggregates over
-    every ``w`` the key ``(chi(w, v, x), chi(u, w, x), chi(u, v, w))``."""
+def fwl3_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES, pack_limit: int = PACK_LIMIT,
+                     labels: PairLabels | None = None) -> Declaration:
+    """3-FWL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_fwl3`): it
+    colours ordered triples, starts from their (labelled) atomic types and aggregates over every
+    ``w`` the key ``(chi(w, v, x), chi(u, w, x), chi(u, v, w))``."""
     if labels is not None:
         Cg, Ch, codes, text = _labelled_triples(G, H, labels)
         texts = (text, text)
@@ -256,9 +241,8 @@ def fwl3_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_B
         Cg, Ch = triple_types(adjacency_matrix(G)), triple_types(adjacency_matrix(H))
         codes = np.flatnonzero(np.bincount(Cg.reshape(-1), minlength=27) + np.bincount(Ch.reshape(-1), minlength=27))
         texts = (triple_type_text, _compact_type)
-    n = Cg.shape[0]
     packed_at: dict = {}
-    step = fwl3_next_colours(n, max_bytes, pack_limit)
+    step = fwl3_next_colours(Cg.shape[0], max_bytes, pack_limit)
 
     def next_colours(cg, ch, k):
         packed_at[k] = k**3 < pack_limit

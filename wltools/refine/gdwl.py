@@ -41,7 +41,7 @@ from ..distances.resistance import resistance_keys_and_values
 from ..distances.spd import spd_keys
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, run_reference
-from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, pair_blocks, refine, rows_by_graph
+from .kernel import DEFAULT_MAX_BYTES, Declaration, blocked, refine
 
 __all__ = ["refine_gdwl", "refine_gdwl_reference", "gdwl_declaration", "keyed_describe", "joint_keys", "gdwl_next_colours"]
 
@@ -133,33 +133,19 @@ def _rrwp_label(G, H, Dg, Dh, rrwp_steps):
 
 
 def gdwl_next_colours(Dg: np.ndarray, Dh: np.ndarray, max_bytes: int = DEFAULT_MAX_BYTES):
-    """One GD-WL round over key matrices, block by block (:class:`~wltools.refine.grouping.RowGrouper`):
-    row of node ``v`` = ``[chi(v), sorted(key(v, u) * k + chi(u) for u in V)]``; blocks of rows
-    stay within ``max_bytes``, and so does the store of representative rows."""
-    n = Dg.shape[0]
-    b = block_rows(n, 1, max_bytes)
+    """One GD-WL round over key matrices: row of node ``v`` = ``[chi(v), sorted(key(v, u) * k +
+    chi(u) for u in V)]``, built and grouped in blocks within ``max_bytes`` by the kernel
+    (:func:`~wltools.refine.kernel.blocked`)."""
     mats = (Dg, Dh)
 
-    def next_colours(cg, ch, k):
-        cols = (cg, ch)
+    def rows_at(g, C, k, v):
+        block = mats[g][v].astype(np.int64)
+        block *= k
+        block += C[None, :]
+        block.sort(axis=1)
+        return C[v], block
 
-        def fill(g, v):
-            block = mats[g][v].astype(np.int64)
-            block *= k
-            block += cols[g][None, :]
-            block.sort(axis=1)
-            return cols[g][v], block
-
-        def rows(idx):
-            return rows_by_graph(idx, (n,), n, fill)
-
-        def blocks():
-            for idx in pair_blocks(n, b):
-                yield (idx, *rows(idx))
-
-        return grouped_ids(2 * n, rows, blocks, max_bytes, "GD-WL")
-
-    return next_colours
+    return blocked(rows_at, Dg.shape[:1], Dg.shape[0], max_bytes=max_bytes, what="GD-WL")
 
 
 def refine_gdwl(

@@ -4,16 +4,17 @@ A refinement round of GD-WL or 2-FWL defines the new colour of an element by a r
 ``(prefix, sorted items...)`` of fixed width. :class:`RowGrouper` takes those rows a block at a
 time and gives every row the id of its group of *equal* rows, without ever holding all rows:
 
-1. each row gets a 64-bit hash (odd random weights, arithmetic mod ``2^64``, the prefix mixed in);
+1. each row gets the 64-bit hash of the one hashing routine
+   (:func:`wltools.runtime.hashing.key_hashes`, the prefix mixed in);
 2. rows are grouped by hash (sorted arrays of the hashes seen so far), a new group per new hash;
 3. every row is then *verified* entry by entry against its group's first row (the representative),
    kept in a store of sorted rows while the store is within its byte budget, recomputed through
    ``row_fn`` beyond it.
 
 A hash collision (two different rows, one hash) is therefore detected, never silently merged:
-:class:`HashCollision` is raised and the caller redoes the round with other weights (``salt``). The
-ids are exact. A collision among ``N`` rows has probability about ``N^2 / 2^64`` per round (the
-hash is a random linear form mod ``2^64``, then mixed), so a retry is in practice never needed.
+:class:`~wltools.runtime.hashing.HashCollision` is raised and the caller redoes the round with
+other weights (``salt``, :func:`~wltools.runtime.hashing.with_retries`): the project's one
+collision policy. The ids (in order of first appearance) are exact.
 """
 
 from __future__ import annotations
@@ -22,43 +23,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..distances.modular import HashCollision  # raised by RowGrouper.add; defined beside unique_rows
+from ..runtime.hashing import HashCollision, key_hashes
 
-__all__ = ["RowGrouper", "HashCollision", "row_hash", "GOLDEN", "MIX"]
-
-#: Constants of the 64-bit mixing step (splitmix64) after the linear hash.
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-MIX = np.uint64(0xBF58476D1CE4E5B9)
-
-
-
-
-def _weights(width: int, salt: int) -> np.ndarray:
-    rng = np.random.default_rng([20240601, width, salt])
-    return rng.integers(1, 2**62, size=width, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-
-
-def row_hash(rows: np.ndarray, prefix: np.ndarray, salt: int = 0) -> np.ndarray:
-    """64-bit hashes of the int64 rows ``[b, w]`` (C-contiguous) with an int64 prefix ``[b]``.
-
-    Equal (prefix, row) give equal hashes; different ones collide with probability about
-    ``2^-64`` (a hash is only ever used after verification, see :class:`RowGrouper`).
-
-    Examples
-    --------
-    >>> import numpy as np
-
-from ..distances.modular import HashCollision  # raised by RowGrouper.add; defined beside unique_rows
-    >>> h = row_hash(np.array([[1, 2], [1, 2], [2, 1]]), np.array([0, 0, 0]))
-    >>> bool(h[0] == h[1]), bool(h[0] == h[2])
-    (True, False)
-    """
-    with np.errstate(over="ignore"):
-        h = rows.view(np.uint64) @ _weights(rows.shape[1], salt)
-        h ^= h >> np.uint64(29)
-        h += (prefix.astype(np.int64).view(np.uint64) + GOLDEN) * MIX
-        h ^= h >> np.uint64(31)
-    return h
+__all__ = ["RowGrouper", "HashCollision"]
 
 
 class RowGrouper:
@@ -79,8 +46,6 @@ class RowGrouper:
     Examples
     --------
     >>> import numpy as np
-
-from ..distances.modular import HashCollision  # raised by RowGrouper.add; defined beside unique_rows
     >>> X = np.array([[1, 2], [3, 4], [1, 2], [3, 4], [5, 6]])
     >>> P = np.zeros(5, dtype=np.int64)
     >>> g = RowGrouper(5, lambda idx: (P[idx], X[idx]), store_bytes=0)
@@ -111,7 +76,7 @@ from ..distances.modular import HashCollision  # raised by RowGrouper.add; defin
         b = rows.shape[0]
         if b == 0:
             return
-        h = row_hash(rows, prefix, self._salt)
+        h = key_hashes(rows, prefix, self._salt)
         uh, first, inv = np.unique(h, return_index=True, return_inverse=True)
         inv = inv.reshape(-1)
         if self._known_h.size:

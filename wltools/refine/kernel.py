@@ -21,8 +21,9 @@ The kernel owns the rest, once for every test (:func:`refine`):
 * the **round loop** to stability: a round that does not increase the number of colour classes
   leaves the partition unchanged (each new key holds the old colour, so partitions only get
   finer), and the loop stops there;
-* **exact hashing**: keys are grouped by 64-bit hashes only to be fast; every group is verified
-  entry by entry, and a collision (:class:`~wltools.refine.grouping.HashCollision`) redoes the
+* **exact hashing** (:mod:`wltools.runtime.hashing`, the one routine): keys are grouped by 64-bit
+  hashes only to be fast; every group is verified
+  entry by entry, and a collision (:class:`~wltools.runtime.hashing.HashCollision`) redoes the
   round with other hash weights, at most :data:`TRIES` times (:func:`with_retries`);
 * the **history** (:class:`History`, when asked): the colours of every element at every round,
   the compared colours, and the first round where the two graphs' histograms differ; witnesses,
@@ -64,11 +65,13 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from ..distances.modular import TRIES, HashCollision, unique_rows, with_retries
+from ..errors import ResourceLimitError
+from ..runtime.memory import format_bytes
+from ..runtime.hashing import TRIES, HashCollision, unique_rows, with_retries
 from .engine import RefinementResult, class_sizes, no_difference_text, witness_text
 from .grouping import RowGrouper
 
-__all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids",
+__all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids", "blocked",
            "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
            "BLOCK_FACTOR", "block_rows", "HashCollision", "verdict_only", "verdict_only_active", "VERDICT_ONLY_WITNESS"]
 
@@ -149,7 +152,7 @@ def block_rows(width: int, per_row: int, max_bytes: int = DEFAULT_MAX_BYTES) -> 
 
 def stacked_ids(rows: np.ndarray) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
     """Exact ids (``0..k-1``, in an arbitrary deterministic order) of all rows of a round at once, and
-    ``row_of`` (:func:`~wltools.distances.modular.unique_rows`: hashed, verified, exact).
+    ``row_of`` (:func:`~wltools.runtime.hashing.unique_rows`: hashed, verified, exact).
 
     Examples
     --------
@@ -262,6 +265,61 @@ def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]
     return ids, row_of
 
 
+def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = None,
+            max_bytes: int = DEFAULT_MAX_BYTES, what: str = "refinement") -> Aggregate:
+    """The aggregation of a test whose elements (``shape`` per graph, e.g. ``(n, n)``) each get a
+    row of ``width`` sorted items (``width(k)`` when it depends on the number ``k`` of colours),
+    built and grouped block by block in bounded memory (:func:`grouped_ids`): the kernel's memory
+    blocking, so a declaration states only its rows.
+
+    ``rows_at(g, C, k, *coordinates)`` gives the prefixes (``C`` at those elements) and the
+    sorted rows of graph ``g``'s elements at the given coordinates (``C``: its colours, in
+    ``shape``). ``slabs(g, C, k)``, optional, returns ``slab(lo, hi)``: the sorted rows of all
+    elements whose first coordinate is in ``lo..hi-1`` in row-major order, built at once (faster
+    than ``rows_at`` where the rows share work; blocks then follow the first coordinate). Blocks
+    hold at most ``max_bytes`` of work arrays (:func:`block_rows`) and never straddle the graphs;
+    colour ids come in order of first appearance over G's then H's elements in row-major order.
+
+    Examples
+    --------
+    Degree refinement of nodes (``shape (n,)``, one item a row):
+
+    >>> import numpy as np
+    >>> deg = (np.array([1, 1, 0]), np.array([0, 0, 0]))
+    >>> aggregate = blocked(lambda g, C, k, v: (C[v], deg[g][v][:, None]), (3,), 1)
+    >>> ids, row_of = aggregate(np.zeros(3, np.int64), np.zeros(3, np.int64), 1)
+    >>> ids.tolist(), row_of(2).tolist()
+    ([0, 0, 1, 1, 1, 1], [0, 0])
+    """
+    size = int(np.prod(shape))
+    rest = size // shape[0] if size else 1
+
+    def aggregate(cg, ch, k):
+        mats = (cg, ch)
+        flat = (cg.reshape(-1), ch.reshape(-1))
+        w = width(k) if callable(width) else width
+
+        def rows(idx):
+            return rows_by_graph(idx, shape, w, lambda g, *coords: rows_at(g, mats[g], k, *coords))
+
+        def blocks():
+            if slabs is None:
+                for idx in pair_blocks(size, block_rows(w, 1, max_bytes)):
+                    yield (idx, *rows(idx))
+                return
+            b = block_rows(w, rest, max_bytes)
+            for g in (0, 1):
+                slab = slabs(g, mats[g], k)
+                for lo in range(0, shape[0], b):
+                    a, z = lo * rest, min(shape[0], lo + b) * rest
+                    yield np.arange(g * size + a, g * size + z), flat[g][a:z], slab(lo, min(shape[0], lo + b))
+                del slab
+
+        return grouped_ids(2 * size, rows, blocks, max_bytes, what)
+
+    return aggregate
+
+
 @dataclass
 class Declaration:
     """One test, declared (module docstring): its name, initial colouring, aggregation,
@@ -296,14 +354,26 @@ class History:
     compared: list = field(default_factory=list)
     first_diff: int | None = None
     every_round: bool = True  # False: keep the last round only (``colours[-1]``; ``rounds`` unknown)
+    max_bytes: int | None = None  # the bound on what is kept: beyond it, ResourceLimitError (one line)
+    nbytes: int = 0  # what is kept
 
-    def _keep(self, colours: tuple, compared: tuple | None) -> None:
+    def _keep(self, colours: tuple, compared: tuple | None, test: str = "") -> None:
         if not self.every_round:
             self.colours.clear()
             self.compared.clear()
+            self.nbytes = 0
         self.colours.append(colours)
         if compared is not None:
             self.compared.append(compared)
+        self.nbytes += sum(int(a.nbytes) for a in (*colours, *(compared or ())))
+        if self.max_bytes is not None and self.nbytes > self.max_bytes:
+            t = len(self.colours) - 1
+            self.colours.clear()
+            self.compared.clear()
+            raise ResourceLimitError(
+                f"the colourings of {test} at every round pass {format_bytes(self.max_bytes)} at round "
+                f"{t} ({sum(c.size for c in colours):,} elements a round); draw a smaller pair, "
+                "or check it without drawing")
 
     @property
     def rounds(self) -> int:
@@ -361,11 +431,11 @@ def refine(decl: Declaration, *, history: History | None = None,
         nonlocal first_t, witness
         if (first_t is not None or not decl.compare) and (history is None or not history.every_round):
             if history is not None:
-                history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), None)
+                history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), None, decl.test)
             return
         pg, ph, kk, item_text = _compared(decl, cg, ch, k)
         if history is not None:
-            history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), (pg, ph))
+            history._keep((cg.reshape(shape_g), ch.reshape(shape_h)), (pg, ph), decl.test)
         if first_t is not None:
             return
         hg, hh = np.bincount(pg, minlength=kk), np.bincount(ph, minlength=kk)

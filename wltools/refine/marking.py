@@ -28,7 +28,7 @@ multiset over ``v`` is exactly the multiset over ordered pairs). ``iteration`` i
 is distinguished and ``iterations`` is 0; the witness names a class that differs.
 
 Exactness: the fast path refines all marked copies of both graphs as one disjoint union with one
-colour table (:func:`~wltools.distances.modular.unique_rows`, verified grouping), starting from the
+colour table (:func:`~wltools.runtime.hashing.unique_rows`, verified grouping), starting from the
 mark together with the stable plain 1-WL colour of the pair (the same stable classes as from the
 mark alone: the plain colouring is a function of the marked one), and marks only one node of each
 automorphism orbit (nauty's orbits through pynauty; nodes of one orbit give isomorphic marked
@@ -65,7 +65,7 @@ from typing import Callable
 import networkx as nx
 import numpy as np
 
-from ..distances.modular import unique_rows
+from ..runtime.hashing import unique_rows
 from .engine import RefinementResult, no_difference_text, witness_text
 from .kernel import Declaration, History, refine
 from .seeded import check_pair, neighbour_aggregate, neighbour_table

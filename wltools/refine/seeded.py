@@ -147,7 +147,7 @@ def refine_from_keys(
     """1-WL on the pair ``(G, H)`` (nodes ``0..n-1``, equal orders) from the initial colours
     ``keys_g[v]`` / ``keys_h[v]``, fast and exact (:func:`~wltools.refine.kernel.refine`
     over padded neighbour matrices; rows grouped by the verified hash of
-    :func:`~wltools.distances.modular.unique_rows`).
+    :func:`~wltools.runtime.hashing.unique_rows`).
 
     ``describe_key(key)`` renders an initial colour class for the witness of a difference at
     iteration 0 (e.g. ``"nodes in 2 triangles and 1 induced 3-path"``). Keys are hashable

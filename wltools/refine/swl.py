@@ -75,7 +75,7 @@ Fast path: the ``n^2`` pair colours of both graphs as matrices; a round builds, 
 the row ``[chi(u, v), sorted segment per aggregation...]`` by fancy indexing through padded
 neighbour tables (multisets of neighbours padded with ``-1`` up to the largest degree, so equal
 rows <=> equal multisets), and groups the rows exactly: all at once with
-:func:`~wltools.distances.modular.unique_rows` when they fit the block budget, else block by block
+:func:`~wltools.runtime.hashing.unique_rows` when they fit the block budget, else block by block
 with :class:`~wltools.refine.grouping.RowGrouper`; either verifies every row entry by entry, so
 no hash collision can merge two colours. A round costs ``O(n^2 d log d)`` (``d`` the largest
 degree) against ``O(n^3)`` for 2-FWL; the memory is stated by :func:`wltools.refine.cost.peak_bytes`.
@@ -104,7 +104,7 @@ import networkx as nx
 import numpy as np
 
 from ..distances import adjacency_matrix
-from ..distances.modular import unique_rows
+from ..runtime.hashing import unique_rows
 from ..errors import UnknownNameError
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text

@@ -38,58 +38,44 @@ so a signature still changes only through a changed neighbour.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import networkx as nx
 import numpy as np
 from ..distances.adjacency import csr_parts
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text, run_reference, witness_text
-from .grouping import GOLDEN, MIX
-from .kernel import Declaration, HashCollision, stacked_ids, with_retries
+from ..runtime.hashing import exact_ids
+from .kernel import Declaration, refine
 
 __all__ = ["refine_wl1", "wl1_declaration", "refine_wl1_reference"]
 
 
-def _weights(length: int, salt: int) -> np.ndarray:
-    rng = np.random.default_rng([20240602, salt])
-    return rng.integers(1, 2**62, size=max(length, 1), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-
-
-def _signature_groups(cand, col, indptr, indices, w, elab=None, base=1):
-    """Exact groups of the candidates' signatures ``(colour, sorted neighbour colours)``
-    (neighbour keys ``colour * base + elab[slot]`` with edge labels ``elab`` per CSR slot).
-
-    Returns the group of each candidate (numbered in order of first appearance); raises
-    :class:`~wltools.refine.grouping.HashCollision` on a hash collision."""
-    start, deg = indptr[cand], indptr[cand + 1] - indptr[cand]
-    total = int(deg.sum())
-    owner = np.repeat(np.arange(cand.size), deg)
-    seg_start = np.zeros(cand.size, dtype=np.int64)
-    np.cumsum(deg[:-1], out=seg_start[1:])
-    pos = np.arange(total) - seg_start[owner]
-    nb = col[indices[start[owner] + pos]]
+def _neighbour_keys(nodes, col, indptr, indices, elab=None, base=1):
+    """``(keys, segment bounds)``: the sorted neighbour keys ``colour * base + elab[slot]`` of each
+    of ``nodes`` (a flat array, node ``i``'s keys at ``keys[bounds[i]:bounds[i + 1]]``)."""
+    slots = _slots(indptr, nodes)
+    deg = indptr[nodes + 1] - indptr[nodes]
+    bounds = np.zeros(nodes.size + 1, dtype=np.int64)
+    np.cumsum(deg, out=bounds[1:])
+    keys = col[indices[slots]]
     if elab is not None:
-        nb = nb * base + elab[start[owner] + pos]
-    order = np.lexsort((nb, owner))
-    seq = nb[order]  # owner order is kept: segments stay where they were
-    with np.errstate(over="ignore"):
-        hv = seq.view(np.uint64) * w[pos]
-        h = np.add.reduceat(hv, seg_start) if total else np.zeros(cand.size, dtype=np.uint64)
-        h ^= h >> np.uint64(29)
-        h += (col[cand].view(np.uint64) + GOLDEN) * MIX
-        h ^= h >> np.uint64(31)
-        h += deg.view(np.uint64) * GOLDEN
-    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
-    inv = inv.reshape(-1)
-    rep = first[inv]
-    if not (np.array_equal(col[cand], col[cand[rep]]) and np.array_equal(deg, deg[rep])):
-        raise HashCollision
-    if not np.array_equal(seq, seq[seg_start[rep][owner] + pos]):
-        raise HashCollision
-    # renumber groups by first appearance
-    rank = np.empty(first.size, dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
-    return rank[inv]
+        keys = keys * base + elab[slots]
+    owner = np.repeat(np.arange(nodes.size, dtype=np.int64), deg)
+    span = int(keys.max(initial=0)) + 1
+    if nodes.size * span < 2**62:  # one int64 sort of (owner, key) codes
+        code = owner * span + keys
+        code.sort()
+        return code - owner * span, bounds
+    return keys[np.lexsort((keys, owner))], bounds
+
+
+def _signature_groups(cand, col, indptr, indices, elab=None, base=1):
+    """Exact groups of the candidates' signatures ``(colour, sorted neighbour keys)``, numbered in
+    order of first appearance (:func:`wltools.runtime.hashing.exact_ids`: hashed, verified,
+    retried on a collision)."""
+    keys, bounds = _neighbour_keys(cand, col, indptr, indices, elab, base)
+    return exact_ids(keys, col[cand], bounds, what="1-WL")
 
 
 def _slot_labels(labels: PairLabels | None, n: int, parts) -> np.ndarray | None:
@@ -125,8 +111,6 @@ def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) ->
     # the disjoint union G + H in CSR form (H's nodes and entries shifted by n)
     indptr = np.concatenate([ptr_g, ptr_h[1:] + ptr_g[-1]])
     indices = np.concatenate([idx_g, idx_h + n])
-    degree = np.diff(indptr)
-    w = _weights(int(degree.max()) if N else 1, 0)
     col, size_g, size_h, k, first_t, witness = _initial(labels, n)
     t = 0
     changed = np.arange(N)  # round 1: every node is "new"
@@ -134,8 +118,7 @@ def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) ->
         cand = np.unique(indices[_slots(indptr, changed)])
         if cand.size == 0:
             break
-        gid = with_retries(lambda salt: _signature_groups(cand, col, indptr, indices,
-                                                          w if salt == 0 else _weights(w.size, salt), elab, base), "1-WL")
+        gid = _signature_groups(cand, col, indptr, indices, elab, base)
         ngroups = int(gid.max()) + 1
         gsize = np.bincount(gid, minlength=ngroups)
         gfirst = np.full(ngroups, cand.size, dtype=np.int64)
@@ -173,60 +156,73 @@ def refine_wl1(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) ->
             diff = affected[size_g[affected] != size_h[affected]]
             if diff.size:  # before this round every class had equal counts
                 first_t = t
-                witness = _witness(t, diff, size_g, size_h, col, (changed, old), indptr, indices, k_before,
-                                   labels if elab is not None else None, elab)
     sizes = []
     for part in (col[:n], col[n:]):
         c = np.bincount(part, minlength=k)
         sizes.append(tuple(sorted(c[c > 0].tolist(), reverse=True)))
     if first_t is None:
         witness = no_difference_text(t, int(np.unique(col[:n]).size))
+    elif first_t > 0:  # one witness text per test: the declaration's, replayed up to that round
+        decl = _declared(((ptr_g, idx_g), (ptr_h, idx_h)), n, labels)
+        witness = refine(replace(decl, max_rounds=first_t)).witness
     return RefinementResult.from_histograms("1wl", first_t, t, (sizes[0], sizes[1]), witness)
 
 
 def wl1_declaration(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> Declaration:
     """1-WL as a :class:`~wltools.refine.kernel.Declaration` (the module docstring's update rule,
-    every node's row rebuilt each round): it colours nodes, starts from the node labels (one
+    every node's key rebuilt each round): it colours nodes, starts from the node labels (one
     colour without) and aggregates the neighbours ``u`` with the key ``chi(u) * B + edge label
-    id`` (``B`` edge label ids; ``chi(u)`` alone without edge labels). :func:`refine_wl1` is the
-    same refinement touching only the nodes that can change (tested equal); drawings read this
-    one's history.
+    id`` (``B`` edge label ids; ``chi(u)`` alone without edge labels), sorted per node on the CSR
+    adjacency of G + H (``O(m log m)`` a round, no padding). :func:`refine_wl1` is the same
+    refinement touching only the nodes that can change (tested equal); both write this
+    declaration's witness, and drawings read its history.
 
     Examples
     --------
     >>> import networkx as nx
-    >>> from wltools.refine.kernel import refine
-    >>> refine(wl1_declaration(nx.path_graph(4), nx.star_graph(3))).class_sizes
-    ((2, 2), (3, 1))
+    >>> r = refine(wl1_declaration(nx.path_graph(4), nx.star_graph(3)))
+    >>> r.class_sizes, r.witness.split("; ")[0]
+    (((2, 2), (3, 1)), 'iteration 1: nodes of degree 2: 2 in G, 0 in H')
     """
-    n = G.number_of_nodes()
-    edges = labels is not None and labels.edge is not None
-    base = labels.edge_ids if edges else 1
-    width = max([d for _, d in G.degree] + [d for _, d in H.degree] + [1])
-    nb = np.full((2 * n, width), 2 * n, dtype=np.int64)
-    el = np.zeros((2 * n, width), dtype=np.int64)
-    for g, X in enumerate((G, H)):
-        E = labels.edge_matrix(g, n) if edges else None
-        for v in range(n):
-            for j, u in enumerate(sorted(X[v])):
-                nb[g * n + v, j] = g * n + u
-                el[g * n + v, j] = 0 if E is None else int(E[v, u])
+    return _declared((csr_parts(G), csr_parts(H)), G.number_of_nodes(), labels)
+
+
+def _declared(parts: tuple, n: int, labels: PairLabels | None) -> Declaration:
+    """:func:`wl1_declaration` from the CSR ``parts`` of G and H (:func:`~wltools.distances.adjacency.csr_parts`)."""
+    elab = _slot_labels(labels, n, parts)
+    base = labels.edge_ids if elab is not None else 1
+    indptr = np.concatenate([parts[0][0], parts[1][0][1:] + parts[0][0][-1]])
+    indices = np.concatenate([parts[0][1], parts[1][1] + n])
+    nodes = np.arange(2 * n)
 
     def aggregate(cg, ch, k):
-        ext = np.concatenate([cg, ch, np.array([-1], dtype=np.int64)])
-        items = np.where(nb < 2 * n, ext[nb] * base + el, -1)
-        items.sort(axis=1)
-        return stacked_ids(np.concatenate([ext[:-1, None], items], axis=1))
+        col = np.concatenate([cg, ch])
+        keys, bounds = _neighbour_keys(nodes, col, indptr, indices, elab, base)
+        ids = exact_ids(keys, col, bounds, what="1-WL")
+        return ids, lambda i: np.concatenate([col[i : i + 1], keys[bounds[i] : bounds[i + 1]]])
+
+    init = labels.node if labels is not None and labels.node is not None else (np.zeros(n, np.int64),) * 2
+    return Declaration("1wl", init, aggregate, _describe(labels if elab is not None else None,
+                                                         None if labels is None else labels.node_text))
+
+
+def _describe(edge_labels: PairLabels | None, node_text):
+    """The witness text of a 1-WL class from its key ``[old colour, sorted neighbour keys...]``."""
 
     def describe(t, c, row, k):
         if row is None:
-            return f"nodes of initial colour {c}"
-        items = Counter(int(x) for x in row[1:] if x >= 0)
-        return f"nodes of colour {int(row[0])} (round {t - 1}) whose neighbour keys are " + multiset_text(items, str)
+            return f"nodes labelled {node_text(c)}" if node_text is not None else f"nodes of initial colour {c}"
+        head = f"nodes of colour {int(row[0])} (round {t - 1}) whose "
+        if edge_labels is not None:
+            B = edge_labels.edge_ids
+            items = Counter((int(x) % B, int(x) // B) for x in row[1:])
+            return head + "(edge label, neighbour colour) multiset is " + multiset_text(
+                items, lambda ec: f"({edge_labels.edge_text(ec[0])}, {ec[1]})")
+        if k == 1:
+            return f"nodes of degree {row.size - 1}"
+        return head + "neighbour colours are " + multiset_text(Counter(row[1:].tolist()), str)
 
-    zeros = np.zeros(n, dtype=np.int64)
-    init = labels.node if labels is not None and labels.node is not None else (zeros, zeros.copy())
-    return Declaration("1wl", init, aggregate, describe)
+    return describe
 
 
 def _initial(labels: PairLabels | None, n: int):
@@ -259,28 +255,6 @@ def _slots(indptr: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     np.cumsum(deg[:-1], out=seg[1:])
     owner = np.repeat(np.arange(nodes.size), deg)
     return start[owner] + np.arange(int(deg.sum())) - seg[owner]
-
-
-def _witness(t, diff, size_g, size_h, col, prev_changed, indptr, indices, k_before, labels=None, elab=None) -> str:
-    """The witness at the round ``t`` of first difference: the row ``(old colour, neighbour old
-    colours)`` of a node of each differing class (with edge labels: ``(edge label, colour)``
-    pairs)."""
-    prev = col.copy()
-    prev[prev_changed[0]] = prev_changed[1]
-
-    def describe(c):
-        v = int(np.flatnonzero(col == c)[0])
-        if labels is not None:
-            slots = slice(indptr[v], indptr[v + 1])
-            items = Counter(zip(elab[slots].tolist(), prev[indices[slots]].tolist()))
-            return (f"nodes of colour {int(prev[v])} (round {t - 1}) whose (edge label, neighbour colour) multiset is "
-                    + multiset_text(items, lambda ec: f"({labels.edge_text(ec[0])}, {ec[1]})"))
-        items = Counter(prev[indices[indptr[v] : indptr[v + 1]]].tolist())
-        if k_before == 1:
-            return f"nodes of degree {sum(items.values())}"
-        return f"nodes of colour {int(prev[v])} (round {t - 1}) whose neighbour colours are " + multiset_text(items, str)
-
-    return witness_text(t, diff.tolist(), size_g, size_h, describe)
 
 
 def refine_wl1_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:

@@ -1,8 +1,13 @@
 """Shared helpers of the refinement tests."""
 
+import sys
 import tracemalloc
+from pathlib import Path
 
 import pytest
+
+# the independent slow references (references.py) are imported by the test modules as `references`
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from wltools.refine import refine_pair
 

@@ -141,11 +141,19 @@ def test_empty_one_node_different_orders_and_odd_inputs(test):
         refine_pairs([(nx.DiGraph([(0, 1)]), nx.DiGraph([(0, 1)]))], test)
 
 
-def test_hash_collisions_fall_back_to_exact_grouping(atlas_pairs, brec, monkeypatch):
+def test_hash_collisions_are_retried_exactly(atlas_pairs, brec, monkeypatch):
+    import wltools.runtime.hashing as hashing
+
     pairs = atlas_pairs[::5] + [brec[i] for i in (0, 70, 265)]
     expected = _per_pair(pairs, "s3")
-    monkeypatch.setattr(batch_rounds, "_mix", lambda x: np.zeros(x.shape, dtype=np.uint64))  # every row collides
-    assert refine_pairs(pairs, "s3") == expected
+    real, salts = hashing.weights, []
+
+    def weights(width, salt):  # every key of one colour and degree collides on the first try
+        salts.append(salt)
+        return np.zeros(width, dtype=np.uint64) if salt == 0 else real(width, salt)
+
+    monkeypatch.setattr(hashing, "weights", weights)
+    assert refine_pairs(pairs, "s3") == expected and 1 in salts
 
 
 def test_chunks_and_gather_blocks_change_nothing(brec, monkeypatch):
@@ -203,20 +211,22 @@ def test_brec_theory_uses_the_batch_with_the_same_records(monkeypatch, tmp_path)
             assert rec == want
 
 
-def test_rounds_on_brec_never_need_the_exact_regrouping(brec, monkeypatch):
-    # the verified hash of batch_rounds groups every round of s3 and n1 on all 400 pairs without
-    # a collision (a regrouping would be exact, only slow: this checks the fast path's layout,
-    # e.g. that colours stay below the node count after pairs leave the union)
+def test_rounds_on_brec_never_need_a_retry(brec, monkeypatch):
+    # the one hashing routine groups every round of s3 and n1 on all 400 pairs on its first try
+    # (a retry would be exact, only slow: this checks the fast path's layout, e.g. that colours
+    # stay below the node count after pairs leave the union)
+    import wltools.runtime.hashing as hashing
+
     calls = []
-    real = batch_rounds._round_exact
-    monkeypatch.setattr(batch_rounds, "_round_exact", lambda *a: calls.append(1) or real(*a))
+    real = hashing.weights
+    monkeypatch.setattr(hashing, "weights", lambda w, salt: calls.append(salt) or real(w, salt))
     pairs = [brec[i] for i in sorted(brec)]
     for test in ("s3", "n1"):
         u, rejected = union_of(pairs)
         init, _, _ = batch._initial(u, test, [X for pair in pairs for X in pair])
         first, rounds, sizes, _ = batch_rounds.joint_rounds(u, init)
         assert not rejected and len(sizes) == 400 and int(rounds.max()) <= 9
-    assert calls == []
+    assert calls and set(calls) == {0}
 
 
 def test_triangles_of_the_union_by_bitsets_sparse_product_and_byte_table(brec, monkeypatch):

@@ -214,30 +214,6 @@ def test_unknown_test_and_bad_steps():
         refine_pair(nx.path_graph(3), nx.path_graph(3), "rrwp", rrwp_steps=0)
 
 
-def test_unique_rows_exact_even_with_hash_collisions(monkeypatch):
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 3, size=(200, 5))
-    want = np.unique(X, axis=0, return_inverse=True)[1].reshape(-1)
-
-    def same_partition(a, b):
-        return len(set(zip(a.tolist(), b.tolist()))) == len(set(a.tolist())) == len(set(b.tolist()))
-
-    assert same_partition(unique_rows(X), want)
-    # force collisions: zero weights make the hash depend on the first column only
-    import wltools.distances.modular as modular
-
-    monkeypatch.setattr(modular, "_WEIGHTS", np.zeros(4096, dtype=np.uint64))
-    assert same_partition(modular.unique_rows(X), want)
-    # int32 with negative entries, hashed and checked in blocks of 3 rows, with and without collisions
-    monkeypatch.setattr(modular, "_ROW_BLOCK_ITEMS", 15)
-    Y = (X - 1).astype(np.int32)
-    assert same_partition(modular.unique_rows(Y), want)
-    monkeypatch.undo()
-    monkeypatch.setattr(modular, "_ROW_BLOCK_ITEMS", 15)
-    assert same_partition(modular.unique_rows(Y), want)
-    assert modular.unique_rows(np.zeros((4, 0), dtype=np.int64)).tolist() == [0, 0, 0, 0]
-
-
 @pytest.mark.parametrize("test", TESTS + SUBGRAPH_WL_TESTS)
 def test_edgeless_and_empty_graphs(test):
     for fast in (True, False):

@@ -73,3 +73,38 @@ def test_peak_bytes_within_factor_two_of_measured(test, n, degree, refine_peak):
     peak = refine_peak(G, H, test, (nx.cycle_graph(w), nx.cycle_graph(w)))
     est = peak_bytes(test, n, G.number_of_edges(), max_degree=degree, lcm_degrees=math.lcm(degree))
     assert peak / 2.5 <= est <= 2.5 * peak, (test, n, peak, est)
+
+
+def test_1wl_declaration_does_not_pad_to_the_largest_degree():
+    """A 4,000-node star against a path: padded neighbour rows would be 2n x (n - 1) int64 (256 MB);
+    the declaration's rounds stay within a few MB (tracemalloc), with the reference's verdict."""
+    import tracemalloc
+
+    from wltools.refine.kernel import refine
+    from wltools.refine.wl1 import wl1_declaration
+
+    G, H = nx.star_graph(3999), nx.path_graph(4000)
+    tracemalloc.start()
+    try:
+        r = refine(wl1_declaration(G, H))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (r.distinguished, r.iteration) == (True, 1) and r.iterations == 1999  # a path of n: n/2 rounds
+    assert peak < 16 * 2**20, peak
+
+
+def test_drawings_refuse_with_one_line_beyond_their_memory_bound(monkeypatch):
+    """colour_rounds keeps every round: past its budget it refuses with one line (ResourceLimitError),
+    it does not grow without a bound; within the budget it works."""
+    import wltools.runtime.memory as memory
+    from wltools.draw import colour_rounds
+    from wltools.errors import ResourceLimitError
+
+    G, H = nx.star_graph(399), nx.path_graph(400)
+    monkeypatch.setattr(memory, "default_budget", lambda: 2**20)  # 1 MiB: ~30 rounds of 800 nodes
+    with pytest.raises(ResourceLimitError) as err:
+        colour_rounds(G, H, "1wl")
+    assert "\n" not in str(err.value) and "draw a smaller pair" in str(err.value)
+    monkeypatch.setattr(memory, "default_budget", lambda: 64 * 2**20)
+    assert colour_rounds(G, H, "1wl").rounds == 199
