@@ -7,7 +7,7 @@ walk counts (:mod:`wltools.refine.epwl`).
 Declared on the kernel by :func:`~wltools.refine.epwl.epwl_declaration`; its fast path
 :func:`~wltools.refine.epwl.refine_epwl` first tries the annihilated keys. Node labels enter the
 initial colours; edge labels are refused. Cost: the residues of ``B^k`` modulo ``P`` primes for
-both graphs, their int64 columns and the stacked rows :func:`~wltools.distances.modular.unique_rows`
+both graphs, their int64 columns and the stacked rows :func:`~wltools.runtime.hashing.unique_rows`
 sorts, about ``(10 P + 16) n^2`` eight-byte items (fitted to tracemalloc peaks of 9.8-14.9
 ``P n^2`` items at n = 60-200), then the refinement as GD-WL's.
 """
