@@ -218,9 +218,9 @@ def _row_key(rep: dict[str, Any], config: dict[str, Any], suite: bool) -> str:
     (:func:`brec_runner.report.run_key`; for suites the suite's data aside, with the relabelling
     rule kept)."""
     from .identity import settings_of
-    from .report import _with_bound
+    from .report import with_declared_bound
 
-    settings = settings_of(_with_bound(config))
+    settings = settings_of(with_declared_bound(config))
     if suite:
         settings["dataset"] = config.get("relabel_rule")
     return json.dumps(settings, sort_keys=True, default=str)
@@ -321,9 +321,9 @@ def _setting_text(key: str, config: dict[str, Any], others: list[dict[str, Any]]
     if key == "preset":
         return None
     if key == "bound":
-        from .report import _with_bound
+        from .report import with_declared_bound
 
-        b = _with_bound(config).get("bound") or {}
+        b = with_declared_bound(config).get("bound") or {}
         steps = f" (K={b['rrwp_steps']})" if b.get("rrwp_steps") else ""
         return "declared " + (" .. ".join(str(b[e]) for e in ("lower", "upper") if b.get(e)) + steps or "no bound")
     mine = config.get(key) or {}
@@ -339,9 +339,9 @@ def _differing(configs: list[dict[str, Any]], *, whole: bool = False) -> list[st
     model config only when neither preset nor overrides explain it, the data only for the
     relabelling rule)."""
     from .identity import differing_settings
-    from .report import _with_bound
+    from .report import with_declared_bound
 
-    configs = [_with_bound(c) for c in configs]
+    configs = [with_declared_bound(c) for c in configs]
     keys = {k for a in configs for b in configs if a is not b for k in differing_settings(a, b)}
     if keys & {"preset", "model_overrides"} and not whole:
         keys.discard("model_config")

@@ -55,7 +55,7 @@ from .report_format import (  # noqa: F401 - format_report, plot_report and the 
 )
 from .report_html import report_fragment, report_html
 
-__all__ = ["Report", "load_runs", "group_runs", "run_groups", "run_key", "RunGroup", "build_report", "build_reports", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
+__all__ = ["Report", "load_runs", "group_runs", "run_groups", "run_key", "with_declared_bound", "RunGroup", "build_report", "build_reports", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
            "BEYOND_BOUND_HEADING"]
 
 
@@ -71,9 +71,9 @@ def load_runs(run_dirs: Sequence, *, skip_bad: bool = False, bad: list | None = 
     if len(groups) > 1:
         from .identity import differing_settings
 
-        first = _with_bound(groups[0][0])
+        first = with_declared_bound(groups[0][0])
         names = "; ".join(f"{_describe(cfg)}: {', '.join(str(d) for d in dirs)}" for cfg, _, dirs in groups)
-        diff = sorted({k for cfg, _, _ in groups[1:] for k in differing_settings(first, _with_bound(cfg))})
+        diff = sorted({k for cfg, _, _ in groups[1:] for k in differing_settings(first, with_declared_bound(cfg))})
         raise RunDirectoryError(f"the run directories hold runs of different settings ({', '.join(diff)} differ: "
                                 f"{names}); report them separately, or pass --allow-mixed to get one report per "
                                 "setting")
@@ -82,13 +82,13 @@ def load_runs(run_dirs: Sequence, *, skip_bad: bool = False, bad: list | None = 
 
 
 def _describe(cfg: dict[str, Any]) -> str:
-    bound = _with_bound(cfg).get("bound") or {}
+    bound = with_declared_bound(cfg).get("bound") or {}
     declared = " .. ".join(str(bound[e]) for e in ("lower", "upper") if bound.get(e)) or "no bound"
     return (cfg["model"] + (f"/{cfg['preset']}" if cfg.get("preset") else "")
             + f" [{cfg.get('settings_hash')}, bound {declared}]")
 
 
-def _with_bound(config: dict[str, Any]) -> dict[str, Any]:
+def with_declared_bound(config: dict[str, Any]) -> dict[str, Any]:
     """``config`` with the bound its report reads (:func:`brec_runner.configs.theory_bound`: a run
     written before bounds were recorded gets its built-in model's), for its identity."""
     from .configs import theory_bound
@@ -106,7 +106,7 @@ def run_key(config: dict[str, Any]) -> str:
     the report reads): runs of one model declared 3-WL and 1-WL never share it."""
     from .identity import run_identity
 
-    return run_identity(_with_bound(config))
+    return run_identity(with_declared_bound(config))
 
 
 @dataclass

@@ -163,8 +163,13 @@ def test_unknown_bound_compares_with_3wl_only(user_model_file, tmp_path):
         progress=False)
     cfg = json.loads((out / "config.json").read_text())
     assert cfg["bound"]["upper"] == "1wl"  # inherited from TinyGNN.wl_bound
-    cfg.pop("config_check")  # as a config written before its checksum, where a hand edit is not refused
-    (out / "config.json").write_text(json.dumps({**cfg, "bound": None}))
+    # a model that declares none (the bound is part of the run's identity: a run of its own, not an edit)
+    no_bound = user_model_file.with_name("no_bound_models.py")
+    no_bound.write_text(user_model_file.read_text() + "\n\nclass NoBound(NoReset):\n    wl_bound = None\n")
+    out = tmp_path / "run-no-bound"
+    run(f"{no_bound}:NoBound", bound=None, pairs=[0], categories=None, protocol={"epochs": 1}, out=out,
+        progress=False)
+    assert json.loads((out / "config.json").read_text())["bound"] is None
     rep = Report.from_run_dirs([out])
     assert rep.theory("basic") is None and "no bound declared" in rep.to_markdown()
     assert rep.data["categories"][0]["3wl"] == 1
