@@ -12,11 +12,16 @@ Layout of a count run directory (the BREC run's, :mod:`brec_runner.record`)::
       config.json        model, bound, protocol (with its sources), dataset digest, tasks, levels,
                          seeds, provenance, settings hash, code versions; sealed (config_check)
       results.jsonl      one checksummed JSON line per finished unit, appended and fsynced
+      predictions/       each unit's test predictions (TASK~LEVEL~SEED.npy), whose sha256 its line
+                         holds; every read recomputes the line's error from them
+                         (brec_runner.count_predictions)
       failures.jsonl     units whose model raised (one line each); a resume runs them again
       .lock-results.jsonl   the one writer's lock (brec_runner.locks)
 
-A resume skips finished units; other settings, or another code version without
-``allow_code_change``, are refused naming the difference (:func:`brec_runner.identity.differing_settings`).
+A resume skips finished units; other settings, another declared bound, or another code version
+without ``allow_code_change``, are refused naming the difference
+(:func:`brec_runner.identity.differing_settings`). Readers count each unit identity
+(:func:`unit_identity`) once (:func:`merge_units`).
 """
 
 from __future__ import annotations
