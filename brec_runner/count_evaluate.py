@@ -129,8 +129,14 @@ def _probe_invariance(source: ModelSource, seed: int, device: str, out, quiet: b
     copies = [G] + [nx.relabel_nodes(G, dict(zip(G, rng.permutation(G.number_of_nodes()).tolist())))
                     for _ in range(3)]
     copies = [nx.convert_node_labels_to_integers(H, ordering="sorted") for H in copies]
-    result = {**probe_invariance(source, encoded_graphs(copies, source.transform, source.transform_key), seed, 0,
-                                 device), "graph": 0}
+    try:
+        probe = probe_invariance(source, encoded_graphs(copies, source.transform, source.transform_key), seed, 0,
+                                 device)
+    except Exception as exc:  # noqa: BLE001 - a user's model: one line
+        raise ModelContractError(f"model {source.name}: forward(batch) failed on relabelled copies of benchmark "
+                                 f"graph 0 (the invariance probe): {type(exc).__name__}: "
+                                 f"{(str(exc).splitlines() or [''])[0][:200]}") from None
+    result = {**probe, "graph": 0}
     if not result["invariant"] and not quiet:
         print(f"wltools: warning: model {source.name} is not permutation invariant: its outputs on "
               f"{result['copies']} relabelled copies of benchmark graph 0 differ by up to {result['max_abs_diff']:.3g} "

@@ -12,11 +12,16 @@ Layout of a count run directory (the BREC run's, :mod:`brec_runner.record`)::
       config.json        model, bound, protocol (with its sources), dataset digest, tasks, levels,
                          seeds, provenance, settings hash, code versions; sealed (config_check)
       results.jsonl      one checksummed JSON line per finished unit, appended and fsynced
+      predictions/       each unit's test predictions (TASK~LEVEL~SEED.npy), whose sha256 its line
+                         holds; every read recomputes the line's error from them
+                         (brec_runner.count_predictions)
       failures.jsonl     units whose model raised (one line each); a resume runs them again
       .lock-results.jsonl   the one writer's lock (brec_runner.locks)
 
-A resume skips finished units; other settings, or another code version without
-``allow_code_change``, are refused naming the difference (:func:`brec_runner.identity.differing_settings`).
+A resume skips finished units; other settings, another declared bound, or another code version
+without ``allow_code_change``, are refused naming the difference
+(:func:`brec_runner.identity.differing_settings`). Readers count each unit identity
+(:func:`unit_identity`) once (:func:`merge_units`).
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from .model_source import ModelSource
 from .record import check_kind, prepare_run_dir, read_config, read_results
 
 __all__ = ["read_count_run", "record_problem", "count_protocol", "count_code_version", "dataset_digest", "CountRun",
-           "MAX_FAILURES", "unit_identity", "merge_units"]
+           "MAX_FAILURES", "unit_identity", "merge_units", "declared_bound"]
 
 MAX_FAILURES = 10
 KIND = "count"
@@ -94,11 +99,21 @@ def record_problem(rec: Any, cfg: dict[str, Any]) -> str | None:
     return None
 
 
+#: The parts of a declared bound that the report reads (not where it was declared, nor its note).
+_BOUND_KEYS = ("lower", "upper", "rrwp_steps")
+
+
+def declared_bound(cfg: dict[str, Any]) -> dict[str, Any]:
+    """The run's declared bound as the report reads it: ``lower``, ``upper``, ``rrwp_steps``."""
+    bound = cfg.get("bound") if isinstance(cfg.get("bound"), dict) else {}
+    return {k: bound.get(k) for k in _BOUND_KEYS}
+
+
 def unit_identity(cfg: dict[str, Any], rec: dict[str, Any]) -> tuple:
     """What one count result is a result of: the run's settings hash (model, its configuration,
-    transform, protocol, device type, dataset), its declared bound, and the record's task, level
-    and seed. Two records of one identity are one seed, counted once."""
-    bound = json.dumps(cfg.get("bound"), sort_keys=True)
+    transform, protocol, device type, dataset), its declared bound (:func:`declared_bound`), and
+    the record's task, level and seed. Two records of one identity are one seed, counted once."""
+    bound = json.dumps(declared_bound(cfg), sort_keys=True)
     return cfg.get("settings_hash"), bound, rec["task"], rec["level"], rec["seed"]
 
 
@@ -193,7 +208,7 @@ class CountRun:
         if not stores_predictions(old):
             raise RunDirectoryError(f"{self.path} was recorded before count records stored their test predictions; "
                                     "its records are read as they are, but not extended: use another --out")
-        diff = differing_settings(old, new) + (["bound"] if old.get("bound") != new.get("bound") else [])
+        diff = differing_settings(old, new) + (["bound"] if declared_bound(old) != declared_bound(new) else [])
         if diff:  # the declared bound decides the report's theory column: part of the run's identity
             raise RunDirectoryError(f"{self.path} holds a count run with other settings ({', '.join(diff)}); "
                                     "use another --out or the same settings")

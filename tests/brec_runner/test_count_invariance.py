@@ -66,3 +66,29 @@ def test_every_report_format_marks_the_run(runs):
     md = CliRunner().invoke(cli, ["count", "report", *dirs]).output
     assert sum("model not permutation invariant" in ln for ln in md.splitlines() if ln.startswith("| ")) == 1
     assert any("positional" in ln and "| **no** |" in ln for ln in md.splitlines())
+
+
+def test_a_model_that_fails_on_the_probe_graphs_is_one_line(tmp_path):
+    """The contract sample is the first training graphs; a model that fails only on benchmark graph 0
+    (the probe's, here: any graph of 10 nodes or more) is refused in one line, nothing written."""
+    model = tmp_path / "picky.py"
+    model.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + '''
+
+class Picky(TinyGNN):
+    def forward(self, batch):
+        if batch.num_nodes >= 4 * 10 and batch.num_graphs == 4:
+            raise RuntimeError("four graphs of ten nodes")
+        return super().forward(batch)
+
+
+def picky():
+    return Picky()
+''')
+    from wltools.counting import data as D
+
+    assert D.load_graphs()[0].number_of_nodes() >= 10
+    out = tmp_path / "r"
+    res = CliRunner().invoke(cli, ["count", "run", "--model", f"{model}:picky", "--task", "star:3", "--limit", "20",
+                                   "--epochs", "1", "--out", str(out)])
+    assert res.exit_code == 2 and "invariance probe" in res.output and "Traceback" not in res.output, res.output
+    assert len(res.output.strip().splitlines()) == 1 and not out.exists()

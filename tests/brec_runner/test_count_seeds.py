@@ -102,7 +102,13 @@ def test_two_different_results_for_one_seed_are_refused(two_seeds, tmp_path):
 
 def test_the_declared_bound_is_part_of_the_identity(model_file, two_seeds, tmp_path):
     """The same model and settings declared 3wl: a resume into the 1wl run is refused naming the
-    bound; a separate run is a separate row with its own theory verdict, never merged."""
+    bound; a separate run is a separate row with its own theory verdict, never merged. The same
+    bound declared another way (``--bound 1wl`` instead of the factory's ``wl_bound``) is the same
+    identity: the resume goes on and adds nothing."""
+    before = (two_seeds / "results.jsonl").read_bytes()
+    run_count(f"{model_file}:tiny", ["cycle:3"], ["graph"], [0, 1], two_seeds, bound="1wl", protocol=SMALL,
+              progress=False, quiet=True)
+    assert (two_seeds / "results.jsonl").read_bytes() == before
     with pytest.raises(RunDirectoryError, match="bound"):
         run_count(f"{model_file}:tiny", ["cycle:3"], ["graph"], [0], two_seeds, bound="3wl", protocol=SMALL,
                   progress=False, quiet=True)
