@@ -595,3 +595,14 @@ def test_the_hom_time_estimate_is_the_plans_work():
 
     assert estimated_seconds(nx.cycle_graph(4), 100) == pytest.approx(2 * 100**3 * SECONDS_PER_OP, rel=0.02)
     assert estimated_seconds(nx.path_graph(2), 100) == pytest.approx(100**2 * SECONDS_PER_OP, rel=0.02)
+
+
+def test_a_file_index_that_is_no_index_says_so(tmp_path):
+    """Careless-user trial: ``three.g6:-1`` said "no such file", though the file is there."""
+    import networkx as nx
+
+    g6 = tmp_path / "three.g6"
+    g6.write_bytes(b"".join(nx.to_graph6_bytes(nx.path_graph(k), header=False) for k in (2, 3, 4)))
+    _refused(_run("hom", "path:2", f"{g6}:-1"), "'-1' is not a graph index", "0-based")
+    _refused(_run("hom", "path:2", f"{g6}:5"), "holds 3 graphs", "(0..2)")
+    assert _run("hom", "path:2", f"{g6}:2").output.strip().endswith("= 6")  # path on 4 vertices: 2m = 6
