@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cli.common import MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, out_of_memory
+from cli.common import MAX_MEMORY_HELP, QUIET_HELP, MemorySize, ReportedError, check_inputs, out_of_memory
 
 
 def _roots(text: str | None, F, G) -> tuple[tuple, tuple]:
@@ -32,6 +32,29 @@ def _roots(text: str | None, F, G) -> tuple[tuple, tuple]:
     return tuple(int(p) if p.lstrip("-").isdigit() else p for p in parts), vertices
 
 
+#: A count estimated above this many seconds prints its estimate and shows progress.
+LONG_COUNT_SECONDS = 5.0
+
+
+def _long_count(F, G, roots: int, specs: tuple, quiet: bool):
+    """:func:`wltools.runtime.progress.timed_stage` around a count estimated above
+    :data:`LONG_COUNT_SECONDS` (:func:`wltools.hom.count.estimated_seconds`), else nothing."""
+    import contextlib
+
+    from wltools.hom.count import estimated_seconds, peak_bytes
+    from wltools.runtime.memory import format_bytes
+    from wltools.runtime.progress import timed_stage
+
+    n = G.number_of_nodes()
+    marks = tuple(range(roots))
+    seconds = estimated_seconds(F, n, marks)
+    if quiet or seconds < LONG_COUNT_SECONDS:
+        return contextlib.nullcontext()
+    need = peak_bytes(F, n, marks, max((d for _, d in G.degree()), default=0))
+    return timed_stage(f"hom({specs[0]}, {specs[1]})", f"estimated {format_bytes(need)} and about "
+                       f"{seconds:.0f} s ({n:,} vertices)", seconds)
+
+
 def _shown(names: tuple) -> str:
     return ", ".join(names[:6]) + (f", ... ({len(names)} in all)" if len(names) > 6 else "")
 
@@ -47,7 +70,9 @@ def _shown(names: tuple) -> str:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: one line; json: one object for scripts.")
 @click.option("--max-memory", type=MemorySize(), default=None, help=MAX_MEMORY_HELP)
-def hom(f: str, g: str, root: str | None, fmt: str, max_memory: int | None) -> None:
+@click.option("--quiet", is_flag=True, help=QUIET_HELP + " A count estimated at more than a few seconds otherwise "
+              "prints its memory and time estimate first.")
+def hom(f: str, g: str, root: str | None, fmt: str, max_memory: int | None, quiet: bool) -> None:
     """The number of homomorphisms from the pattern F to the graph G: maps of F's vertices to G's
     that send every edge to an edge, counted exactly (no overflow).
 
@@ -62,18 +87,20 @@ def hom(f: str, g: str, root: str | None, fmt: str, max_memory: int | None) -> N
     import json
 
     from wltools.graphs import load_graph
-    from wltools.hom.count import hom_count, hom_counts_at
+    from wltools.hom.count import hom_count, hom_counts_at, require_count
 
     check_inputs(f, g)  # a FIFO or device as a graph file: one line, not a hang
     F, G = load_graph(f, max_memory=max_memory), load_graph(g, max_memory=max_memory)
     roots, vertices = _roots(root, F, G)
+    require_count(F, G, tuple(range(len(roots))), max_memory=max_memory)  # refused before any progress line
     try:
-        if roots:
-            table = hom_counts_at(F, G, tuple(range(len(roots))), max_memory=max_memory)  # by position in G.nodes
-            position = {v: i for i, v in enumerate(G.nodes)}
-            count = int(table[tuple(position[v] for v in vertices)])
-        else:
-            count = hom_count(F, G, max_memory=max_memory)
+        with _long_count(F, G, len(roots), (f, g), quiet):
+            if roots:
+                table = hom_counts_at(F, G, tuple(range(len(roots))), max_memory=max_memory)  # by position
+                position = {v: i for i, v in enumerate(G.nodes)}
+                count = int(table[tuple(position[v] for v in vertices)])
+            else:
+                count = hom_count(F, G, max_memory=max_memory)
     except MemoryError:
         raise out_of_memory(f"counting {f} into {g}") from None
     if fmt == "json":

@@ -568,3 +568,41 @@ def test_an_edited_committed_tu_dataset_is_refused_not_read(tmp_path, monkeypatc
     monkeypatch.setattr(tu, "TU_DATA_DIR", copy)
     _refused(_run("dataset", "NCI1K", "--tests", "1wl", "--no-iso", "--quiet"),
              "TU data file", "NCI1K_node_labels.txt is damaged", "git checkout -- ")
+
+
+def test_a_long_hom_count_prints_its_estimate_first(monkeypatch):
+    """cycle:4 into a 2,500-vertex graph ran 34 s with no word; a count estimated above
+    LONG_COUNT_SECONDS prints memory and time first (the threshold lowered here so that Petersen,
+    15 closed 4-walks at each of 10 vertices = 150, stands in)."""
+    import cli.hom
+
+    plain = _run("hom", "cycle:4", "petersen")
+    assert plain.output.strip() == "hom(cycle:4, petersen) = 150"
+    monkeypatch.setattr(cli.hom, "LONG_COUNT_SECONDS", 0.0)
+    shown = _run("hom", "cycle:4", "petersen").output.splitlines()
+    assert shown[0].startswith("wltools: hom(cycle:4, petersen): estimated ") and shown[-1].endswith("= 150")
+    quiet = _run("hom", "cycle:4", "petersen", "--quiet")
+    assert quiet.output.strip() == "hom(cycle:4, petersen) = 150"
+
+
+def test_the_hom_time_estimate_is_the_plans_work():
+    """estimated_seconds is the plan's multiply-adds (n^|bag| per bag) times SECONDS_PER_OP: a
+    4-cycle's optimal decomposition has two bags of 3, so about 2 n^3, an edge's one bag of 2, n^2
+    (hand counts; the decomposition's smaller bags add lower powers of n, under 2% at n = 100)."""
+    import networkx as nx
+
+    from wltools.hom.count import SECONDS_PER_OP, estimated_seconds
+
+    assert estimated_seconds(nx.cycle_graph(4), 100) == pytest.approx(2 * 100**3 * SECONDS_PER_OP, rel=0.02)
+    assert estimated_seconds(nx.path_graph(2), 100) == pytest.approx(100**2 * SECONDS_PER_OP, rel=0.02)
+
+
+def test_a_file_index_that_is_no_index_says_so(tmp_path):
+    """Careless-user trial: ``three.g6:-1`` said "no such file", though the file is there."""
+    import networkx as nx
+
+    g6 = tmp_path / "three.g6"
+    g6.write_bytes(b"".join(nx.to_graph6_bytes(nx.path_graph(k), header=False) for k in (2, 3, 4)))
+    _refused(_run("hom", "path:2", f"{g6}:-1"), "'-1' is not a graph index", "0-based")
+    _refused(_run("hom", "path:2", f"{g6}:5"), "holds 3 graphs", "(0..2)")
+    assert _run("hom", "path:2", f"{g6}:2").output.strip().endswith("= 6")  # path on 4 vertices: 2m = 6

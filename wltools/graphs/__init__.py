@@ -218,11 +218,15 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
         index = int(m.group(2))
         if index >= len(graphs):
             raise GraphFormatError(
-                f"{m.group(1)!r} holds {len(graphs)} graphs; index {index} is out of range"
+                f"{m.group(1)!r} holds {len(graphs)} graphs; index {index} is out of range (0..{len(graphs) - 1})"
             )
         G = graphs[index]
         G.graph["name"] = s
         return G
+    bad_index = re.fullmatch(r"(.+):(\S+)", s)
+    if bad_index and is_file(Path(bad_index.group(1))):  # FILE:-1, FILE:x: the file exists, the index is no index
+        raise GraphFormatError(f"{s!r}: {bad_index.group(2)!r} is not a graph index of {bad_index.group(1)!r}; "
+                               "indices are 0-based numbers (FILE:0 is its first graph)")
     problem = f"{show_spec(s)} is not an existing file, a known graph name, or valid graph6/sparse6"
     if is_graph6_text(s):
         try:
