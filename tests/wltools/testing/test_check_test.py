@@ -26,11 +26,16 @@ def _settings(name: str) -> dict:
     return dict(atlas_limit=100 if name in _FEWER else 209, max_pairs=60, random_pairs=6, collection_size=8)
 
 
-@pytest.mark.parametrize("name", [t.name for t in builtin_tests()] + ["n3"])
+#: refine_wl1 (1-WL's fast path) and wl1_declaration (the kernel) write different witness texts for
+#: the same class (issue 41: one witness text per test, whatever the path); strict: when the two
+#: agree, this test fails until the mark is removed.
+_WITNESS_TEXTS_DIFFER = pytest.mark.xfail(strict=True, raises=AssertionError,
+                                          reason="1-WL's two paths write different witness texts")
+
+
+@pytest.mark.parametrize("name", [pytest.param(t.name, marks=_WITNESS_TEXTS_DIFFER) if t.name == "1wl" else t.name
+                                  for t in builtin_tests()] + ["n3"])
 def test_every_builtin_test_passes_the_conformance_suite(name):
-    if name == "1wl":
-        pytest.xfail("refine_wl1 (the fast path) and wl1_declaration (the kernel) write different witness "
-                     "texts for the same class (issue 41: one witness text per test); check_test names it")
     assert check_test(name, **_settings(name)) == CHECKS
 
 
