@@ -47,8 +47,11 @@ def _write(out: str, record: dict) -> list[str]:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="Folder to write certificate.json, G.g6, H.g6 (and pattern.g6) into.")
+@click.option("--draw", "draw_path", default=None, metavar="FILE",
+              help="Draw the pair found (.png, .svg or .pdf), coloured by B at its separating round, beside the "
+                   "pattern F with both homomorphism counts.")
 def separate_cmd(a: str, b: str, max_seconds: float, max_vertices: int, brec: bool, fmt: str,
-                 out: str | None) -> None:
+                 out: str | None, draw_path: str | None) -> None:
     """The smallest certified pair that test B distinguishes and test A does not.
 
     Tries Fürer pairs over the patterns of B's homomorphism family outside A's (where both have one),
@@ -71,6 +74,14 @@ def separate_cmd(a: str, b: str, max_seconds: float, max_vertices: int, brec: bo
         refuse_shipped("--out", out, error=ReportedError)
         for name in ("certificate.json", "G.g6", "H.g6", "pattern.g6"):
             check_output_file("--out", Path(out) / name)
+    if draw_path:  # refused before any work: a folder, an unknown format, an undrawable test
+        from wltools.draw.figure import check_target
+
+        try:
+            check_target(draw_path, (), b)
+        except WLToolsError as exc:
+            raise ReportedError(str(exc)) from None
+        check_output_file("--draw", draw_path)
     try:
         result = separate(a, b, pairs=_brec_candidates() if brec else (), max_seconds=max_seconds,
                           max_vertices=max_vertices)
@@ -78,6 +89,16 @@ def separate_cmd(a: str, b: str, max_seconds: float, max_vertices: int, brec: bo
         raise ReportedError(str(exc)) from None
     record = result.to_dict()
     click.echo(json.dumps(record, indent=2) if fmt == "json" else str(result))
+    if draw_path and record["found"]:
+        from wltools.hierarchy.draw import draw_certificate
+        from wltools.runtime.atomic import atomic_path
+
+        with atomic_path(draw_path, error=ReportedError) as tmp:
+            try:
+                draw_certificate(result, tmp)
+            except WLToolsError as exc:
+                raise ReportedError(str(exc)) from None
+        click.echo(f"drawing: {draw_path}", err=True)
     if out:
         written = _write(out, record)
         if fmt == "text":

@@ -71,6 +71,7 @@ FILE_OUTPUTS = {
     ("claims verify", "--out"): (("claims", "verify", "brec-run", "--run-dir", GIN_RUN), "reports/claims.md",
                                  "committed reports"),
     ("check", "--draw"): (("check", "petersen", "petersen", "--test", "1wl"), "docs/pair.png", "documentation"),
+    ("separate", "--draw"): (("separate", "1wl", "3wl", "--no-brec"), "docs/separate.png", "documentation"),
 }
 #: The options naming an output folder (a run directory, a table folder, a figures folder).
 FOLDER_OUTPUTS = {

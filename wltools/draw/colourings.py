@@ -212,7 +212,7 @@ def _history_budget(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps: int | None)
         need = peak_bytes(test, n, m, rrwp_steps=rrwp_steps)
     except UnknownNameError:  # a test without a cost model
         need = 0
-    require(need, f"the colourings of {TEST_LABELS.get(test, test)} on {n:,} nodes")
+    require(need, f"the colourings of {label_of(test)} on {n:,} nodes")
     budget = default_budget()
     return max(HISTORY_BYTES if budget is None else budget - need, 0)
 

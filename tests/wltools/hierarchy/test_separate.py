@@ -115,3 +115,14 @@ def test_cli_writes_a_certificate_that_re_checks(tmp_path):
     assert verify_certificate(record) == []
     bad = CliRunner().invoke(cli, ["separate", "1wl", "bogus"])
     assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1
+
+
+def test_cli_draws_the_pair_beside_the_pattern(tmp_path):
+    """--draw writes a PNG (its signature checked) of the pair and the pattern; a test whose
+    colourings cannot be drawn (4-WL) is refused in one line before any search."""
+    png = tmp_path / "sep.png"
+    res = CliRunner().invoke(cli, ["separate", "1wl", "3wl", "--no-brec", "--draw", str(png)])
+    assert res.exit_code == 0, res.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    refused = CliRunner().invoke(cli, ["separate", "3wl", "3fwl", "--draw", str(tmp_path / "x.png")])
+    assert refused.exit_code == 2 and "cannot draw" in refused.output and not (tmp_path / "x.png").exists()
