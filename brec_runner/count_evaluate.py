@@ -59,9 +59,10 @@ def unit_data(task: str, level: str, graphs: Sequence, limit: int = 0) -> tuple[
 
 def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, device: str) -> int:
     """The BREC contract (:func:`brec_runner.contract.check_model`, no T² width limit) and, for node
-    and edge levels, ``[num_nodes, d]`` node outputs that pass the batch-independence check
-    (:func:`brec_runner.contract.check_graphs_kept_apart`: each graph's node outputs unchanged when
-    the other graphs of its batch are reordered or removed); refusals are one line. Returns ``d``."""
+    and edge levels, ``[num_nodes, d]`` node outputs; at every level the batch-independence check
+    (:func:`brec_runner.contract.check_graphs_kept_apart`: each graph's outputs, per node or per
+    graph, unchanged when the other graphs of its batch are reordered or removed); refusals are
+    one line. Returns ``d``."""
     import torch
     from torch_geometric.data import Batch
 
@@ -85,6 +86,9 @@ def check_levels(source: ModelSource, levels: Sequence[str], graphs: Sequence, d
                                      f"{list(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__}")
         check_graphs_kept_apart(source, [g for g in graphs if g is not None][:4],
                                 lambda m, b: level_outputs(m, b, "node"), device)
+    if "graph" in levels:  # a graph-level count is as wrong when a graph's output depends on its batch
+        check_graphs_kept_apart(source, [g for g in graphs if g is not None][:4],
+                                lambda m, b: level_outputs(m, b, "graph"), device, what="graph")
     return d
 
 

@@ -1,6 +1,6 @@
-"""Models that mix the graphs of a batch are refused at node and edge level before training
-(issue 45, fault 4): the batch-independence check batches a few benchmark graphs together, in
-reverse order and one by one, and demands each graph's node outputs unchanged."""
+"""Models that mix the graphs of a batch are refused before training (issue 45, fault 4; at graph
+level too): the batch-independence check batches a few benchmark graphs together, in reverse order
+and one by one, and demands each graph's outputs (per node, or per graph) unchanged."""
 
 import pytest
 import torch
@@ -61,8 +61,8 @@ def model_file(tmp_path_factory):
     return path
 
 
-@pytest.mark.parametrize("factory", ["mixer", "centred"])
-@pytest.mark.parametrize("level", ["node", "edge"])
+@pytest.mark.parametrize("factory, level", [("mixer", "node"), ("mixer", "edge"), ("mixer", "graph"),
+                                            ("centred", "node"), ("centred", "edge")])
 def test_a_model_that_mixes_graphs_is_refused_before_training(model_file, tmp_path, factory, level):
     out = tmp_path / "r"
     res = CliRunner().invoke(cli, ["count", "run", "--model", f"{model_file}:{factory}", "--task", "cycle:3",
