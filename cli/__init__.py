@@ -23,7 +23,8 @@ def cli() -> None:
 
 
 for _command in (pairs.check, pairs.iso, brec.brec, suite.suite, dataset.dataset_cmd, claims.claims, models.models,
-                 hom.hom, patterns.patterns_cmd, patterns.can_count_cmd, count.count, separate.separate_cmd):
+                 hom.hom, patterns.patterns_cmd, patterns.can_count_cmd, count.count, separate.separate_cmd,
+                 separate.hierarchy_cmd):
     cli.add_command(_command)
 brec.brec.add_command(compare.brec_compare, "compare")
 suite.suite.add_command(compare.suite_compare, "compare")

@@ -9,7 +9,7 @@ import click
 
 from cli.common import ReportedError, check_output_file, write_text
 
-__all__ = ["separate_cmd"]
+__all__ = ["separate_cmd", "hierarchy_cmd"]
 
 
 def _brec_candidates():
@@ -103,3 +103,53 @@ def separate_cmd(a: str, b: str, max_seconds: float, max_vertices: int, brec: bo
         written = _write(out, record)
         if fmt == "text":
             click.echo(f"wrote {', '.join(written)}")
+
+
+@click.command("hierarchy")
+@click.option("--tests", "tests_text", required=True,
+              help="Comma list of tests to place (at least two), or all (every test but 3fwl; all,3fwl adds it).")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              help="Time budget of the sweep over candidate pairs; the coverage says where it stopped.")
+@click.option("--max-vertices", type=click.IntRange(min=2), default=64, show_default=True,
+              help="Largest candidate graph tried (vertices).")
+@click.option("--brec/--no-brec", default=False, show_default=True, help="Also sweep BREC's 400 pairs.")
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+              help="Folder to write hierarchy.md, hierarchy.json and hierarchy.png (the Hasse diagram) into.")
+def hierarchy_cmd(tests_text: str, max_seconds: float, max_vertices: int, brec: bool, fmt: str,
+                  out: str | None) -> None:
+    """Every pair of TESTS placed from evidence: incomparable, strictly weaker, or equal on everything
+    searched, each "not weaker" with its smallest certified pair (as wltools separate certifies it).
+
+    "Weaker" is an observation on the pairs searched (the coverage is printed), not a theorem.
+
+    Example: wltools hierarchy --tests 1wl,spd,rd,3wl --out hierarchy
+    """
+    from pathlib import Path
+
+    from wltools.errors import WLToolsError
+    from wltools.hierarchy.table import draw_hasse, hierarchy
+    from wltools.refine.names import parse_tests
+
+    names = ("hierarchy.md", "hierarchy.json", "hierarchy.png")
+    if out:
+        from wltools.runtime.shipped import refuse_shipped
+
+        refuse_shipped("--out", out, error=ReportedError)
+        for name in names:
+            check_output_file("--out", Path(out) / name)
+    try:
+        tests = parse_tests(tests_text, command="hierarchy --tests")
+        h = hierarchy(tests, pairs=_brec_candidates() if brec else (), max_seconds=max_seconds,
+                      max_vertices=max_vertices)
+    except WLToolsError as exc:
+        raise ReportedError(str(exc)) from None
+    record = h.to_dict()
+    text = h.markdown()
+    click.echo(json.dumps(record, indent=2) if fmt == "json" else text)
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        write_text(Path(out) / names[0], text)
+        write_text(Path(out) / names[1], json.dumps(record, indent=2) + "\n")
+        draw_hasse(h, Path(out) / names[2])
+        click.echo(f"wrote {', '.join(str(Path(out) / n) for n in names)}", err=True)

@@ -84,6 +84,7 @@ FOLDER_OUTPUTS = {
                                "--quiet"),
     ("brec report", "--figures"): ("brec", "report", GIN_RUN, "--figures", "docs/figures"),
     ("separate", "--out"): ("separate", "1wl", "3wl", "--no-brec", "--out", "data/separate"),
+    ("hierarchy", "--out"): ("hierarchy", "--tests", "1wl,3wl", "--out", "docs/hierarchy"),
 }
 #: Parameter names of options that name an output file or folder (as tests/test_default_outputs.py).
 OUTPUT_PARAMS = {"out", "out_dir", "out_path", "plot_path", "html_path", "draw_path", "figures_dir"}

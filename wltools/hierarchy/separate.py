@@ -161,9 +161,11 @@ def _atlas_candidates(max_nodes: int) -> tuple[Candidate, ...]:
 
 
 def candidates(a: str, b: str, *, pairs: Iterable = (), furer_nodes: int = FURER_NODES,
-               atlas_nodes: int = ATLAS_NODES, max_vertices: int = 64) -> tuple[list[Candidate], list[str]]:
-    """Every candidate pair in the order they are tried, and the coverage lines that describe them."""
-    fa, fb = family_of(a), family_of(b)
+               atlas_nodes: int = ATLAS_NODES, max_vertices: int = 64,
+               family_guided: bool = True) -> tuple[list[Candidate], list[str]]:
+    """Every candidate pair in the order they are tried, and the coverage lines that describe them
+    (``family_guided=False``: no patterns chosen for (a, b); every Fürer pair is a plain candidate)."""
+    fa, fb = (family_of(a), family_of(b)) if family_guided else (None, None)
     all_patterns = connected_graphs(furer_nodes, 2)
     coverage, out = [], []
     guided: set = set()

@@ -1,0 +1,179 @@
+"""``hierarchy(tests)``: every ordered pair of tests placed from evidence, with a certified pair for
+each "not weaker".
+
+One pass over the candidates of :func:`wltools.hierarchy.separate.candidates` (Fürer pairs over small
+graphs, the atlas's 1-WL-equivalent pairs, pairs the caller passes), smallest first: each candidate is
+refined once by every test (verdict only), so n tests cost one sweep, not n (n - 1) searches. For each
+ordered pair (A, B) the smallest candidate that B distinguishes and A does not is then certified
+exactly as :func:`~wltools.hierarchy.separate.separate` certifies it (A to stability, B's round and
+witness, two homomorphism counters, canonical forms). Two tests are then:
+
+* **incomparable**: a certified pair each way;
+* **A strictly weaker than B**: a certified pair that B separates and A does not, and none the other
+  way *on everything searched* (the coverage is part of the answer: this is an observation, not a
+  theorem, unless a published result says so);
+* **equal on everything searched**: no pair either way.
+
+The Hasse diagram keeps the "strictly weaker" edges that no third test lies between.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from ..refine import refine_pair, verdict_only
+from .separate import Candidate, Certificate, _check_tests, _try, candidates
+
+__all__ = ["Hierarchy", "hierarchy", "draw_hasse", "MAX_VERTICES_OF"]
+
+#: Largest candidate (vertices) refined by tests whose rounds cost n^4 or refine many marked copies;
+#: the others take every candidate up to ``max_vertices``.
+MAX_VERTICES_OF = {"3fwl": 24, "m2": 24}
+
+
+@dataclass
+class Hierarchy:
+    """The evidence for every ordered pair of ``tests`` (module docstring)."""
+
+    tests: tuple[str, ...]
+    certificates: dict = field(default_factory=dict)  # (a, b) -> Certificate: b separates, a does not
+    checked: dict = field(default_factory=dict)  # test -> candidates it refined
+    coverage: list = field(default_factory=list)
+    seconds: float = 0.0
+    out_of_time: bool = False
+
+    def relation(self, a: str, b: str) -> str:
+        """``"incomparable"``, ``"weaker"`` (a strictly weaker than b), ``"stronger"`` or ``"equal"``
+        (on everything searched)."""
+        ab, ba = (a, b) in self.certificates, (b, a) in self.certificates
+        return {(True, True): "incomparable", (True, False): "weaker", (False, True): "stronger",
+                (False, False): "equal"}[(ab, ba)]
+
+    def hasse_edges(self) -> list[tuple[str, str]]:
+        """``(a, b)`` for a strictly weaker than b with no test c strictly between them."""
+        weaker = {(a, b) for a in self.tests for b in self.tests if a != b and self.relation(a, b) == "weaker"}
+        return sorted((a, b) for a, b in weaker
+                      if not any((a, c) in weaker and (c, b) in weaker for c in self.tests))
+
+    def to_dict(self) -> dict:
+        pairs = []
+        for i, a in enumerate(self.tests):
+            for b in self.tests[i + 1:]:
+                row = {"a": a, "b": b, "relation": self.relation(a, b)}
+                for key, (x, y) in (("b_over_a", (a, b)), ("a_over_b", (b, a))):
+                    cert = self.certificates.get((x, y))
+                    row[key] = None if cert is None else cert.to_dict()
+                pairs.append(row)
+        return {"tests": list(self.tests), "pairs": pairs, "hasse": [list(e) for e in self.hasse_edges()],
+                "candidates_refined": dict(self.checked), "coverage": self.coverage,
+                "out_of_time": self.out_of_time, "seconds": round(self.seconds, 1)}
+
+    def markdown(self) -> str:
+        """A table of every pair of tests with its relation and smallest certified pairs."""
+        lines = ["| A | B | relation | pair B separates, A does not | pair A separates, B does not |",
+                 "|---|---|---|---|---|"]
+
+        def cell(cert: Certificate | None) -> str:
+            if cert is None:
+                return "none found"
+            return f"{cert.G.number_of_nodes()} vertices: {cert.construction}"
+
+        for row in self.to_dict()["pairs"]:
+            a, b = row["a"], row["b"]
+            words = {"weaker": f"{a} < {b}", "stronger": f"{b} < {a}", "incomparable": "incomparable",
+                     "equal": "equal on everything searched"}[row["relation"]]
+            lines.append(f"| {a} | {b} | {words} | {cell(self.certificates.get((a, b)))} | "
+                         f"{cell(self.certificates.get((b, a)))} |")
+        lines += ["", "Searched:", *(f"- {c}" for c in self.coverage),
+                  f"- candidates refined per test: " + ", ".join(f"{t} {n}" for t, n in self.checked.items()),
+                  "", "\"<\" means: a certified pair one way and none the other way on everything searched "
+                  "(an observation, not a theorem)."]
+        return "\n".join(lines) + "\n"
+
+
+def _verdicts(c: Candidate, tests, max_vertices_of: dict) -> dict:
+    G, H = c.graphs()
+    out = {}
+    with verdict_only():
+        for t in tests:
+            if c.size <= max_vertices_of.get(t, c.size):
+                out[t] = refine_pair(G, H, t).distinguished
+    return out
+
+
+def hierarchy(tests, *, pairs=(), max_seconds: float = 300.0, max_vertices: int = 64,
+              max_vertices_of: dict | None = None) -> Hierarchy:
+    """Place every ordered pair of ``tests`` (module docstring) within ``max_seconds``."""
+    tests = tuple(dict.fromkeys(tests))
+    if len(tests) < 2:
+        from ..errors import UnknownNameError
+
+        raise UnknownNameError("give at least two different tests")
+    for i, a in enumerate(tests):
+        for b in tests[i + 1:]:
+            _check_tests(a, b)
+    caps = MAX_VERTICES_OF if max_vertices_of is None else max_vertices_of
+    started = time.perf_counter()
+    todo, coverage = candidates(tests[0], tests[1], pairs=pairs, max_vertices=max_vertices, family_guided=False)
+    h = Hierarchy(tests, coverage=coverage, checked={t: 0 for t in tests})
+    open_pairs = {(a, b) for a in tests for b in tests if a != b}
+    for c in todo:
+        if not open_pairs:
+            break
+        if time.perf_counter() - started > max_seconds:
+            h.out_of_time = True
+            break
+        seen = _verdicts(c, tests, caps)
+        for t in seen:
+            h.checked[t] += 1
+        for a, b in sorted(open_pairs):
+            if seen.get(b) is True and seen.get(a) is False:
+                cert = _try(a, b, c, None, 6, started, 0)
+                if cert is not None:
+                    h.certificates[(a, b)] = cert
+                    open_pairs.discard((a, b))
+    h.seconds = time.perf_counter() - started
+    if h.out_of_time:
+        h.coverage.append(f"stopped after {h.seconds:.0f} s (time budget): larger candidates not tried")
+    capped = {t: v for t, v in caps.items() if t in tests}
+    if capped:
+        h.coverage.append("candidates above " + ", ".join(f"{v} vertices for {t}" for t, v in capped.items())
+                          + " not refined by that test (n^4 rounds or many marked copies)")
+    return h
+
+
+def draw_hasse(h: Hierarchy, path) -> None:
+    """The Hasse diagram of ``h`` (weaker below), each edge labelled with the size (vertices) of its
+    smallest certified pair; tests equal on everything searched drawn side by side."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..draw.figure import save_figure
+
+    D = nx.DiGraph()
+    D.add_nodes_from(h.tests)
+    D.add_edges_from(h.hasse_edges())
+    level = {t: 0 for t in h.tests}
+    for t in nx.topological_sort(D):
+        for u in D.successors(t):
+            level[u] = max(level[u], level[t] + 1)
+    rows: dict = {}
+    for t in h.tests:
+        rows.setdefault(level[t], []).append(t)
+    pos = {t: (i - (len(r) - 1) / 2, lv) for lv, r in rows.items() for i, t in enumerate(r)}
+    width = max(len(r) for r in rows.values())
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.6 * width), 1.3 * (len(rows) + 1)))
+    nx.draw_networkx(D, pos, ax=ax, node_color="#f0f0f0", edgecolors="#333333", node_size=1500, font_size=8,
+                     arrows=True, arrowsize=12)
+    labels = {(a, b): str(h.certificates[(a, b)].G.number_of_nodes()) for a, b in D.edges}
+    nx.draw_networkx_edge_labels(D, pos, edge_labels=labels, ax=ax, font_size=7)
+    ax.set_title("tests, weaker below (on everything searched);\nan edge's label: vertices of its smallest "
+                 "certified pair", fontsize=9)
+    ax.set_axis_off()
+    save_figure(fig, path)
+    plt.close(fig)
