@@ -25,9 +25,18 @@ class Group(click.Group):
             return super().invoke(ctx)
         except WLToolsError as exc:
             raise ReportedError(str(exc)) from exc
+        except click.UsageError as exc:  # click's usage, hint and message: one line here, as every refusal
+            if isinstance(exc, ReportedError) or exc.ctx is None or exc.ctx.command is self:
+                raise
+            raise ReportedError(f"{exc.format_message().rstrip('.')} (wltools {exc.ctx.command_path.partition(' ')[2]} "
+                                "--help lists the options)") from exc
 
     def resolve_command(self, ctx, args):
-        name, cmd, rest = super().resolve_command(ctx, args)
+        try:
+            name, cmd, rest = super().resolve_command(ctx, args)
+        except click.UsageError as exc:  # an unknown command: one line too
+            raise ReportedError(f"{exc.format_message().rstrip('.')} ({ctx.command_path} --help lists the "
+                                "commands)") from exc
         if cmd is not None and not isinstance(cmd, click.Group):
             why = repeated_option(cmd, rest)
             if why:

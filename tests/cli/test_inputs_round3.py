@@ -606,3 +606,16 @@ def test_a_file_index_that_is_no_index_says_so(tmp_path):
     _refused(_run("hom", "path:2", f"{g6}:-1"), "'-1' is not a graph index", "0-based")
     _refused(_run("hom", "path:2", f"{g6}:5"), "holds 3 graphs", "(0..2)")
     assert _run("hom", "path:2", f"{g6}:2").output.strip().endswith("= 6")  # path on 4 vertices: 2m = 6
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("hom", "path:3", "petersen", "--max-memory", "abc"), "Invalid value for '--max-memory'"),
+    (("hom", "path:3"), "Missing argument 'G'"),
+    (("check", "petersen", "petersen", "--bogus"), "No such option '--bogus'"),
+    (("patterns", "--test", "1wl"), "Missing option '--max-nodes'"),
+    (("nope",), "No such command 'nope'"),
+    (("brec", "nope"), "No such command 'nope'"),
+])
+def test_usage_errors_are_one_line_naming_the_help(args, needle):
+    """Careless-user trial: click's usage errors took four lines (usage, hint, blank, message)."""
+    _refused(_run(*args), needle, "--help lists the")
