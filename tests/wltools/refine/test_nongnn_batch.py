@@ -72,7 +72,8 @@ def test_all_400_brec_pairs_equal_refine_pair(brec, test):
 
 
 @pytest.mark.parametrize("test", ("s4", "n2", "n3"))
-def test_brec_sample_equals_refine_pair(brec, test):
+def test_brec_every_ninth_pair_equals_refine_pair(brec, test):
+    """Every ninth BREC pair (this test was shadowed by the next one's name and never ran)."""
     pairs = [brec[i] for i in range(0, 400, 9)]
     assert refine_pairs(pairs, test) == _per_pair(pairs, test)
 
