@@ -11,7 +11,10 @@ and those 3-WL separates, on the pairs the run covers.
 
 Rows: one per settings (:func:`brec_runner.identity.settings_of`); runs of one model under
 different settings are labelled by what differs (:func:`brec_runner.identity.differing_settings`:
-preset, epochs, device, relabelling rule, ...). Suite runs (``wltools suite run``) are compared
+preset, epochs, device, relabelling rule, ..., in plain words). Per model one row is the
+``headline``: at BREC's reference protocol (:func:`at_reference_protocol`), the published
+configuration first, then the most pairs and seeds (:func:`_mark_headline`); the Markdown prints
+those as the leaderboard and the others as its variants (:mod:`brec_runner.compare_format`). Suite runs (``wltools suite run``) are compared
 the same way with the suites as columns: the runs of one model and settings on several suites
 make one row.
 
@@ -30,7 +33,7 @@ from typing import Any, Sequence
 from wltools.errors import RunDirectoryError, WLToolsError
 
 __all__ = ["find_runs", "compare_runs", "CommittedTheory", "leaderboards", "leaderboard_comparisons", "REPORTS", "BREC_SIZES", "SUPPLEMENT",
-           "LEADERBOARDS"]
+           "LEADERBOARDS", "at_reference_protocol"]
 
 #: The committed reports folder of this checkout.
 REPORTS = Path(__file__).resolve().parents[1] / "reports"
@@ -252,6 +255,7 @@ def _new_row(rep: dict[str, Any], key: str, config: dict[str, Any]) -> dict[str,
     return {"model": rep["model"], "preset": rep.get("preset"), "label": "", "key": key, "config": config,
             "bound": {k: th.get(k) for k in ("lower", "upper", "rrwp_steps", "class")},
             "theory_computed": bool(th.get("computed")), "seeds": [], "device": rep.get("device"),
+            "epochs": (config.get("protocol") or {}).get("epochs"),
             "settings_hashes": [], "run_dirs": [], "cells": {}, "unfinished": False,
             "units": {"selected": 0, "recorded": 0, "failed": 0, "missing": 0}, "skipped_lines": [],
             "duplicate_units": 0, "not_invariant_units": 0, "not_invariant_max_diff": None}
@@ -288,10 +292,47 @@ def _rows(reports: list[dict[str, Any]], suite: bool, base: Path | None) -> list
             rows.append(row)
         _add(row, rep, base)
     _label(rows)
+    _mark_headline(rows)
     rows.sort(key=lambda r: (r["model"], r["preset"] or "", r["label"]))
     for r in rows:
         del r["key"], r["config"]
     return rows
+
+
+def at_reference_protocol(config: dict[str, Any]) -> bool:
+    """Whether a run used BREC's reference protocol: the reliability threshold rounded as the
+    reference evaluator's (``threshold_rule`` "reference", :class:`brec_runner.protocol.Protocol`)
+    and relabelled copies drawn by the current rule (:data:`brec_runner.dataset.RELABEL_RULE`).
+    A config without a threshold rule predates it and used the exact critical value."""
+    from .dataset import RELABEL_RULE
+    from .protocol import Protocol
+
+    rule = (config.get("protocol") or {}).get("threshold_rule", "exact")
+    return rule == Protocol().threshold_rule and config.get("relabel_rule") == RELABEL_RULE
+
+
+def _headline_rank(row: dict[str, Any]) -> tuple:
+    """Higher is preferred among one model's reference-protocol rows: the model as published (no
+    overrides of its configuration, its BREC preset or none), then the most pairs covered, then the
+    most seeds."""
+    config = row["config"]
+    pairs = sum(c["pairs"] for name, c in row["cells"].items() if name != "total")
+    return (not config.get("model_overrides"), (config.get("preset") or "brec") == "brec", pairs, len(row["seeds"]))
+
+
+def _mark_headline(rows: list[dict[str, Any]]) -> None:
+    """Set each row's ``reference`` (:func:`at_reference_protocol`) and ``headline``: per model,
+    the one reference-protocol row of highest :func:`_headline_rank` (ties: the first by label).
+    The headline rows are the leaderboard a paper prints; the others are its variants. Rows are
+    never merged here: each stays one identity (settings and declared bound)."""
+    best: dict[str, dict[str, Any]] = {}
+    for r in sorted(rows, key=lambda r: (r["preset"] or "", r["label"])):
+        r["reference"] = at_reference_protocol(r["config"])
+        r["headline"] = False
+        if r["reference"] and (r["model"] not in best or _headline_rank(r) > _headline_rank(best[r["model"]])):
+            best[r["model"]] = r
+    for r in best.values():
+        r["headline"] = True
 
 
 #: The order settings appear in a row label.
@@ -306,16 +347,19 @@ def _setting_text(key: str, config: dict[str, Any], others: list[dict[str, Any]]
     if key == "protocol.epochs":
         return f"{protocol.get('epochs')} epochs"
     if key == "protocol.loss_threshold":
-        return f"early stop {protocol.get('loss_threshold'):g}" if protocol.get("loss_threshold") else "no early stop"
+        threshold = protocol.get("loss_threshold")
+        return f"early stopping below loss {threshold:g}" if threshold else "no early stopping"
     if key == "protocol.threshold_rule":
-        return f"T² {protocol.get('threshold_rule')}"
+        return _threshold_words(protocol)
     if key.startswith("protocol."):
         field = key.split(".", 1)[1]
         return None if field == "threshold" else f"{field.replace('_', ' ')} {protocol.get(field)}"
     if key == "device_type":
-        return config.get("device_type") or config.get("device")
+        from .compare_format import device_words
+
+        return device_words(config.get("device_type") or config.get("device"))
     if key == "dataset":
-        return f"copies {config.get('relabel_rule')}"
+        return _copies_words(config.get("relabel_rule"))
     if key == "transform":
         return f"transform {config.get('transform')}"
     if key == "preset":
@@ -330,8 +374,35 @@ def _setting_text(key: str, config: dict[str, Any], others: list[dict[str, Any]]
     fields = sorted({f for o in others for f in set(mine) | set(o.get(key) or {})
                      if mine.get(f) != (o.get(key) or {}).get(f)})
     if key == "model_overrides":
-        return ", ".join(f"{f}={mine[f]}" for f in fields if f in mine) or "no overrides"
-    return ", ".join(f"{f}={mine.get(f)}" for f in fields)  # model_config
+        changed = ", ".join(f"{f.replace('_', ' ')} {mine[f]}" for f in fields if f in mine)
+        return f"configuration changed: {changed}" if changed else "published configuration"
+    return ", ".join(_option_words(f, mine.get(f)) for f in fields)  # model_config
+
+
+def _threshold_words(protocol: dict[str, Any]) -> str:
+    """The reliability threshold in words: BREC's evaluator's rounded 72.34, or the exact value."""
+    value = protocol.get("threshold")
+    if protocol.get("threshold_rule", "exact") == "reference":
+        return "BREC's threshold" + ("" if value is None else f" {value:.2f}")
+    return "exact threshold" + ("" if value is None else f" {value:.3f}")
+
+
+def _copies_words(rule: str | None) -> str:
+    """The relabelling rule in words (:data:`brec_runner.dataset.RELABEL_RULE` is the reference)."""
+    from .dataset import RELABEL_RULE
+
+    return "distinct relabelled copies" if rule == RELABEL_RULE else f"relabelled copies may repeat ({rule} rule)"
+
+
+def _option_words(field: str, value: Any) -> str:
+    """A model-configuration option in words: ``dedup_stem=False`` -> "dedup stem off"; None (the
+    option did not exist when the run was made) -> "before the dedup stem option"."""
+    name = field.replace("_", " ")
+    if value is None:
+        return f"before the {name} option"
+    if isinstance(value, bool):
+        return f"{name} {'on' if value else 'off'}"
+    return f"{name} {value}"
 
 
 def _differing(configs: list[dict[str, Any]], *, whole: bool = False) -> list[str]:

@@ -15,7 +15,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FORMATS", "format_comparison", "plot_comparison", "bound_text", "realised_text", "cell_text"]
+__all__ = ["FORMATS", "format_comparison", "plot_comparison", "bound_text", "realised_text", "cell_text",
+           "device_words"]
 
 #: The formats of :func:`format_comparison`.
 FORMATS = ("md", "csv", "json", "latex", "html")
@@ -87,9 +88,11 @@ def _seeds(seeds: list[int]) -> str:
     return ", ".join(map(str, seeds))
 
 
-def _model(row: dict[str, Any]) -> str:
+def _model(row: dict[str, Any], label: bool = True) -> str:
+    """The model cell: name, [preset], then its settings label (``label``) or, for a leaderboard
+    row, its epochs and device; flags last."""
     text = row["model"] + (f" [{row['preset']}]" if row.get("preset") else "")
-    text += f": {row['label']}" if row.get("label") else ""
+    text += (f": {row['label']}" if row.get("label") else "") if label else f" ({_run_text(row)})"
     text += " (not permutation invariant)" if row.get("not_invariant_units") else ""
     return text + (" (unfinished)" if row.get("unfinished") else "")
 
@@ -109,23 +112,62 @@ def _header(cmp: dict[str, Any]) -> list[str]:
     return [c if cmp["sizes"].get(c) is None else f"{c} ({cmp['sizes'][c]})" for c in cmp["columns"]]
 
 
+def _headline(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows a paper prints (one per model, ``headline``); all rows for comparisons made before
+    rows were marked."""
+    return [r for r in rows if r.get("headline", True)]
+
+
+def device_words(device: str | None) -> str | None:
+    """``cpu`` -> "on CPU", ``cuda`` / ``cuda:1`` -> "on GPU" (other devices by name)."""
+    if not device:
+        return None
+    kind = str(device).split(":")[0]
+    return "on " + {"cpu": "CPU", "cuda": "GPU"}.get(kind, kind)
+
+
+def _run_text(row: dict[str, Any]) -> str:
+    """Epochs and device of a headline row in words: ``200 epochs, GPU``."""
+    parts = [f"{row['epochs']} epochs" if row.get("epochs") else None,
+             (device_words(row.get("device")) or "").replace("on ", "")]
+    return ", ".join(p for p in parts if p)
+
+
+_CELL_TEXT = ("Each cell: realised / declared bound / 3-WL, i.e. the pairs the model distinguished with a passing "
+              "reliability check (BREC's RPC; mean ± std over seeds where they differ), the pairs its declared "
+              "bound separates and the pairs 3-WL separates, on the pairs the run covers (\"N pairs\" where that "
+              "is not the whole column).")
+_HEADLINE_TEXT = ("One row per model at BREC's reference protocol (BREC's reliability threshold 72.34, distinct "
+                  "relabelled copies); where a model has several such runs, the one with its published "
+                  "configuration and preset, then the most pairs, then the most seeds.")
+
+
+def _table(cmp: dict[str, Any], rows: list[dict[str, Any]], first: str, first_cell) -> list[str]:
+    header = [first, "bound", "seeds", *_header(cmp)]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in rows:
+        cells = [cell_text(r["cells"].get(c), cmp["sizes"].get(c)) for c in cmp["columns"]]
+        lines.append("| " + " | ".join([first_cell(r), bound_text(r["bound"]), _seeds(r["seeds"]), *cells]) + " |")
+    return lines
+
+
 def _markdown(cmp: dict[str, Any]) -> str:
     rows = cmp["rows"]
+    headline = _headline(rows)
+    variants = [r for r in rows if r not in headline]
     runs = sum(len(r["run_dirs"]) for r in rows)
     what = "suites" if cmp["kind"] == "suite" else "BREC"
     lines = [f"# {what} leaderboard", "",
-             f"{runs} run director{'y' if runs == 1 else 'ies'} in {len(rows)} row(s), one per model and settings "
-             "(`wltools " + ("suite" if cmp["kind"] == "suite" else "brec") + " compare`). Each cell: realised / "
-             "declared bound / 3-WL, i.e. the pairs the model distinguished with a passing reliability check (BREC's "
-             "RPC; mean ± std over seeds where they differ), the pairs its declared bound separates and the pairs "
-             "3-WL separates, on the pairs the run covers (\"N pairs\" where that is not the whole column).", ""]
+             f"{runs} run director{'y' if runs == 1 else 'ies'} (`wltools " + ("suite" if cmp["kind"] == "suite" else "brec")
+             + f" compare`): {len(headline)} model(s), {len(variants)} variant(s). " + _HEADLINE_TEXT
+             + (" Runs of other settings are under Variants. " if variants else " ") + _CELL_TEXT, ""]
     if not cmp.get("theory"):
         lines += ["(theoretical verdicts not computed: the bound and 3-WL are shown as —)", ""]
-    header = ["model", "bound", "seeds", *_header(cmp)]
-    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for r in rows:
-        cells = [cell_text(r["cells"].get(c), cmp["sizes"].get(c)) for c in cmp["columns"]]
-        lines.append("| " + " | ".join([_model(r), bound_text(r["bound"]), _seeds(r["seeds"]), *cells]) + " |")
+    lines += _table(cmp, headline, "model", lambda r: _model(r, label=False))
+    if variants:
+        lines += ["", "## Variants", "", "Other runs, one row per model and settings, named by what differs from "
+                  "the model's other runs.", ""]
+        lines += _table(cmp, variants, "model: settings", _model)
     lines += ["", "## Runs", ""]
     for r in rows:
         u = r["units"]
@@ -135,7 +177,8 @@ def _markdown(cmp: dict[str, Any]) -> str:
         skipped = f"; {len(r['skipped_lines'])} results line(s) skipped as untrustworthy" if r["skipped_lines"] else ""
         twice = (f"; {r['duplicate_units']} (pair, seed) unit(s) recorded more than once, counted once"
                  if r.get("duplicate_units") else "")
-        lines.append(f"- {_model(r)}: " + ", ".join(f"`{d}`" for d in r["run_dirs"]) + extra + skipped + twice
+        row = "; the leaderboard's row" if variants and r in headline else ""
+        lines.append(f"- {_model(r)}: " + ", ".join(f"`{d}`" for d in r["run_dirs"]) + row + extra + skipped + twice
                      + not_invariant_text(r))
     return "\n".join(lines) + "\n"
 
@@ -146,13 +189,13 @@ def _csv(cmp: dict[str, Any]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["model", "preset", "label", "bound_lower", "bound_upper", "rrwp_steps", "seeds", "unfinished",
-                "not_invariant_units"]
+                "not_invariant_units", "leaderboard_row"]
                + [f"{c}_{f}" for c in cmp["columns"] for f in _CSV_FIELDS])
     for r in cmp["rows"]:
         b = r["bound"]
         out = [r["model"], r.get("preset") or "", r["label"], b.get("lower") or "", b.get("upper") or "",
                b.get("rrwp_steps") or "", " ".join(map(str, r["seeds"])), int(bool(r["unfinished"])),
-               r.get("not_invariant_units") or 0]
+               r.get("not_invariant_units") or 0, int(bool(r.get("headline", True)))]
         for c in cmp["columns"]:
             cell = r["cells"].get(c) or {}
             s = cell.get("realised") or {}
@@ -175,15 +218,19 @@ def _tex(text: str) -> str:
 def _latex(cmp: dict[str, Any]) -> str:
     """A booktabs ``tabular`` (``\\usepackage{booktabs}``), ready to paste into a paper."""
     cols = cmp["columns"]
+    rows = _headline(cmp["rows"])
+    left = len(cmp["rows"]) - len(rows)
     lines = ["% wltools " + ("suite" if cmp["kind"] == "suite" else "brec") + " compare; needs \\usepackage{booktabs}.",
+             "% One row per model at BREC's reference protocol"
+             + (f"; {left} variant(s) left out (--format md, csv or json lists them)." if left else "."),
              "% Each cell: realised (distinguished with a passing reliability check; mean $\\pm$ std over seeds) / "
              "declared bound / 3-WL, on the pairs the run covers.",
              f"\\begin{{tabular}}{{lll{'r' * len(cols)}}}", "\\toprule",
              " & ".join(["Model", "Bound", "Seeds", *(_tex(h) for h in _header(cmp))]) + " \\\\", "\\midrule"]
-    for r in cmp["rows"]:
+    for r in rows:
         cells = [_tex(cell_text(r["cells"].get(c), cmp["sizes"].get(c), "PLUSMINUS")).replace("PLUSMINUS", "$\\pm$")
                  .replace("—", "--") for c in cols]
-        lines.append(" & ".join([_tex(_model(r)), _tex(bound_text(r["bound"])), _tex(_seeds(r["seeds"])).replace("-", "--"),
+        lines.append(" & ".join([_tex(_model(r, label=False)), _tex(bound_text(r["bound"])), _tex(_seeds(r["seeds"])).replace("-", "--"),
                                  *cells]) + " \\\\")
     return "\n".join(lines + ["\\bottomrule", "\\end{tabular}"]) + "\n"
 

@@ -62,6 +62,9 @@ def theory_verdict(task: str, level: str, test: str | None) -> tuple[str, str | 
 def _rooted_verdict(t, level: str, test: str, root: tuple) -> tuple[str, str | None]:
     """The verdict for the pattern of ``t`` rooted at ``root`` (a subgraph task by its spasm,
     ``wltools.hom.spasm.can_count``; a homomorphism task by the family itself)."""
+    no_family = _no_family_verdict(test, level)
+    if no_family is not None:
+        return no_family, None
     if t.kind == "hom":  # hom(F, .) is counted iff F itself is in the family (Definition 3.1)
         return _hom_verdict(t.pattern, level, test, root)
     from wltools.hom.spasm import can_count
@@ -69,7 +72,7 @@ def _rooted_verdict(t, level: str, test: str, root: tuple) -> tuple[str, str | N
     try:
         ok, witness = can_count(t.pattern, test, level, root if level != "graph" else None)
     except Exception as exc:  # noqa: BLE001 - another module's refusal is shown, not raised
-        return f"theory unavailable ({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})", None
+        return f"theory unavailable ({type(exc).__name__}: {' '.join(str(exc).split())})", None
     if witness is not None:  # the homomorphic image outside the family, as graph6
         from wltools.hom.patterns import graph6
 
@@ -82,12 +85,19 @@ def _hom_verdict(F, level: str, test: str, roots: tuple) -> tuple[str, str | Non
     the targets are computed in :mod:`wltools.counting.data`) exactly when the rooted F lies in its
     homomorphism-expressivity family (Zhang et al. ICLR 2024, Definition 3.1 and Theorems
     3.4-3.8): :func:`wltools.hom.families.family_of`."""
-    from wltools.hom.families import family_of, no_family_reason
+    from wltools.hom.families import family_of
 
-    fam = family_of(test, level)
-    if fam is None:
-        return f"theory unavailable ({no_family_reason(test, level)})", None
-    return ("can count" if fam.contains(F, tuple(roots)) else "cannot count"), None
+    return ("can count" if family_of(test, level).contains(F, tuple(roots)) else "cannot count"), None
+
+
+def _no_family_verdict(test: str, level: str) -> str | None:
+    """The whole cell for a test without a homomorphism family at ``level``, the reason in full
+    (:func:`wltools.hom.families.no_family_reason`), e.g. "no known homomorphism family for spd at
+    graph level: ..."; None when the test has one."""
+    from wltools.hom.families import no_family_reason
+
+    reason = no_family_reason(test, level)
+    return None if reason is None else f"no known homomorphism family for {test} at {level} level: {reason}"
 
 
 def _flag(verdict: str, mean: float, invariant: bool | None = None) -> str:

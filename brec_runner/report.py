@@ -444,14 +444,17 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
 def _training(config: dict[str, Any], records: list[dict]) -> dict[str, Any] | None:
     """Epochs actually trained per unit (early stopping: an epoch loss below the protocol's
     ``loss_threshold`` ends a unit's training): the protocol's epochs, the least, median and most
-    trained, and how many units stopped early. None without records or epochs."""
+    trained, how many units stopped early and the threshold itself (0: early stopping off, as the
+    training loss is never negative). None without records or epochs."""
     epochs = sorted(int(r["epochs"]) for r in records if r.get("epochs") is not None)
     if not epochs:
         return None
-    limit = (config.get("protocol") or {}).get("epochs")
+    protocol = config.get("protocol") or {}
+    limit = protocol.get("epochs")
     return {"protocol_epochs": limit, "min": epochs[0], "median": epochs[len(epochs) // 2],
             "max": epochs[-1], "units": len(epochs),
-            "stopped_early": sum(e < limit for e in epochs) if isinstance(limit, int) else None}
+            "stopped_early": sum(e < limit for e in epochs) if isinstance(limit, int) else None,
+            "loss_threshold": protocol.get("loss_threshold")}
 
 
 class Report:

@@ -44,11 +44,16 @@ def _training_line(rep: dict[str, Any]) -> list[str]:
     t = rep.get("training")
     if not t:
         return []
+    trained = f"Epochs trained per unit: {t['min']} to {t['max']} (median {t['median']})"
     if t["stopped_early"] is None:
-        return [f"Epochs trained per unit: {t['min']} to {t['max']} (median {t['median']}).", ""]
-    return [f"Epochs trained per unit: {t['min']} to {t['max']} (median {t['median']}) of "
-            f"{t['protocol_epochs']}; {t['stopped_early']} of {t['units']} units stopped early (epoch loss "
-            "below the protocol's loss threshold).", ""]
+        return [f"{trained}.", ""]
+    threshold = t.get("loss_threshold")
+    if isinstance(threshold, (int, float)) and threshold <= 0:  # the loss is never below 0
+        return [f"{trained} of {t['protocol_epochs']}; early stopping off (the protocol's loss threshold "
+                f"is {threshold:g}).", ""]
+    return [f"{trained} of {t['protocol_epochs']}; {t['stopped_early']} of {t['units']} units stopped early "
+            f"(epoch loss below the protocol's loss threshold{'' if threshold is None else f' {threshold:g}'}).",
+            ""]
 
 
 def published_note(config: dict, published: dict | None) -> str | None:

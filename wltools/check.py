@@ -147,7 +147,8 @@ class CheckResult:
         The canonical forms when a labelling ran to the end.
     iso_timeout : float or None
     rrwp_steps : int or None
-        The RRWP steps used (lowered to ``n + 1`` when asked for more, see ``notes``).
+        The RRWP steps K the ``rrwp`` test used: the one asked for (lowered to ``n + 1`` when more,
+        see ``notes``), else the default ``max(n_G, n_H)``; None when ``rrwp`` is not among the tests.
     notes : list of str
         Remarks for the user (e.g. a lowered ``rrwp_steps``).
     explanations : dict or None
@@ -407,6 +408,8 @@ def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None
         notes.append(f"--rrwp-steps {rrwp_steps} lowered to n + 1 = {n + 1}: by Cayley-Hamilton "
                      f"the powers of M beyond M^{n} add nothing to RRWP-WL")
         rrwp_steps = n + 1
+    if rrwp_steps is None and "rrwp" in tests:  # refine_pair's default K, made explicit for the record
+        rrwp_steps = n
     pair_labels(G, H)  # labels on one graph only, or on some nodes only: one line, before any work
     require_tests(tests, G, H, rrwp_steps, max_memory)
     witness = first_difference(G, H)

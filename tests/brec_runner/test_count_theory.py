@@ -56,3 +56,17 @@ def test_the_issue_case_tailed_triangle_under_swl_vs():
     verdict, witness = theory_verdict("tailed-triangle", "node", "swl-vs")
     assert verdict == "cannot count" and witness.endswith("root 3")
     assert theory_verdict("cycle:3", "node", "swl-vs") == ("can count", None)
+
+
+@pytest.mark.parametrize("test, level, reason_end", [
+    ("spd", "graph", "no published homomorphism-expressivity characterisation of spd is known to wltools"),
+    ("1wl", "edge", "state its edge-level expressivity does not exist"),
+])
+def test_a_bound_without_a_family_says_so_in_full(test, level, reason_end):
+    """Issue 43: the cell read "theory unavailable (UnsupportedGraphError: ... is know" (cut at 120
+    characters). It names the missing family and gives the whole reason, for subgraph and
+    homomorphism tasks alike, with no witness."""
+    for task in ("cycle:3", "hom:boat"):
+        verdict, witness = theory_verdict(task, level, test)
+        assert verdict.startswith(f"no known homomorphism family for {test} at {level} level: "), verdict
+        assert verdict.endswith(reason_end) and "unavailable" not in verdict and witness is None

@@ -122,6 +122,23 @@ def test_report_shows_epochs_trained_and_early_stops():
     assert 0 < early < len(epochs)  # this run has both kinds
     rep = build_report([run], theory=False)
     assert rep["training"] == {"protocol_epochs": limit, "min": epochs[0], "median": epochs[len(epochs) // 2],
-                               "max": epochs[-1], "units": len(epochs), "stopped_early": early}
+                               "max": epochs[-1], "units": len(epochs), "stopped_early": early,
+                               "loss_threshold": 0.2}
     assert (f"Epochs trained per unit: {epochs[0]} to {epochs[-1]} (median {epochs[len(epochs) // 2]}) of "
             f"{limit}; {early} of {len(epochs)} units stopped early") in format_report(rep)
+
+
+def test_report_says_early_stopping_was_off_when_the_loss_threshold_is_0():
+    """Issue 43: with loss threshold 0 (the loss is never negative, so no unit can stop early) the
+    PPGT report said "0 of 26 units stopped early (below the protocol's loss threshold)"; it says
+    early stopping was off. Checked on the committed GPU run whose config sets the threshold to 0."""
+    import json as _json
+    from pathlib import Path as _Path
+
+    from brec_runner.report import build_report, format_report
+
+    run = _Path(__file__).resolve().parents[2] / "reports" / "brec-runs" / "ppgt-brec-cfi-gpu"
+    assert _json.loads((run / "config.json").read_text())["protocol"]["loss_threshold"] == 0
+    text = format_report(build_report([run], theory=False))
+    assert "early stopping off (the protocol's loss threshold is 0)." in text
+    assert "stopped early" not in text

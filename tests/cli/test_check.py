@@ -365,3 +365,21 @@ def test_check_bad_iso_timeout(value):
     result = _run("check", "petersen", "petersen", "--iso-timeout", value)
     assert result.exit_code == 2
     assert "Invalid value" in result.stderr
+
+
+def test_check_json_records_the_rrwp_steps_it_used():
+    """Issue 43: ``--format json`` gave ``rrwp_steps: null`` when K was left to its default. It is the
+    K used: max(n_G, n_H) = 20 for these two 20-vertex graphs, the K asked for, or n + 1 = 21 when
+    more was asked; null only when no rrwp test ran. The rrwp verdict is the one of rrwp:20."""
+    def check_json(*args):
+        return json.loads(_run("check", "dodecahedral", "desargues", *args, "--format", "json").stdout)
+
+    default = check_json("--test", "rrwp")
+    assert default["rrwp_steps"] == 20
+    from wltools.refine import refine_pair
+
+    at_20 = refine_pair(nx.dodecahedral_graph(), nx.desargues_graph(), "rrwp:20").distinguished
+    assert default["results"][0]["distinguished"] is at_20
+    assert check_json("--test", "rrwp", "--rrwp-steps", "5")["rrwp_steps"] == 5
+    assert check_json("--test", "rrwp", "--rrwp-steps", "40")["rrwp_steps"] == 21
+    assert check_json("--test", "spd")["rrwp_steps"] is None

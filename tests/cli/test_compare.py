@@ -50,7 +50,7 @@ def test_suite_compare_is_the_leaderboard_machinery():
     r = _run("suite", "compare", *runs, "reports/suite-runs/README.md", cwd=ROOT)
     assert r.exit_code == 0, r.output
     assert r.stdout == format_comparison(compare_runs([ROOT / d for d in runs], suite=True, base=ROOT), "md")
-    assert "| grit [brec] | rrwp (K=21) | 0 | 45 / 45 / 45 |" in r.stdout  # all of CSL: no pair count
+    assert "| grit [brec] (20 epochs, CPU) | rrwp (K=21) | 0 | 45 / 45 / 45 |" in r.stdout  # all of CSL: no pair count
     assert "note: reports/suite-runs/README.md is a file, not a run directory: left out" in r.stderr
 
 
@@ -58,7 +58,8 @@ def test_formats_out_and_plot(tmp_path):
     runs = [REDRAW / "grit-brec-cpu", REDRAW / "sgformer-brec-cpu"]
     r = _run("brec", "compare", *runs, "--no-theory")
     assert r.exit_code == 0, r.output
-    assert "| grit [brec] | rrwp (K=21) | 0 |" in r.stdout and "| sgformer [brec] | 1wl | 0 |" in r.stdout
+    assert "| grit [brec] (20 epochs, CPU) | rrwp (K=21) | 0 |" in r.stdout
+    assert "| sgformer [brec] (20 epochs, CPU) | 1wl | 0 |" in r.stdout
     table = list(csv.DictReader(io.StringIO(_run("brec", "compare", *runs, "--format", "csv", "--no-theory").stdout)))
     assert [row["model"] for row in table] == ["grit", "sgformer"]
     assert "—" not in "".join(v for row in table for v in row.values())
