@@ -26,23 +26,11 @@ def _settings(name: str) -> dict:
     return dict(atlas_limit=100 if name in _FEWER else 209, max_pairs=60, random_pairs=6, collection_size=8)
 
 
-#: refine_wl1 (1-WL's fast path) and wl1_declaration (the kernel) write different witness texts for
-#: the same class (issue 41: one witness text per test, whatever the path); strict: when the two
-#: agree, this test fails until the mark is removed.
-_WITNESS_TEXTS_DIFFER = pytest.mark.xfail(strict=True, raises=AssertionError,
-                                          reason="1-WL's two paths write different witness texts")
-
-
-@pytest.mark.parametrize("name", [pytest.param(t.name, marks=_WITNESS_TEXTS_DIFFER) if t.name == "1wl" else t.name
-                                  for t in builtin_tests()] + ["n3"])
+@pytest.mark.parametrize("name", [t.name for t in builtin_tests()] + ["n3"])
 def test_every_builtin_test_passes_the_conformance_suite(name):
+    """Every built-in test, 1-WL included: its fast path (refine_wl1) and its kernel declaration
+    write one witness text since the two paths were unified (issue 41)."""
     assert check_test(name, **_settings(name)) == CHECKS
-
-
-def test_1wl_passes_every_check_but_the_witness_text():
-    assert check_test("1wl", **_settings("1wl"), checks=tuple(c for c in CHECKS if c != "fast path"))
-    with pytest.raises(AssertionError, match=r"^check_test\(1wl\): fast path: .*nodes of colour"):
-        check_test("1wl", **_settings("1wl"), checks=("fast path",))
 
 
 def test_the_independent_references_cover_the_shared_table_tests():
