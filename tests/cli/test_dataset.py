@@ -92,3 +92,16 @@ def test_graph6_with_targets_file(tmp_path):
     (tmp_path / "short.txt").write_text("a\n")
     r = _run(str(g6), "--targets", str(tmp_path / "short.txt"), "--quiet")
     assert r.exit_code == 2 and r.output.strip() == "error: short.txt has 1 targets for 3 graphs"
+
+
+def test_a_committed_dataset_by_name_in_any_case_and_an_unknown_name_lists_them():
+    """``nci1k`` is the committed NCI1K (a name, not a file); an unknown name lists the committed
+    datasets in one line instead of "no such file"."""
+    from click.testing import CliRunner
+
+    from cli import cli
+
+    ok = CliRunner().invoke(cli, ["dataset", "nci1k", "--tests", "1wl", "--rounds", "1", "--quiet"])
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(cli, ["dataset", "NCI1X", "--tests", "1wl"])
+    assert bad.exit_code == 2 and "committed: NCI1K" in bad.output and len(bad.output.strip().splitlines()) == 1

@@ -49,7 +49,7 @@ from .iso_labelled import isomorphism_classes
 from .pairwise import MAX_SECONDS, estimate_seconds, ignored_labels, pairwise_classes, plan
 from .keys import KEYED, is_seeded
 from .refine import LocalShards, on_one_table, refine_collection
-from .tu import bundled, read_tu
+from .tu import bundled, bundled_names, read_tu
 
 __all__ = ["analyse", "open_dataset", "peak_bytes", "TASKS"]
 
@@ -284,6 +284,9 @@ def open_dataset(path, *, node_features: str = "auto", edge_labels: bool = True,
     p = Path(path)
     if not p.exists() and bundled(str(path)) is not None:
         p = bundled(str(path))
+    if not p.exists():
+        raise GraphFormatError(f"no such file or folder {str(path)!r}, and no committed dataset of that name "
+                               f"(committed: {', '.join(bundled_names()) or 'none'})")
     count = targets is not None and str(targets).startswith("count:")
     if p.is_dir() or p.name.endswith("_A.txt"):
         if targets is not None and not count:

@@ -44,7 +44,7 @@ from ..errors import GraphFormatError, UnsupportedGraphError
 from ..graphs.labels import encode_rows
 from .collection import GraphCollection, build_csr
 
-__all__ = ["read_tu", "NODE_FEATURES", "TU_DATA_DIR", "bundled"]
+__all__ = ["read_tu", "NODE_FEATURES", "TU_DATA_DIR", "bundled", "bundled_names"]
 
 #: The committed TU datasets (``data/tu``; provenance and checksums in its README.md).
 TU_DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "tu"
@@ -69,11 +69,18 @@ def bundled(name: str) -> Path | None:
 
     Examples
     --------
-    >>> bundled("NCI1K").name, bundled("NOPE")
-    ('NCI1K', None)
+    >>> bundled("NCI1K").name, bundled("nci1k").name, bundled("NOPE")
+    ('NCI1K', 'NCI1K', None)
     """
-    folder = TU_DATA_DIR / name
-    return folder if name and "/" not in name and folder.is_dir() else None
+    if not name or "/" in name or not TU_DATA_DIR.is_dir():
+        return None
+    by_case = {f.name.lower(): f for f in TU_DATA_DIR.iterdir() if f.is_dir()}
+    return by_case.get(name.lower())  # nci1k is NCI1K: a name, not a file, so its case is not meaningful
+
+
+def bundled_names() -> list[str]:
+    """The committed TU datasets' names, sorted (for messages)."""
+    return sorted(f.name for f in TU_DATA_DIR.iterdir() if f.is_dir()) if TU_DATA_DIR.is_dir() else []
 
 
 def _diagnose(path: Path, lines: list[str], cols: int | None, number) -> str:
