@@ -68,7 +68,7 @@ def _round(col: np.ndarray, g: dict) -> tuple[np.ndarray, np.ndarray]:
     equal (:func:`wltools.runtime.hashing.exact_ids`), and one node of each."""
     code = g["owner_n"] + col[g["indices"]]
     code.sort(kind="stable")  # by owner (already in order), then colour; timsort: fast on runs
-    new = exact_ids(code - g["owner_n"], col, g["indptr"], what="batched 1-WL")
+    new = exact_ids(code - g["owner_n"], col, g["indptr"], what="batched 1-WL", layout=(g["deg"], g["owner"], g["pos"]))
     # ids come in order of first appearance: colour j first appears where the running maximum reaches j
     first = np.flatnonzero(np.concatenate([[True], new[1:] > np.maximum.accumulate(new)[:-1]])) if new.size else new
     return new, first

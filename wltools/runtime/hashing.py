@@ -149,15 +149,16 @@ def _segment_hashes(items, prefix, salt, indptr, layout) -> np.ndarray:
 def _row_hashes(rows: np.ndarray, prefix: np.ndarray, salt: int) -> np.ndarray:
     N, m = rows.shape
     w = weights(m + 1, salt)
-    h = np.empty(N, dtype=np.uint64)
     step = max(1, _BLOCK_ITEMS // max(m, 1))
+    parts = []
     with np.errstate(over="ignore"):
-        for a in range(0, N, step):
+        for a in range(0, N, step):  # one block in the usual case
             block = np.ascontiguousarray(rows[a : a + step], dtype=np.int64).view(np.uint64)
             hb = block @ w[1:] if m else np.zeros(block.shape[0], dtype=np.uint64)
-            hb += prefix[a : a + step].astype(np.int64).view(np.uint64) * w[0]
-            h[a : a + step] = _mix(hb, prefix[a : a + step])
-    return h
+            p = prefix[a : a + step].astype(np.int64, copy=False)
+            hb += p.view(np.uint64) * w[0]
+            parts.append(_mix(hb, p))
+    return parts[0] if len(parts) == 1 else np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
 
 
 def _verify(items, prefix, indptr, rep, layout) -> bool:
@@ -191,13 +192,14 @@ def _interned(items, prefix, indptr) -> np.ndarray:
 
 
 def exact_ids(items: np.ndarray, prefix: np.ndarray | None = None, indptr: np.ndarray | None = None, *,
-              order: str = "first", what: str = "exact ids") -> np.ndarray:
+              order: str = "first", what: str = "exact ids", layout: tuple | None = None) -> np.ndarray:
     """Exact ids ``0..k-1`` of the keys (:func:`key_hashes`; without ``prefix``, the first column
     of the matrix ``items`` is the prefix): equal ids iff equal keys, verified entry by entry,
     retried with new weights on a collision (module docstring); up to :data:`SMALL_KEYS` keys in
     order of first appearance are interned in a dict instead. ``order``: ``"first"`` numbers the
     keys in order of first appearance, ``"hash"`` in the order of their salt-0 hashes (the order
-    :func:`unique_rows` has always given; committed witnesses name colours by it).
+    :func:`unique_rows` has always given; committed witnesses name colours by it). ``layout``: the
+    segments' ``(lengths, owner of each entry, position in its segment)`` when the caller has them.
 
     Examples
     --------
@@ -210,7 +212,8 @@ def exact_ids(items: np.ndarray, prefix: np.ndarray | None = None, indptr: np.nd
     N = prefix.size
     if order == "first" and N <= SMALL_KEYS:
         return _interned(items, prefix, indptr)
-    layout = None if indptr is None else _segments(indptr)
+    if indptr is not None and layout is None:
+        layout = _segments(indptr)
 
     def attempt(salt):
         h = _row_hashes(items, prefix, salt) if indptr is None else _segment_hashes(items, prefix, salt, indptr, layout)

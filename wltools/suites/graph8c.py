@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from dataclasses import replace
 from typing import Iterable, Sequence
 
 import networkx as nx
 import pynauty
+
+from ..refine.kernel import History, refine
+from ..refine.wl1 import wl1_declaration
 
 __all__ = [
     "CONNECTED_COUNTS",
@@ -147,10 +151,10 @@ def certificates(graphs: Iterable[nx.Graph]) -> list[bytes]:
 def wl1_classes(graphs: Sequence[nx.Graph]) -> list[list[int]]:
     """Classes (lists of indices, size >= 2) of graphs that 1-WL does not separate.
 
-    One colour table shared by all graphs: colour ``<- (colour, sorted neighbour colours)`` for
-    ``max n`` rounds (enough for every graph's colouring to be stable, and colours of later rounds
-    determine those of earlier ones), then graphs are grouped by their colour histogram. This is
-    the verdict of :func:`wltools.refine.refine_pair` with ``"1wl"`` on every pair at once.
+    One colour table shared by all graphs: the kernel's 1-WL (:func:`wltools.refine.wl1.wl1_declaration`)
+    on their disjoint union, to the stable colouring (colours of later rounds determine those of
+    earlier ones), then graphs are grouped by their colour histogram. This is the verdict of
+    :func:`wltools.refine.refine_pair` with ``"1wl"`` on every pair at once.
 
     Examples
     --------
@@ -159,19 +163,23 @@ def wl1_classes(graphs: Sequence[nx.Graph]) -> list[list[int]]:
     >>> wl1_classes([nx.cycle_graph(6), nx.path_graph(6), two_triangles])
     [[0, 2]]
     """
-    table: dict = {}
-    cols = [[0] * G.number_of_nodes() for G in graphs]
-    adj = [[sorted(G.adj[v]) for v in range(G.number_of_nodes())] for G in graphs]
-    rounds = max((G.number_of_nodes() for G in graphs), default=0)
-    for _ in range(rounds):
-        new = []
-        for c, a in zip(cols, adj):
-            new.append([table.setdefault((c[v], tuple(sorted(c[u] for u in a[v]))), len(table))
-                        for v in range(len(c))])
-        cols = new
+    graphs = list(graphs)
+    sizes = [G.number_of_nodes() for G in graphs]
+    offsets = list(itertools.accumulate(sizes, initial=0))
+    union = nx.empty_graph(offsets[-1])  # graph i on nodes offsets[i] + (0..n_i - 1)
+    for G, s in zip(graphs, offsets):
+        at = {v: s + i for i, v in enumerate(G)}
+        union.add_edges_from((at[u], at[v]) for u, v in G.edges)
+    history = History(every_round=False)
+    # the collection is more elements of one refinement: G = the union (H, edgeless, is unused)
+    decl = wl1_declaration(union, nx.empty_graph(union.number_of_nodes()))
+    refine(replace(decl, compare=False), history=history)
+    cols = history.colours[-1][0].tolist()
     groups: dict = defaultdict(list)
-    for i, c in enumerate(cols):
-        groups[(len(c), tuple(sorted(c)))].append(i)
+    start = 0
+    for i, n in enumerate(sizes):
+        groups[(n, tuple(sorted(cols[start:start + n])))].append(i)
+        start += n
     return sorted((g for g in groups.values() if len(g) > 1), key=lambda g: g[0])
 
 
