@@ -29,7 +29,7 @@ from typing import Callable
 
 import networkx as nx
 
-__all__ = ["refine_shared", "wl1_classes", "spd_classes", "rd_classes", "rrwp_classes",
+__all__ = ["refine_shared", "fraction_inverse", "wl1_classes", "spd_classes", "rd_classes", "rrwp_classes",
            "fwl2_classes", "fwl3_classes", "substructure_classes"]
 
 
@@ -71,7 +71,7 @@ def _spd(G: nx.Graph) -> dict:
     return {v: {u: hops[v].get(u, -1) for u in G} for v in G}  # -1: unreachable
 
 
-def _inverse(M: list) -> list:
+def fraction_inverse(M: list) -> list:
     """The inverse of a non-singular square matrix of Fractions (Gauss-Jordan)."""
     n = len(M)
     A = [list(row) + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(M)]
@@ -95,7 +95,7 @@ def _rd(G: nx.Graph) -> dict:
         nodes = sorted(comp)
         k = len(nodes)
         L = [[Fraction(G.degree(a) if a == b else -int(G.has_edge(a, b))) + Fraction(1, k) for b in nodes] for a in nodes]
-        M = _inverse(L)
+        M = fraction_inverse(L)
         for i, a in enumerate(nodes):
             for j, b in enumerate(nodes):
                 R[a][b] = M[i][i] + M[j][j] - 2 * M[i][j]

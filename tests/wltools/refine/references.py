@@ -17,6 +17,8 @@ from itertools import combinations, product
 
 import networkx as nx
 
+from wltools.testing.references import fraction_inverse  # Gauss-Jordan over Fractions (no engine code)
+
 
 def _loop(graphs, elements, init, signature, readout=None):
     """The round loop (module docstring) over ``elements(X)``; ``init(X, e)`` and
@@ -107,22 +109,6 @@ def _spd(X):
     return {(u, v): d[u].get(v, "inf") for u in X for v in X}
 
 
-def _inverse(M):
-    """Inverse of a square Fraction matrix (Gauss-Jordan)."""
-    n = len(M)
-    A = [list(row) + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(M)]
-    for col in range(n):
-        piv = next(r for r in range(col, n) if A[r][col] != 0)
-        A[col], A[piv] = A[piv], A[col]
-        p = A[col][col]
-        A[col] = [x / p for x in A[col]]
-        for r in range(n):
-            if r != col and A[r][col] != 0:
-                f = A[r][col]
-                A[r] = [a - f * b for a, b in zip(A[r], A[col])]
-    return [row[n:] for row in A]
-
-
 def _rd(X):
     """Effective resistance: per component, ground one node and invert the reduced Laplacian
     ``R(u, v) = X_uu + X_vv - 2 X_uv``; infinite between components."""
@@ -131,7 +117,7 @@ def _rd(X):
         nodes = sorted(comp)
         rest = nodes[1:]
         L = [[Fraction(X.degree(a) if a == b else -int(X.has_edge(a, b))) for b in rest] for a in rest]
-        inv = _inverse(L) if rest else []
+        inv = fraction_inverse(L) if rest else []
         Y = {(a, b): inv[i][j] for i, a in enumerate(rest) for j, b in enumerate(rest)}
         for u in nodes:
             for v in nodes:
