@@ -14,13 +14,24 @@ nauty runs (``is_isomorphic``: two certificates; then two ``certificate_digest``
 does one canonical labelling per graph (:func:`wltools.iso.canonical_form`, bliss above 256 nodes).
 The old module is read from git (``--old-rev``) and run in the same interpreter.
 
+Commands that train nothing (``--cpu``; issue 44 item 3): ``models list``, ``brec report``,
+``brec compare``, ``count report``, ``count tasks`` and ``claims list`` on committed run
+directories, each in CPU seconds (user + system of the child, ``getrusage(RUSAGE_CHILDREN)``: the
+machine is shared, so wall time is noise), interleaved with the floor ``python -c "import click,
+numpy, networkx"`` in the same run, one untimed warm-up each (it fills the verdict cache), then
+``--repeat`` rounds; the best (minimum) of each and its ratio to the floor's best are recorded
+(goal: 1.5x), with whether torch got imported. ``--cpu-rev REV`` also runs the commands with the
+code of git revision REV (the "before"), in the same rounds.
+
 Usage::
 
     python benchmarks/startup_bench.py              # start-up only
+    python benchmarks/startup_bench.py --cpu --cpu-rev e77fe30   # commands that train nothing, CPU-s
     python benchmarks/startup_bench.py --iso        # also the 2,000-node isomorphism timings
     python benchmarks/startup_bench.py --compare-rev ea7f603   # and `check` at an older revision
 
-Results go to ``benchmarks/results/startup.json`` with :func:`wltools.runtime.provenance.environment`.
+Results go to ``benchmarks/results/startup.json`` (a run replaces the sections it measures, keeps
+the others) with :func:`wltools.runtime.provenance.environment`.
 """
 
 from __future__ import annotations
@@ -109,6 +120,76 @@ def startup(repeat: int, compare_rev: str | None = None) -> dict:
     return out
 
 
+#: Commands that train nothing (issue 44 item 3), on committed run directories.
+NO_MODEL_COMMANDS = {
+    "models_list": ["models", "list"],
+    "brec_report": ["brec", "report", "reports/brec-runs/grit-brec-cpu"],
+    "brec_report_no_theory": ["brec", "report", "reports/brec-runs/grit-brec-cpu", "--no-theory"],
+    "brec_compare": ["brec", "compare", "reports/brec-runs"],
+    "count_report": ["count", "report", "reports/count-runs/gin-graph"],
+    "count_tasks": ["count", "tasks"],
+    "claims_list": ["claims", "list"],
+}
+_REPORT_LOADED = ("import atexit, sys\n"
+                  "atexit.register(lambda: sys.stderr.write('\\nLOADED=' + ','.join(m for m in "
+                  "('torch', 'torch_geometric', 'scipy') if m in sys.modules) + '\\n'))\n")
+
+
+def _exported(rev: str, tmp: Path) -> Path:
+    """The tracked files of git revision ``rev``, exported under ``tmp`` (no worktree is registered)."""
+    path = tmp / f"tree-{rev}"
+    path.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(path)], input=archive, check=True)
+    return path
+
+
+def _cpu_once(args: list[str], script: str, env: dict, cwd: Path) -> tuple[float, list[str]]:
+    """CPU seconds (user + system) of one fresh interpreter running ``script`` with ``args``."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([sys.executable, "-c", script, *args], cwd=cwd, env=env, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed: {proc.stderr[-500:]}")
+    loaded = proc.stderr.rsplit("LOADED=", 1)[-1].strip()
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, [m for m in loaded.split(",") if m]
+
+
+def cpu_start(repeat: int, rev: str | None = None) -> dict:
+    """Best-of-``repeat`` CPU seconds of the floor and of each command that trains nothing
+    (and of each at revision ``rev``), interleaved round by round, and their ratios to the floor."""
+    tmp = Path(tempfile.mkdtemp(prefix="wltools-cpu-start-"))
+    env = {**os.environ, "WLTOOLS_CACHE": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
+    floor = _REPORT_LOADED + "import click, numpy, networkx\n"
+    command = _REPORT_LOADED + "from cli import main\nsys.argv[0] = 'wltools'\nsys.exit(main())\n"
+    runs = {"floor": ([], floor, ROOT, env)}
+    runs.update({name: (args, command, ROOT, env) for name, args in NO_MODEL_COMMANDS.items()})
+    old = _exported(rev, tmp) if rev else None
+    if old:
+        old_env = {**env, "WLTOOLS_CACHE": str(tmp / "cache-old"), "PYTHONPATH": str(old)}
+        runs.update({f"{name}@{rev}": (args, command, old, old_env) for name, args in NO_MODEL_COMMANDS.items()})
+    cpu: dict[str, list[float]] = {name: [] for name in runs}
+    loaded: dict[str, list[str]] = {}
+    for i in range(repeat + 1):
+        for name, (args, script, cwd, run_env) in runs.items():
+            seconds, loaded[name] = _cpu_once(args, script, run_env, cwd)
+            if i:  # the first round warms the disk and the verdict caches
+                cpu[name].append(seconds)
+    best = {name: min(v) for name, v in cpu.items()}
+    return {
+        "floor": "python -c 'import click, numpy, networkx'", "unit": "CPU seconds (user + system), best of rounds",
+        "repeat": repeat, "goal_ratio": 1.5, "revision_before": rev,
+        "commands": {name: "wltools " + " ".join(args) for name, args in NO_MODEL_COMMANDS.items()},
+        "best_cpu_s": {k: round(v, 3) for k, v in best.items()},
+        "median_cpu_s": {k: round(statistics.median(v), 3) for k, v in cpu.items()},
+        "ratio_to_floor": {k: round(v / best["floor"], 2) for k, v in best.items() if k != "floor"},
+        "imports": loaded,
+    }
+
+
 def _old_iso(rev: str):
     """The wltools.iso module of git revision ``rev``, loaded under another name."""
     text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:wltools/iso/__init__.py"], check=True,
@@ -154,15 +235,26 @@ def main() -> None:
     ap.add_argument("--old-rev", default="3dd6a62", help="git revision of the old wltools/iso/__init__.py")
     ap.add_argument("--compare-rev", default=None,
                     help="also time `check petersen petersen` with the code of this git revision")
+    ap.add_argument("--cpu", action="store_true",
+                    help="only the commands that train nothing, in CPU seconds against the floor")
+    ap.add_argument("--cpu-rev", default=None, help="with --cpu: also the commands at this git revision")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "startup.json"))
     args = ap.parse_args()
 
     from wltools.runtime.provenance import environment
 
-    result = {"environment": environment(), "startup": startup(args.repeat, args.compare_rev)}
+    out = Path(args.out)
+    result = json.loads(out.read_text()) if out.is_file() else {}
+    if args.cpu:
+        result["no_model_commands"] = {"environment": environment(), **cpu_start(args.repeat, args.cpu_rev)}
+        out.write_text(json.dumps(result, indent=2) + "\n")
+        print(json.dumps({k: result["no_model_commands"][k] for k in ("best_cpu_s", "ratio_to_floor")}, indent=1))
+        print(f"wrote {args.out}")
+        return
+    result.update({"environment": environment(), "startup": startup(args.repeat, args.compare_rev)})
     if args.iso:
         result["iso_2000"] = iso_2000(args.old_rev)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    out.write_text(json.dumps(result, indent=2) + "\n")
     s = result["startup"]
     for k in [k for k, v in s.items() if isinstance(v, dict) and "median_s" in v]:
         print(f"{s[k]['command'][:60]:<62} {s[k]['median_s']:7.3f} s  imports {','.join(s[k]['imports'])}")

@@ -29,18 +29,20 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wltools.errors import RunDirectoryError, WLToolsError
 
 from .count_predictions import predictions_problem, stores_predictions, write_predictions
-from .count_train import CountProtocol
 from .fileio import read_regular, write_atomic
 from .identity import (code_version, config_problem, differing_settings, record_checksum, seal_config,
                        settings_hash)
 from .locks import FileLock
 from .model_source import ModelSource
 from .record import check_kind, prepare_run_dir, read_config, read_results
+
+if TYPE_CHECKING:  # count_train imports torch: only a run needs it, not reading or reporting runs
+    from .count_train import CountProtocol
 
 __all__ = ["read_count_run", "record_problem", "count_protocol", "count_code_version", "dataset_digest", "CountRun",
            "MAX_FAILURES", "unit_identity", "merge_units", "declared_bound"]
@@ -56,6 +58,8 @@ RESULT_FIELDS = ("test_nmae", "val_nmae", "test_mae", "std", "best_epoch", "epoc
 def count_protocol(overrides: dict[str, Any] | None = None) -> CountProtocol:
     """The default :class:`CountProtocol` with ``overrides`` (unknown fields: one error)."""
     import dataclasses
+
+    from .count_train import CountProtocol
 
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
     unknown = sorted(set(overrides) - set(CountProtocol.field_names()))

@@ -346,7 +346,7 @@ def _builtin(name, preset, options, bound, transform, given) -> ModelSource:
     registry.model_config(name, preset, **options)  # unknown presets and options: one line now
     made = registry.create_transform(name, preset, **options)
     parsed = parse_bound(bound, getattr(made, "walk_length", None)) if bound is not None \
-        else builtin_bound(name, made)
+        else builtin_bound(name, getattr(made, "walk_length", None))
     return ModelSource(name=name, kind=BUILTIN, factory=functools.partial(registry.create_model, name, preset),
                        options=options, preset=preset, transform=made,
                        transform_key=registry.transform_key(name, preset, **options), bound=parsed,
@@ -361,27 +361,40 @@ def _bound_text(bound: dict[str, Any] | None) -> str | None:
     return upper if lower in (None, bound["upper"]) else f"{lower},{upper}"
 
 
-def list_model_sources() -> list[dict[str, Any]]:
+def list_model_sources(load_plugins: bool = False) -> list[dict[str, Any]]:
     """Built-in models and installed plugins: name, kind, bound (text), presets, source.
 
-    A plugin that cannot be loaded is listed with the reason instead of its bound.
+    Built-in models are read from their configs (no model code, no torch, is imported). Plugins
+    are listed by name and entry point without importing them, their bound shown as not loaded,
+    unless ``load_plugins``: then each is loaded for its bound, and one that cannot be loaded is
+    listed with the reason instead.
     """
     from wltools.models import registry
 
+    from .configs import builtin_bound
+
     rows = []
     for name in registry.list_models():
-        src = resolve_model(name)
-        rows.append({"name": name, "kind": BUILTIN, "bound": _bound_text(src.bound),
-                     "presets": registry.list_presets(name), "source": f"wltools.models ({src.bound['source']})"})
+        bound = builtin_bound(name, registry.rrwp_channels(name))
+        rows.append({"name": name, "kind": BUILTIN, "bound": _bound_text(bound),
+                     "presets": registry.list_presets(name), "source": f"wltools.models ({bound['source']})"})
     for name, ep in sorted(plugin_entry_points().items()):
         if name in registry.list_models():
             rows.append({"name": name, "kind": PLUGIN, "bound": None, "presets": [],
                          "source": f"{ep.value} (shadowed by the built-in model of that name)"})
             continue
-        try:
-            src = resolve_model(name)
-            bound = _bound_text(src.bound)
-        except WLToolsError as exc:
-            bound = f"(cannot load: {exc})"
-        rows.append({"name": name, "kind": PLUGIN, "bound": bound, "presets": [], "source": ep.value})
+        rows.append({"name": name, "kind": PLUGIN, "bound": _plugin_bound(name) if load_plugins else NOT_LOADED,
+                     "presets": [], "source": ep.value})
     return rows
+
+
+#: The bound column of a plugin that :func:`list_model_sources` did not load.
+NOT_LOADED = "(not loaded: --load-plugins)"
+
+
+def _plugin_bound(name: str) -> str | None:
+    """The bound text of plugin ``name``, loading it; the reason when it cannot be loaded."""
+    try:
+        return _bound_text(resolve_model(name).bound)
+    except WLToolsError as exc:
+        return f"(cannot load: {exc})"

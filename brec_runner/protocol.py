@@ -135,6 +135,13 @@ class Protocol:
         return [f.name for f in dataclasses.fields(cls)]
 
 
+#: BREC's published setting (q = 32 relabelings, d = 16 outputs, alpha = 0.95), precomputed with
+#: the formula below: every report re-checks its records against it, and importing scipy.special
+#: alone costs a report about 0.4 CPU-s of start-up. tests/brec_runner/test_rpc.py checks it bit-equal
+#: to scipy.stats.f.ppf.
+_PRECOMPUTED = {(32, 16, 0.95): 72.33799245149663}
+
+
 @functools.lru_cache(maxsize=64)
 def t2_threshold(q: int, d: int, alpha: float = 0.95) -> float:
     """Critical value of Hotelling's T² for ``q`` paired observations in dimension ``d`` (cached:
@@ -145,14 +152,19 @@ def t2_threshold(q: int, d: int, alpha: float = 0.95) -> float:
     (Hotelling 1931; the one-sample test on the differences D_i = X_i - Y_i). With BREC's
     q = 32 relabelings and d = 16 outputs at alpha = 0.95 this is 72.338, the published 72.34.
     Requires q > d, otherwise the F distribution has no positive denominator degrees of freedom.
+    The quantile is :func:`scipy.special.fdtri`, the function ``scipy.stats.f.ppf`` evaluates
+    (the same float; importing ``scipy.stats`` would cost a report a second of start-up); BREC's
+    own setting is read from :data:`_PRECOMPUTED`.
     """
-    from scipy.stats import f as f_dist
-
     if not q > d >= 1:
         raise ValueError(f"the T² threshold needs q > d >= 1, got q={q}, d={d}")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
-    return float((q - 1) * d / (q - d) * f_dist.ppf(alpha, d, q - d))
+    if (q, d, alpha) in _PRECOMPUTED:
+        return _PRECOMPUTED[q, d, alpha]
+    from scipy.special import fdtri
+
+    return float((q - 1) * d / (q - d) * fdtri(d, q - d, alpha))
 
 
 def decide(t2_pair: float, t2_rel: float, protocol: Protocol) -> tuple[bool, bool]:

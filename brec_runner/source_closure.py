@@ -36,7 +36,21 @@ __all__ = ["import_closure", "imported_libraries", "library_importers", "library
 
 def _origin(name: str) -> Path | None:
     """The source file of module ``name`` (its ``__init__.py`` for a package), or None when it is
-    not a module (an attribute imported with ``from``) or has no Python source."""
+    not a module (an attribute imported with ``from``) or has no Python source.
+
+    Only a top-level name goes through :func:`importlib.util.find_spec`; a submodule is looked up
+    in its top package's directory (a package's ``__init__.py`` before a ``.py`` file, as the
+    import system does), since ``find_spec("a.b")`` imports package ``a`` and a whole closure of
+    such calls imported every package the walk passed (scipy among them) into a report.
+    """
+    top, _, rest = name.partition(".")
+    if rest:
+        root = _origin(top)
+        if root is None or root.name != "__init__.py":
+            return None
+        base = root.parent.joinpath(*rest.split("."))
+        return next((path for path in (base / "__init__.py", base.parent / (base.name + ".py")) if path.is_file()),
+                    None)
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError, AttributeError):

@@ -13,8 +13,13 @@ def models() -> None:
 
 @models.command("list")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def models_list(fmt: str) -> None:
+@click.option("--load-plugins", is_flag=True,
+              help="Import the installed plugins to show their bounds (by default they are listed unloaded).")
+def models_list(fmt: str, load_plugins: bool) -> None:
     """List built-in models and plugins (entry-point group wltools.models) with bound and presets.
+
+    Plugins are listed by name and entry point without being imported; --load-plugins imports
+    them to show their bounds (one that cannot be loaded shows why).
 
     Any other model runs by reference: wltools brec run --model PATH.py:ATTR (docs/your-model.md).
     """
@@ -22,7 +27,7 @@ def models_list(fmt: str) -> None:
 
     from brec_runner.model_source import list_model_sources
 
-    rows = list_model_sources()
+    rows = list_model_sources(load_plugins=load_plugins)
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))
         return

@@ -49,25 +49,24 @@ def published_counts(name: str) -> dict[str, Any] | None:
     return _load(name).get("published")
 
 
-def builtin_bound(name: str, transform) -> dict[str, Any]:
+def builtin_bound(name: str, rrwp_channels: int | None) -> dict[str, Any]:
     """The WL tests bounding built-in model ``name``, from its config file.
 
     Returns ``{"lower", "upper", "class", "note", "rrwp_steps", "source"}``; ``rrwp_steps`` is the
-    channel count K of the model's own RRWP encoding (its ``transform``'s ``walk_length``, identity
-    channel included) when a bound is RRWP-WL, else None. K is taken from the transform actually
-    built for the run, never guessed: a smaller K would make the bound too strict, a larger one too
-    loose.
+    channel count K of the model's own RRWP encoding (``rrwp_channels``: its transform's
+    ``walk_length``, identity channel included, or :func:`wltools.models.registry.rrwp_channels`,
+    the number that transform is built with) when a bound is RRWP-WL, else None. K is never
+    guessed: a smaller K would make the bound too strict, a larger one too loose.
     """
     from wltools.errors import RunDirectoryError
 
     th = dict(_load(name).get("theory", {}))
     k = None
     if "rrwp" in (th.get("lower"), th.get("upper")):
-        k = getattr(transform, "walk_length", None)
-        if k is None:
-            raise RunDirectoryError(f"model {name!r} is bounded by RRWP-WL but its transform {transform!r} "
-                                    "has no walk_length")
-        k = int(k)
+        if rrwp_channels is None:
+            raise RunDirectoryError(f"model {name!r} is bounded by RRWP-WL but has no RRWP encoding "
+                                    "of its own (no walk_length)")
+        k = int(rrwp_channels)
     return {"lower": th.get("lower"), "upper": th.get("upper"), "class": th.get("class"),
             "note": th.get("note", ""), "rrwp_steps": k, "source": f"brec_runner/configs/{name}.json"}
 
@@ -77,12 +76,12 @@ def theory_bound(run_config: dict[str, Any]) -> dict[str, Any] | None:
 
     The bound recorded in the run's ``config.json`` (``bound``, None when the model declared none);
     run directories written before bounds were recorded get their built-in model's
-    :func:`builtin_bound`.
+    :func:`builtin_bound` (read from its config: no model code is imported).
     """
     if "bound" in run_config:
         return run_config["bound"]
     from wltools.models import registry
 
-    transform = registry.create_transform(run_config["model"], run_config.get("preset") or "brec",
-                                          **(run_config.get("model_overrides") or {}))
-    return builtin_bound(run_config["model"], transform)
+    k = registry.rrwp_channels(run_config["model"], run_config.get("preset") or "brec",
+                               **(run_config.get("model_overrides") or {}))
+    return builtin_bound(run_config["model"], k)

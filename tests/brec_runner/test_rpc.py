@@ -194,3 +194,12 @@ def test_unit_timer_measures_the_work_between_start_and_stop(device):
     assert (cuda_s is None) == (device == "cpu")
     if cuda_s is not None:
         assert 0 < cuda_s <= wall_s
+
+
+def test_t2_threshold_is_bit_equal_to_scipy_stats_f_ppf():
+    """Runs record the exact threshold and reports compare it with ``!=``: the quantile function
+    the threshold uses (chosen for start-up) must give scipy.stats.f.ppf's float, bit for bit."""
+    from scipy.stats import f as f_dist
+
+    for q, d, alpha in [(32, 16, 0.95), (32, 5, 0.95), (64, 16, 0.99), (33, 32, 0.9), (100, 1, 0.5)]:
+        assert t2_threshold(q, d, alpha) == float((q - 1) * d / (q - d) * f_dist.ppf(alpha, d, q - d))

@@ -45,3 +45,19 @@ def test_rrwps_k_is_the_channel_count_of_the_models_encoding_everywhere():
     for name, k in (("ppgt", 33), ("grit", 21)):
         assert bound[name] == f"rrwp:{k}"
         assert create_transform(name)(data.clone()).rrwp.shape[1] == k
+
+
+def test_old_runs_bound_reads_k_from_the_config_and_agrees_with_the_transform():
+    """A run directory written before bounds were recorded gets its built-in model's bound, K read
+    from the config (no model code): PPGT small = 16 walk steps + the identity = 17 channels, GRIT
+    small 8, with overrides applied; the same K as the transform a run would build."""
+    from brec_runner.configs import theory_bound
+    from wltools.models import create_transform
+
+    for run, k in (({"model": "ppgt", "preset": "small"}, 17), ({"model": "grit", "preset": "small"}, 8),
+                   ({"model": "ppgt", "model_overrides": {"rrwp_steps": 4}}, 5)):
+        bound = theory_bound(run)
+        assert bound["upper"] == "rrwp" and bound["rrwp_steps"] == k
+        assert create_transform(run["model"], run.get("preset") or "brec",
+                                **run.get("model_overrides", {})).walk_length == k
+    assert theory_bound({"model": "graphormer"})["rrwp_steps"] is None

@@ -200,8 +200,17 @@ def plugin(tmp_path, monkeypatch, user_model_file):
     return "demo-gin"
 
 
-def test_entry_point_plugin_is_listed_and_runs(plugin, tmp_path):
+def test_entry_point_plugin_is_listed_unloaded_unless_asked(plugin):
+    """`models list` names a plugin and its entry point without importing it (issue 44 item 3)."""
     res = _cli("models", "list")
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.output.splitlines() if x.startswith("demo-gin"))
+    assert "plugin" in line and "not loaded" in line and "demo_plugin:tiny" in line
+    assert "demo_plugin" not in sys.modules
+
+
+def test_entry_point_plugin_is_listed_and_runs(plugin, tmp_path):
+    res = _cli("models", "list", "--load-plugins")
     assert res.exit_code == 0, res.output
     line = next(x for x in res.output.splitlines() if x.startswith("demo-gin"))
     assert "plugin" in line and "1wl" in line and "demo_plugin:tiny" in line

@@ -1,10 +1,10 @@
 """Trainable graph transformers (one model per file) and their registry.
 
-Importing this package imports the five model modules below; each registers its model with
-``@register_model`` on import. A new model file is added to these imports.
+Importing this package imports no model file (no torch): the registry knows the built-in models
+from :mod:`wltools.models.builtin` and imports a model's module when it is first built. A new
+model file adds its entry there.
 """
 
-from . import graph_transformer, graphormer, grit, ppgt, sgformer  # noqa: F401 - registration
 from .registry import create_model, create_transform, list_models, register_model, transform_key
 
 __all__ = ["create_model", "create_transform", "list_models", "register_model", "transform_key"]

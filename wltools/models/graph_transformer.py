@@ -36,7 +36,6 @@ the biases of our linear input maps, where the public code uses embedding tables
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import torch
 from torch import Tensor, nn
@@ -46,7 +45,7 @@ from torch_geometric.utils import scatter, softmax
 
 from .embedder import GraphEmbedder
 from .layers import ReadoutMLP, graph_index
-from .registry import register_model
+from .graph_transformer_config import PRESETS, GraphTransformerConfig
 
 __all__ = [
     "GraphTransformerConfig",
@@ -58,31 +57,6 @@ __all__ = [
 ]
 
 POS_ENCODINGS = ("lap", "lap_abs", "none")
-
-
-@dataclass
-class GraphTransformerConfig:
-    in_dim: int = 1  # node feature size (BREC: x = ones[n, 1])
-    edge_dim: int = 0  # edge-feature size; > 0 uses the edge-feature layer (Eq. 9-15)
-    hidden: int = 64  # d (public code, ZINC)
-    heads: int = 8  # H (Sec. 3)
-    layers: int = 10  # L (Sec. 3)
-    lap_k: int = 8  # k smallest non-trivial eigenvectors as PE (Sec. 2.2; public code, ZINC)
-    pos_enc: str = "lap"  # "lap" (paper) | "lap_abs" (|u|, sign invariant) | "none"
-    sign_flip: bool = True  # random eigenvector sign flips in training (Sec. 2.2)
-    full_attention: bool = False  # False: j in N(i) (paper's best); True: all j != i of the graph
-    norm: str = "batch"  # "batch" (paper's best, Table 1) or "layer"
-    dropout: float = 0.0  # (public code, ZINC)
-    qkv_bias: bool = False  # bias of Q, K, V, E projections (public code, ZINC: none)
-    attn_clamp: float = 5.0  # clamp of the attention logits (Sec. 2.3: "clamped to -5..5")
-    readout: str = "mean"  # graph pooling: "mean" (public code) or "sum"
-    out_dim: int = 16  # BREC output dimension
-
-
-PRESETS: dict[str, dict] = {
-    "brec": {},  # paper benchmark setting, see the module docstring
-    "small": {"hidden": 32, "heads": 4, "layers": 3, "lap_k": 4},
-}
 
 
 class AddLapPE(BaseTransform):
@@ -220,8 +194,6 @@ class GraphTransformerLayer(nn.Module):
         return h, e
 
 
-@register_model("graph_transformer", config_cls=GraphTransformerConfig, presets=PRESETS,
-                make_transform=graph_transformer_transform)
 class GraphTransformer(GraphEmbedder):
     r"""Graph Transformer graph embedder (Sec. 2.3).
 

@@ -24,8 +24,6 @@ ZINC's inputs (28 atom types, 4 bond types, one target) this file gives 474,113 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
@@ -34,43 +32,14 @@ from torch_geometric.utils import scatter
 from .embedder import GraphEmbedder
 from .encodings import AddRRWP, PairPlan, dense_pair_mask, is_functorch_wrapped, pair_plan, to_dense_pair
 from .layers import ReadoutMLP, TokenBatchNorm, degree, dense_batch, graph_index
-from .registry import register_model
+from .grit_config import PRESETS, GRITConfig
 
 __all__ = ["GRITConfig", "PRESETS", "grit_transform", "signed_sqrt", "GRITAttention", "GRITLayer", "GRIT"]
 
 
-@dataclass
-class GRITConfig:
-    in_dim: int = 1  # node feature size (BREC: x = ones[n, 1])
-    edge_dim: int = 0  # observed edge-attribute size; 0 = none (e'_ij dropped, Sec. 3.2)
-    hidden: int = 64  # d, node and pair width (Table 9, ZINC)
-    heads: int = 8  # N_h (Table 9); head width d' = hidden // heads
-    layers: int = 10  # transformer layers (Table 9)
-    rrwp_steps: int = 21  # K of Eq. 1 (channels I, M, ..., M^(K-1)); Table 9 "PE dim 21"
-    dropout: float = 0.0  # after attention / FFN (Table 9)
-    attn_dropout: float = 0.2  # on the attention probabilities (Table 9)
-    ffn_expansion: float = 2.0  # FFN hidden = 2 d (GraphGPS / GRIT code)
-    attn_clamp: float | None = 5.0  # clamp of the attention logits (GRIT code); None = off
-    update_pairs: bool = True  # update e_ij every layer (Eq. 3); False = fixed PE (ablation)
-    degree_scaler: bool = True  # Eq. 5
-    pooling: str = "sum"  # graph readout: "sum" (ZINC, Table 9) or "mean"
-    head_layers: int = 3  # linear layers of the graph head (d -> d/2 -> d/4 -> out_dim)
-    out_dim: int = 16  # BREC output dimension
-    # the RRWP pair stem on the distinct rows of rrwp only, gathered (same values up to float
-    # summation order). Off by default: GRIT's stem is one K x d linear map, and the gather costs
-    # as much as it saves (fwd+bwd ratio 0.99-1.0 on BREC pairs, benchmarks/models_bench.py)
-    dedup_stem: bool = False
-
-
-PRESETS: dict[str, dict] = {
-    "brec": {},  # GRIT ZINC configuration (Table 9) with out_dim 16; see the module docstring
-    "small": {"hidden": 32, "heads": 4, "layers": 3, "rrwp_steps": 8, "attn_dropout": 0.0},
-}
-
-
 def grit_transform(config: GRITConfig) -> AddRRWP:
     """The encoding GRIT needs: RRWP with ``K = config.rrwp_steps`` channels (Eq. 1)."""
-    return AddRRWP(config.rrwp_steps)
+    return AddRRWP(config.rrwp_channels)
 
 
 def signed_sqrt(x: Tensor) -> Tensor:
@@ -234,7 +203,6 @@ class GRITLayer(nn.Module):
         return x, e
 
 
-@register_model("grit", config_cls=GRITConfig, presets=PRESETS, make_transform=grit_transform)
 class GRIT(GraphEmbedder):
     r"""GRIT graph embedder (Sec. 3): RRWP stem, ``layers`` x :class:`GRITLayer`, pooling, MLP head.
 

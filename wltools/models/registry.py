@@ -1,13 +1,16 @@
-"""A timm-style model registry: ``@register_model``, ``create_model``, ``list_models``.
+"""A timm-style model registry: ``register_model``, ``create_model``, ``list_models``.
 
-Each model file defines a config dataclass, a dict of named presets (field overrides of that
-dataclass: at least ``"brec"``, the paper configuration, and ``"small"``, a CPU-sized one of the same
-architecture) and a function building the PyG transform that attaches the encodings the model needs.
-It registers the model class, whose ``__init__`` takes the config::
+Each model has a config dataclass and a dict of named presets (field overrides of that dataclass:
+at least ``"brec"``, the paper configuration, and ``"small"``, a CPU-sized one of the same
+architecture), a model class whose ``__init__`` takes the config, and a function building the PyG
+transform that attaches the encodings the model needs. The built-in models are declared in
+:mod:`wltools.models.builtin` (config and presets in a torch-free ``NAME_config.py``, the model in
+``NAME.py``, imported on first use), so listing names, presets, configs and RRWP widths imports no
+torch. Other models register their class::
 
-    @register_model("ppgt", config_cls=PPGTConfig, presets=PRESETS, make_transform=ppgt_transform)
-    class PPGT(GraphEmbedder):
-        def __init__(self, config: PPGTConfig): ...
+    @register_model("mine", config_cls=MyConfig, presets=PRESETS, make_transform=my_transform)
+    class Mine(nn.Module):
+        def __init__(self, config: MyConfig): ...
 
 Encodings are computed once per graph by that transform (and cached on disk by the BREC runner
 under :func:`transform_key`), never per forward pass.
@@ -15,11 +18,11 @@ under :func:`transform_key`), never per forward pass.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..errors import UnknownNameError
+from .builtin import BUILTIN_MODELS
+from .spec import ModelSpec
 
 __all__ = [
     "ModelSpec",
@@ -27,40 +30,15 @@ __all__ = [
     "list_models",
     "list_presets",
     "model_config",
+    "rrwp_channels",
     "create_model",
     "create_transform",
     "transform_key",
 ]
 
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """What the registry knows of one model."""
-
-    name: str
-    model_cls: type
-    config_cls: type
-    presets: dict[str, dict[str, Any]]
-    make_transform: Callable[[Any], Any]
-
-    def config(self, preset: str = "brec", **overrides: Any):
-        """The config dataclass for ``preset`` with ``overrides`` applied (unknown keys rejected)."""
-        if preset not in self.presets:
-            raise UnknownNameError(
-                f"unknown preset {preset!r} for model {self.name!r}; "
-                f"choose from {', '.join(sorted(self.presets))}"
-            )
-        fields = {f.name for f in dataclasses.fields(self.config_cls)}
-        unknown = sorted(set(overrides) - fields)
-        if unknown:
-            raise UnknownNameError(
-                f"unknown option(s) {', '.join(unknown)} for model {self.name!r}; "
-                f"its options are {', '.join(sorted(fields))}"
-            )
-        return self.config_cls(**{**self.presets[preset], **overrides})
-
-
-_MODELS: dict[str, ModelSpec] = {}
+#: Every registered model by name: the built-in ones (:mod:`wltools.models.builtin`, their code
+#: imported on first use) and those registered with :func:`register_model`.
+_MODELS: dict[str, ModelSpec] = {spec.name: spec for spec in BUILTIN_MODELS}
 
 
 def register_model(
@@ -75,21 +53,13 @@ def register_model(
     def wrap(model_cls: type) -> type:
         if name in _MODELS:
             raise ValueError(f"model {name!r} is registered twice")
-        _MODELS[name] = ModelSpec(name, model_cls, config_cls, dict(presets), make_transform)
+        _MODELS[name] = ModelSpec(name, config_cls, dict(presets), lambda: (model_cls, make_transform))
         return model_cls
 
     return wrap
 
 
-def _registered() -> dict[str, ModelSpec]:
-    """The registry, every built-in model file registered: this module is only ever imported
-    through its package, whose ``__init__`` imports the model files first, so no import is needed
-    here (one made here would be an import circle)."""
-    return _MODELS
-
-
 def _spec(name: str) -> ModelSpec:
-    _registered()
     if name not in _MODELS:
         raise UnknownNameError(
             f"unknown model {name!r}; choose from {', '.join(sorted(_MODELS)) or '(none)'}"
@@ -99,7 +69,7 @@ def _spec(name: str) -> ModelSpec:
 
 def list_models() -> list[str]:
     """Names of all registered models, sorted."""
-    return sorted(_registered())
+    return sorted(_MODELS)
 
 
 def list_presets(name: str) -> list[str]:
@@ -110,6 +80,14 @@ def list_presets(name: str) -> list[str]:
 def model_config(name: str, preset: str = "brec", **overrides: Any):
     """The config dataclass of model ``name`` for ``preset`` with ``overrides``."""
     return _spec(name).config(preset, **overrides)
+
+
+def rrwp_channels(name: str, preset: str = "brec", **overrides: Any) -> int | None:
+    """K, the channels of model ``name``'s own RRWP encoding under these settings (identity
+    included), from its config alone (no model code imported); None when the model has no RRWP
+    encoding (its config has no ``rrwp_channels``). The built-in RRWP transforms are built with
+    this number, so a bound read here and the transform of a run agree."""
+    return getattr(model_config(name, preset, **overrides), "rrwp_channels", None)
 
 
 def create_model(name: str, preset: str = "brec", **overrides: Any):

@@ -27,8 +27,6 @@ mean pooling and a 2-layer MLP head; out_dim 16.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
@@ -39,32 +37,11 @@ from torch_geometric.utils import scatter
 
 from .embedder import GraphEmbedder
 from .layers import ReadoutMLP, graph_index
-from .registry import register_model
+from .sgformer_config import PRESETS, SGFormerConfig
 
 __all__ = ["SGFormerConfig", "PRESETS", "NoEncoding", "sgformer_transform", "simple_global_attention",
            "simple_global_attention_reference",
            "SGFormer"]
-
-
-@dataclass
-class SGFormerConfig:
-    in_dim: int = 1  # node feature size (BREC: x = ones[n, 1])
-    hidden: int = 64  # d (Sec. 5.1 search space)
-    heads: int = 1  # global-attention heads, averaged (Sec. 4.2: single head)
-    alpha: float = 0.5  # weight of the GCN branch in Eq. 21, 0 <= alpha < 1
-    gnn_layers: int = 2  # GCN layers of GN(Z0, A) (Sec. 4.1: shallow, 1-3)
-    dropout: float = 0.0  # dropout inside both branches
-    use_bn: bool = True  # batch norm after input MLP / each GCN layer (public code)
-    residual: bool = True  # residual links (public code)
-    pooling: str = "mean"  # graph readout: "mean" or "sum"
-    head_layers: int = 2  # linear layers of the graph head
-    out_dim: int = 16  # BREC output dimension
-
-
-PRESETS: dict[str, dict] = {
-    "brec": {},  # see the module docstring
-    "small": {"hidden": 32},
-}
 
 
 class NoEncoding(BaseTransform):
@@ -136,7 +113,6 @@ def simple_global_attention_reference(q: Tensor, k: Tensor, v: Tensor) -> Tensor
     return torch.einsum("hij,jhd->ihd", C, v)
 
 
-@register_model("sgformer", config_cls=SGFormerConfig, presets=PRESETS, make_transform=sgformer_transform)
 class SGFormer(GraphEmbedder):
     r"""SGFormer graph embedder (Sec. 4.1, Eq. 21; Algorithm 1 with a graph-level readout).
 
