@@ -134,7 +134,7 @@ def refuse_shipped(option: str, path, *, error=WLToolsError, root: Path | None =
 
     Examples
     --------
-    >>> refuse_shipped("--out", "/tmp/elsewhere/report.md")
+    >>> refuse_shipped("--out", PROJECT_ROOT.parent / "elsewhere" / "report.md")  # outside the project: fine
     >>> refuse_shipped("--out", PROJECT_ROOT / "data" / "brec")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
