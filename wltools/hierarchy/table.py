@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from ..refine import refine_pair, verdict_only
-from .separate import Candidate, Certificate, _check_tests, _try, candidates
+from .separate import FURER_NODES, Candidate, Certificate, _check_tests, _try, candidates
 
 __all__ = ["Hierarchy", "hierarchy", "draw_hasse", "MAX_VERTICES_OF"]
 
@@ -120,7 +120,7 @@ def hierarchy(tests, *, pairs=(), max_seconds: float = 300.0, max_vertices: int 
     todo, coverage = candidates(tests[0], tests[1], pairs=pairs, max_vertices=max_vertices, family_guided=False)
     h = Hierarchy(tests, coverage=coverage, checked={t: 0 for t in tests})
     open_pairs = {(a, b) for a in tests for b in tests if a != b}
-    for c in todo:
+    for tried, c in enumerate(todo, 1):
         if not open_pairs:
             break
         if time.perf_counter() - started > max_seconds:
@@ -131,7 +131,7 @@ def hierarchy(tests, *, pairs=(), max_seconds: float = 300.0, max_vertices: int 
             h.checked[t] += 1
         for a, b in sorted(open_pairs):
             if seen.get(b) is True and seen.get(a) is False:
-                cert = _try(a, b, c, None, 6, started, 0)
+                cert = _try(a, b, c, None, FURER_NODES, started, tried)
                 if cert is not None:
                     h.certificates[(a, b)] = cert
                     open_pairs.discard((a, b))

@@ -51,3 +51,9 @@ def test_cli_writes_markdown_json_and_the_diagram(tmp_path):
     for bad in (["--tests", "1wl"], ["--tests", "1wl,nope"]):
         r = CliRunner().invoke(cli, ["hierarchy", *bad])
         assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1
+
+
+def test_certificates_say_how_many_candidates_were_swept(h):
+    """Each certificate records the candidates swept up to it (it said 0 for every one before)."""
+    tried = [cert.to_dict()["candidates_tried"] for cert in h.certificates.values()]
+    assert min(tried) >= 1 and max(tried) > 1
