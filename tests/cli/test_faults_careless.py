@@ -11,21 +11,9 @@ import os
 
 import networkx as nx
 import pytest
-from click.testing import CliRunner
 
-import cli
-
-
-def _run(*args):
-    return CliRunner().invoke(cli.cli, [str(a) for a in args])
-
-
-def _one_error_line(result, needle: str = "") -> str:
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in result.output, result.output
-    assert needle in lines[0], lines[0]
-    return lines[0]
+from cli_run import one_error_line as _one_error_line  # tests/ is on sys.path (conftest)
+from cli_run import run as _run
 
 
 @pytest.fixture
