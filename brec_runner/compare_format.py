@@ -73,8 +73,9 @@ def _theory(cell: dict[str, Any]) -> str:
 
 def cell_text(cell: dict[str, Any] | None, size: int | None, pm: str = "±") -> str:
     """``realised / bound / 3-WL``, with ``(N pairs)`` where the run covers fewer pairs than the column
-    holds (``size``; always where the size is not known); empty when the row has no such column."""
-    if cell is None:
+    holds (``size``; always where the size is not known); empty when the row has no such column or
+    none of its units there has a result yet (an unfinished run: the row says so)."""
+    if cell is None or cell["pairs"] == 0:
         return ""
     three = "—" if cell.get("3wl") is None else str(cell["3wl"])
     text = f"{realised_text(cell, pm)} / {_theory(cell)} / {three}"

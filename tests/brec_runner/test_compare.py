@@ -84,7 +84,8 @@ def test_the_leaderboard_has_one_row_per_model_at_the_reference_protocol(boards)
     rounded threshold and the distinct-copies rule; no row holds runs of different settings. Which
     run heads a model follows the stated rule: Graphormer's published configuration with the most
     pairs (graphormer-ref-cpu, 210 pairs, over the GPU run's 12 and the dropout-0.1 run's 8); PPGT
-    at its BREC preset (the GPU CFI run) although the small preset covers more CFI pairs."""
+    at its BREC preset (the two GPU runs of one setting, CFI and Regular / Extension) although the small
+    preset covers more CFI pairs."""
     from brec_runner.identity import settings_of
 
     rows = boards[0]["leaderboard.md"]["rows"]
@@ -99,7 +100,8 @@ def test_the_leaderboard_has_one_row_per_model_at_the_reference_protocol(boards)
             assert c["protocol"]["threshold_rule"] == "reference" and c["relabel_rule"] == "distinct-redraw-v2", d
     by_model = {r["model"]: r["run_dirs"] for r in headline}
     assert by_model["graphormer"] == ["reports/brec-runs/graphormer-ref-cpu"]
-    assert by_model["ppgt"] == ["reports/brec-runs/ppgt-brec-cfi-gpu"]
+    assert sorted(by_model["ppgt"]) == ["reports/brec-runs/ppgt-brec-cfi-gpu",
+                                        "reports/brec-runs/ppgt-brec-regular-extension-gpu"]
 
 
 def test_the_committed_leaderboard_speaks_plain_words():
@@ -160,6 +162,14 @@ def test_unfinished_and_damaged_runs(tmp_path):
     (row,) = compare_runs([d], theory=False)["rows"]
     assert row["unfinished"] and row["units"]["missing"] == 2 and row["units"]["recorded"] == len(lines) - 2
     assert "(unfinished)" in format_comparison(compare_runs([d], theory=False), "md")
+    # a column whose selected units have no result yet is left empty, not shown as "0 / 0 / 0"
+    only_basic = _copy(REDRAW / "sgformer-brec-cpu", tmp_path / "basic-only")
+    kept = [l for l in lines if json.loads(l)["category"] != "regular"]
+    (only_basic / "results.jsonl").write_text("".join(kept))
+    (row,) = compare_runs([only_basic], theory=False)["rows"]
+    assert row["cells"]["regular"]["pairs"] == 0
+    md = format_comparison(compare_runs([only_basic], theory=False), "md")
+    assert "0 / 0 / 0" not in md and "(0 pairs)" not in md
     bad = json.loads(lines[0])
     bad["distinguished"] = not bad["distinguished"]  # its checksum no longer matches
     (d / "results.jsonl").write_text(json.dumps(bad) + "\n" + "".join(lines[1:-2]))
