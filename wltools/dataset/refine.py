@@ -26,7 +26,9 @@ sorted items]`` (items ``a k + b`` for pairs ``(a, b)`` with ``b < k``, ``k`` = 
 overflow of int64 is refused) and gives equal rows equal ids. Rows are grouped in buckets of
 equal width (1wl: by degree; spd, 3wl: by graph order), each exactly by
 the kernel's :func:`~wltools.refine.kernel.grouped_ids` (hash, verify entry by entry, retry), buckets never
-sharing an id. A colouring is stable when a round adds no colour. Graph classes are grouped the
+sharing an id. The rounds run in the kernel's loop
+(:func:`~wltools.refine.kernel.round_loop`, the one stopping rule: stable when a round adds no
+colour); a collection is more elements of one refinement. Graph classes are grouped the
 same way from the sorted colour multisets of the graphs
 (:func:`~wltools.runtime.hashing.unique_rows`).
 
@@ -49,7 +51,7 @@ from scipy.sparse.csgraph import shortest_path
 
 from ..runtime.hashing import unique_rows
 from ..errors import ResourceLimitError, UnknownNameError
-from ..refine.kernel import DEFAULT_MAX_BYTES, block_rows, grouped_ids
+from ..refine.kernel import DEFAULT_MAX_BYTES, block_rows, grouped_ids, round_loop
 from .collection import GraphCollection
 from .keys import KEYED, is_seeded, pair_keys, seeded_ids
 
@@ -425,12 +427,6 @@ def first_appearance(ids: np.ndarray) -> np.ndarray:
     return rank[inv.reshape(-1)]
 
 
-def _round(shards, method: str, args: tuple) -> tuple[list[dict], int]:
-    need = len(shards) > 1
-    maps, k = unify(shards.call(method, [args + (need,)] * len(shards)))
-    return maps, k
-
-
 def _record(shards, out: DatasetRefinement, k: int) -> None:
     maps, _ = unify(shards.call("graph_groups", [(len(shards) > 1,)] * len(shards)))
     out.graph_classes.append(first_appearance(np.concatenate(shards.call("apply_graphs", [(m,) for m in maps]))))
@@ -472,24 +468,31 @@ def refine_collection(coll: GraphCollection, test: str, rounds: int | None = Non
     """
     shards = shards if shards is not None else LocalShards(coll, test)
     out = DatasetRefinement(test, node_colours=[] if keep_node_colours else None)
-    maps, k = _round(shards, "init_groups", ())
-    shards.call("apply", [(m,) for m in maps])
-    _record(shards, out, k)
-    t = 0
-    while rounds is None or t < rounds:
-        bound = max(shards.call("item_bound", [(k,)] * len(shards)))
-        if bound >= _LIMIT:
+    need_rows = len(shards) > 1
+
+    def groups(method: str, *args) -> tuple[int, tuple]:
+        maps, k = unify(shards.call(method, [args + (need_rows,)] * len(shards)))
+        return k, (maps, k)
+
+    def propose(k: int) -> tuple[int, tuple]:
+        if max(shards.call("item_bound", [(k,)] * len(shards))) >= _LIMIT:
             raise ResourceLimitError(f"{test} on {getattr(coll, 'name', 'the parts')}: {k:,} colours make items "
                                      "beyond int64")
-        maps, k_new = _round(shards, "round_groups", (k,))
-        if k_new == k:
-            out.stable_after = t
-            break
+        return groups("round_groups", k)
+
+    def accept(t: int, pending: tuple, k_before: int) -> None:
+        maps, k = pending
         shards.call("apply", [(m,) for m in maps])
-        k, t = k_new, t + 1
         _record(shards, out, k)
+
+    def counted(t: int, k: int) -> None:
         if progress is not None:
             progress(t, k, int(out.graph_classes[-1].max()) + 1)
+
+    k, first = groups("init_groups")
+    accept(0, first, 0)
+    t, stable = round_loop(k, propose, accept, max_rounds=rounds, progress=counted)
+    out.stable_after = t if stable else None
     if rounds is not None:
         while len(out.graph_classes) < rounds + 1:
             out.graph_classes.append(out.graph_classes[-1])

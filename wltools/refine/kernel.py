@@ -18,8 +18,9 @@ declares ``message`` / ``aggregate`` / ``update`` and the engine runs them):
 
 The kernel owns the rest, once for every test (:func:`refine`):
 
-* the **round loop** to stability: a round that does not increase the number of colour classes
-  leaves the partition unchanged (each new key holds the old colour, so partitions only get
+* the **round loop** to stability (:func:`round_loop`, also the loop of a collection's
+  refinement): a round that does not increase the number of colour classes leaves the
+  partition unchanged (each new key holds the old colour, so partitions only get
   finer), and the loop stops there;
 * **exact hashing** (:mod:`wltools.runtime.hashing`, the one routine): keys are grouped by 64-bit
   hashes only to be fast; every group is verified
@@ -71,7 +72,7 @@ from ..runtime.hashing import TRIES, HashCollision, unique_rows, with_retries
 from .engine import RefinementResult, class_sizes, no_difference_text, witness_text
 from .grouping import RowGrouper
 
-__all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids", "blocked",
+__all__ = ["Declaration", "History", "refine", "round_loop", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids", "blocked",
            "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
            "BLOCK_FACTOR", "block_rows", "HashCollision", "verdict_only", "verdict_only_active", "VERDICT_ONLY_WITNESS"]
 
@@ -410,6 +411,43 @@ def _dense(colours: np.ndarray) -> tuple[np.ndarray, int]:
     return joint, int(joint.max()) + 1
 
 
+def round_loop(k: int, propose: Callable[[int], tuple], accept: Callable[[int, object, int], None], *,
+               max_rounds: int | None = None, stop: Callable[[], bool] | None = None,
+               progress: Callable[[int, int], None] | None = None) -> tuple[int, bool]:
+    """The round loop of every refinement, a pair's (:func:`refine`) or a collection's
+    (:func:`wltools.dataset.refine.refine_collection`), with its one stopping rule.
+
+    ``propose(k)`` builds the next round from ``k`` colours and returns ``(k_new, pending)``;
+    the colouring is stable when ``k_new <= k`` (each new key holds the old colour, so a round
+    that adds no class changes no class), and the loop ends there without accepting it.
+    Otherwise ``accept(t, pending, k)`` makes it round ``t`` and ``progress(t, k_new)`` is
+    called. The loop also ends after ``max_rounds`` rounds or when ``stop()`` says so (checked
+    before each round). Returns the rounds run and whether the colouring was found stable.
+
+    Examples
+    --------
+    Classes 1, 2, 4, 4: two rounds add classes, the third does not.
+
+    >>> sizes = iter([2, 4, 4])
+    >>> seen = []
+    >>> round_loop(1, lambda k: (next(sizes), None), lambda t, _, k: seen.append((t, k)))
+    (2, True)
+    >>> seen
+    [(1, 1), (2, 2)]
+    """
+    t = 0
+    while (max_rounds is None or t < max_rounds) and not (stop is not None and stop()):
+        k_new, pending = propose(k)
+        if k_new <= k:
+            return t, True
+        t += 1
+        accept(t, pending, k)
+        k = k_new
+        if progress is not None:
+            progress(t, k)
+    return t, False
+
+
 def refine(decl: Declaration, *, history: History | None = None,
            progress: Callable[[int, int], None] | None = None) -> RefinementResult:
     """Refine a declared test on a pair to stability (module docstring): the verdict, the first
@@ -457,19 +495,20 @@ def refine(decl: Declaration, *, history: History | None = None,
         witness = witness_text(t, diff.tolist(), hg, hh, text)
 
     check(0, None, k)
-    t = 0
-    while (decl.max_rounds is None or t < decl.max_rounds) and not (until_difference and first_t is not None):
+
+    def propose(k):
         new, row_of = decl.aggregate(cg.reshape(shape_g), ch.reshape(shape_h), k)
-        if new.size == 0:
-            break
-        k_new = int(new.max()) + 1
-        if k_new == k:
-            break
-        t += 1
-        cg, ch, k_before, k = new[:ng], new[ng:], k, k_new
+        k_new = int(new.max()) + 1 if new.size else 0
+        return k_new, (new, row_of, k_new)
+
+    def accept(t, pending, k_before):
+        nonlocal cg, ch, k
+        new, row_of, k = pending
+        cg, ch = new[:ng], new[ng:]
         check(t, row_of, k_before)
-        if progress is not None:
-            progress(t, k)
+
+    t, _ = round_loop(k, propose, accept, max_rounds=decl.max_rounds,
+                  stop=lambda: until_difference and first_t is not None, progress=progress)
     if history is not None:
         history.first_diff = first_t
     if not decl.compare:  # the caller compares: no class sizes, no witness
