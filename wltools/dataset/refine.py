@@ -53,6 +53,7 @@ from ..runtime.hashing import unique_rows
 from ..errors import ResourceLimitError, UnknownNameError
 from ..refine.kernel import DEFAULT_MAX_BYTES, block_rows, grouped_ids, round_loop
 from .collection import GraphCollection
+from ..wltests.registry import builtin_tests, get_test
 from .keys import KEYED, is_seeded, pair_keys, seeded_ids
 
 __all__ = ["TESTS", "BASE_TESTS", "on_one_table", "ShardState", "DatasetRefinement", "refine_collection", "LocalShards", "unify",
@@ -61,10 +62,11 @@ __all__ = ["TESTS", "BASE_TESTS", "on_one_table", "ShardState", "DatasetRefineme
 #: Tests refined here on one colour table over the whole collection, in any number of shards.
 BASE_TESTS = ("1wl", "spd", "3wl")
 
-#: Tests refined here on one colour table: :data:`BASE_TESTS` in any number of shards; RD, RRWP,
-#: EPWL and BREC's seeded baselines ``s3``, ``s4``, ``nK`` (:mod:`wltools.dataset.keys`) in one.
-#: Every other test: :mod:`wltools.dataset.pairwise`.
-TESTS = BASE_TESTS + KEYED + ("s3", "s4")
+#: Tests refined here on one colour table (those whose ``collection`` is ``"shared"``):
+#: :data:`BASE_TESTS` in any number of shards; RD, RRWP, EPWL (exact pair keys) and BREC's seeded
+#: baselines (exact node keys, :mod:`wltools.dataset.keys`) in one. Every other test:
+#: :mod:`wltools.dataset.pairwise`.
+TESTS = tuple(t.name for t in builtin_tests() if t.collection == "shared")
 
 
 def on_one_table(test: str, shards: int = 1) -> bool:
@@ -72,8 +74,8 @@ def on_one_table(test: str, shards: int = 1) -> bool:
 
     Examples
     --------
-    >>> on_one_table("rd"), on_one_table("n3"), on_one_table("rd", 2), on_one_table("sswl")
-    (True, True, False, False)
+    >>> on_one_table("rd"), on_one_table("rd", 2), on_one_table("spd", 2)
+    (True, False, True)
     """
     return test in BASE_TESTS or (shards == 1 and (test in KEYED or is_seeded(test)))
 
@@ -134,7 +136,7 @@ class ShardState:
         self.labels = coll.node_labels if coll.node_labels is not None else np.zeros(coll.num_nodes, dtype=np.int64)
         self.num_edge_labels = max(1, len(coll.edge_label_values))
         self.slot_labels = coll.edge_labels if coll.edge_labels is not None else np.zeros(coll.indices.size, dtype=np.int64)
-        if is_seeded(test) or test in ("epwl", "epwl-lap"):  # defined without (edge) labels
+        if get_test(test).labels != "any":  # defined without edge labels (seeded tests: any labels)
             self.labels = seeded_ids(coll, test) if is_seeded(test) else self.labels
             self.slot_labels, self.num_edge_labels = np.zeros(coll.indices.size, dtype=np.int64), 1
         self._code_top = 0

@@ -29,8 +29,8 @@ def _marking(name: str, marks: int) -> WLTest:
 
     return WLTest(
         name, name.upper(), "marked copies", "Wang & Zhang, BREC, Sec. 5, Table 2; Non-GNNs/utils.py",
-        fast_path=lambda G, H, *, labels=None: refine_marking(G, H, name),
-        reference=lambda G, H, *, labels=None: refine_marking_reference(G, H, name),
+        fast_path=lambda G, H, *, labels=None: refine_marking(G, H, marks, name),
+        reference=lambda G, H, *, labels=None: refine_marking_reference(G, H, marks, name),
         labels="none", label_note=NOTE, peak_bytes=peak_bytes, hom_family="swl-vs" if marks == 1 else None,
         collection="pairwise", group="baseline", beyond_3wl=marks == 2, time_power=3 + (marks == 2))
 
