@@ -118,9 +118,9 @@ def verdict_only(on: bool = True) -> Iterator[None]:
     >>> import networkx as nx
     >>> from wltools.refine import refine_pair, verdict_only
     >>> G, H = nx.path_graph(6), nx.star_graph(5)
-    >>> full = refine_pair(G, H, "swl-vs")
+    >>> full = refine_pair(G, H, "spd")
     >>> with verdict_only():
-    ...     quick = refine_pair(G, H, "swl-vs")
+    ...     quick = refine_pair(G, H, "spd")
     >>> (quick.distinguished, quick.iteration) == (full.distinguished, full.iteration), quick.iterations
     (True, None)
     """
