@@ -267,6 +267,7 @@ def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]
 
 
 def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = None,
+            prepare: Callable | None = None, at_once: bool = False,
             max_bytes: int = DEFAULT_MAX_BYTES, what: str = "refinement") -> Aggregate:
     """The aggregation of a test whose elements (``shape`` per graph, e.g. ``(n, n)``) each get a
     row of ``width`` sorted items (``width(k)`` when it depends on the number ``k`` of colours),
@@ -280,6 +281,12 @@ def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = 
     than ``rows_at`` where the rows share work; blocks then follow the first coordinate). Blocks
     hold at most ``max_bytes`` of work arrays (:func:`block_rows`) and never straddle the graphs;
     colour ids come in order of first appearance over G's then H's elements in row-major order.
+
+    ``prepare(cg, ch, k)``, optional, computes once a round what the rows of both graphs read
+    (padded copies, joint ids of columns ...) and returns one value per graph, passed to
+    ``rows_at`` in place of ``C``. With ``at_once``, a round whose rows with their prefixes fit
+    one block is built in one go and grouped by :func:`stacked_ids` instead (ids then in
+    :func:`stacked_ids`' order).
 
     Examples
     --------
@@ -296,12 +303,16 @@ def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = 
     rest = size // shape[0] if size else 1
 
     def aggregate(cg, ch, k):
-        mats = (cg, ch)
+        mats = (cg, ch) if prepare is None else prepare(cg, ch, k)
         flat = (cg.reshape(-1), ch.reshape(-1))
         w = width(k) if callable(width) else width
 
         def rows(idx):
             return rows_by_graph(idx, shape, w, lambda g, *coords: rows_at(g, mats[g], k, *coords))
+
+        if at_once and 2 * size <= block_rows(w + 1, 1, max_bytes):
+            prefix, r = rows(np.arange(2 * size))
+            return stacked_ids(np.concatenate([prefix[:, None], r], axis=1))
 
         def blocks():
             if slabs is None:
