@@ -225,11 +225,12 @@ def main() -> None:
     ap.add_argument("--against", default="", metavar="REV",
                     help="Time the shared-table tests on NCI1K against refine.py of commit REV (see above).")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--tests", default="", help="With --against: these tests only (comma list; default: every shared one).")
     args = ap.parse_args()
     if args.against:
         from wltools.dataset.refine import TESTS
 
-        rows = against(args.against, args.repeat, list(TESTS))
+        rows = against(args.against, args.repeat, args.tests.split(",") if args.tests else list(TESTS))
         out = {"benchmark": "shared-table refinement of NCI1K per test: this code against refine.py of " + args.against,
                "measure": f"CPU seconds (process_time), best of {args.repeat}, old and new alternating in one process",
                "conditions": args.conditions, "results": rows,

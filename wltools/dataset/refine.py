@@ -131,16 +131,20 @@ class ShardState:
             raise UnknownNameError(f"{test!r} is not refined on one colour table across shards or parts: only "
                                    f"{', '.join(BASE_TESTS)}; the other tests run in one process (wltools.dataset.analyse)")
         self.coll, self.test, self.max_bytes = coll, test, max_bytes
-        self.kind = "1wl" if test == "1wl" or is_seeded(test) else ("3wl" if test == "3wl" else "gd")
+        spec = get_test(test)
+        # the rows a round builds, by what the test colours: ordered pairs (2-FWL's), nodes over
+        # exact pair keys (GD-WL's form: SPD, RD, RRWP, EPWL), or nodes over their neighbours (1-WL's)
+        self.kind = "pairs" if spec.colours == "pairs" else ("gd" if test == "spd" or spec.pair_keys else "1wl")
+        self.keyed = spec.pair_keys is not None
         self.sizes = coll.sizes
         self.labels = coll.node_labels if coll.node_labels is not None else np.zeros(coll.num_nodes, dtype=np.int64)
         self.num_edge_labels = max(1, len(coll.edge_label_values))
         self.slot_labels = coll.edge_labels if coll.edge_labels is not None else np.zeros(coll.indices.size, dtype=np.int64)
-        if get_test(test).labels != "any":  # defined without edge labels (seeded tests: any labels)
-            self.labels = seeded_ids(coll, test) if is_seeded(test) else self.labels
+        if spec.labels != "any":  # defined without edge labels (seeded tests: their keys replace node labels)
+            self.labels = seeded_ids(coll, test) if spec.node_keys else self.labels
             self.slot_labels, self.num_edge_labels = np.zeros(coll.indices.size, dtype=np.int64), 1
         self._code_top = 0
-        per = self.sizes**2 if test == "3wl" else self.sizes
+        per = self.sizes**2 if self.kind == "pairs" else self.sizes
         self.elem_ptr = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
         self.colours = np.zeros(int(self.elem_ptr[-1]), dtype=np.int64)
         self._pending: dict = {}
@@ -155,7 +159,7 @@ class ShardState:
 
     def _init_buckets(self) -> list[_Bucket]:
         elems = np.arange(self.colours.size)
-        if self.test != "3wl":
+        if self.kind != "pairs":
             return [_Bucket(("init",), elems, 1, lambda pos, k: (np.zeros(pos.size, dtype=np.int64),
                                                                   self.labels[elems[pos]][:, None]))]
         return [_Bucket(("init",), elems, 4, self._atomic_rows)]
@@ -198,7 +202,7 @@ class ShardState:
                 deg = np.diff(self.coll.indptr)
                 self._cache["round"] = [self._wl1_bucket(int(d), np.flatnonzero(deg == d)) for d in np.unique(deg)]
             elif self.kind == "gd":
-                self._cache["round"] = [self._spd_bucket(n, gs) for n, gs in self._by_order.items()]
+                self._cache["round"] = [self._gd_bucket(n, gs) for n, gs in self._by_order.items()]
             else:
                 self._cache["round"] = [self._fwl_bucket(n, gs) for n, gs in self._by_order.items()]
         return self._cache["round"]
@@ -217,8 +221,8 @@ class ShardState:
 
         return _Bucket(("deg", d), nodes, max(d, 1), rows)
 
-    def _spd_bucket(self, n: int, gs: np.ndarray) -> _Bucket:
-        D = self._spd_codes(n, gs) if self.test == "spd" else self._keyed_codes(n, gs)
+    def _gd_bucket(self, n: int, gs: np.ndarray) -> _Bucket:
+        D = self._keyed_codes(n, gs) if self.keyed else self._spd_codes(n, gs)
         self._code_top = max(self._code_top, int(D.max()) + 1 if D.size else 1)
         base = self.coll.graph_ptr[gs]
 
@@ -246,7 +250,7 @@ class ShardState:
     def _keyed_codes(self, n: int, gs: np.ndarray) -> np.ndarray:
         """``[g, n, n]`` exact keys of RD, RRWP or EPWL (:func:`wltools.dataset.keys.pair_keys`),
         edge labels folded in for RD and RRWP when the collection has them."""
-        labelled = self.test in ("rd", "rrwp") and self.coll.edge_labels is not None
+        labelled = get_test(self.test).labels == "any" and self.coll.edge_labels is not None
         E = self._edge_codes(n, gs).astype(np.int64) if labelled else None
         return pair_keys(self.coll, self.test, gs, E, self.num_edge_labels + 1)
 
@@ -269,12 +273,12 @@ class ShardState:
         """The largest item of the next round's rows plus one (for the overflow check)."""
         if self.kind == "1wl":
             return self.num_edge_labels * k
-        if self.test == "spd":
+        if self.kind == "pairs":
+            return k * k
+        if not self.keyed:  # SPD
             return (int(self.sizes.max()) + 2) * (self.num_edge_labels + 1) * k
-        if self.kind == "gd":
-            self._round_buckets()
-            return self._code_top * k
-        return k * k
+        self._round_buckets()
+        return self._code_top * k
 
     # ------------------------------------------------------------------ rounds
 
@@ -312,7 +316,7 @@ class ShardState:
         out = {}
         self._graph_pending = {}
         for n, gs in self._by_order.items():
-            per = n * n if self.test == "3wl" else n
+            per = n * n if self.kind == "pairs" else n
             X = self.colours[self._graph_elems(gs, per)].reshape(gs.size, per)
             X.sort(axis=1)
             ids = unique_rows(X)
@@ -330,7 +334,7 @@ class ShardState:
 
     def node_colours(self) -> np.ndarray:
         """The colour of every node (3wl: of the pair ``(v, v)``)."""
-        if self.test != "3wl":
+        if self.kind != "pairs":
             return self.colours.copy()
         g = self.coll.node_graph()
         v = np.arange(self.coll.num_nodes) - self.coll.graph_ptr[g]
