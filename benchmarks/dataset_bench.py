@@ -22,6 +22,11 @@ refinement of the whole collection is stable):
   ``G.es.find(_between=...)``, strings over 20 characters replaced by Python's ``hash``, the
   graph's hash the joined sorted node labels; a graph whose hash stops changing is skipped.
 
+``--against REV`` instead times the shared-table refinement of NCI1K under every test refined on
+one table (:data:`wltools.dataset.refine.TESTS`), this code against ``wltools/dataset/refine.py``
+of commit ``REV`` loaded as a module beside it (same process, alternating, best of ``--repeat``),
+checks the classes agree and writes ``benchmarks/results/dataset_loop.json``.
+
 Writes ``benchmarks/results/dataset.json`` (append ``--out`` to change). Sizes are arguments:
 ``python benchmarks/dataset_bench.py --sizes 10000,100000 --nx-max 10000 --gt-max 2000``; each
 method runs on the sizes up to its maximum, and the JSON says which.
@@ -166,6 +171,49 @@ def memory_per_graph(graphs) -> dict:
             "bytes_per_graph": round(peak / len(graphs), 1), "bytes_per_node": round(peak / coll.num_nodes, 1)}
 
 
+def old_refine(rev: str):
+    """``wltools/dataset/refine.py`` of commit ``rev``, loaded as ``wltools.dataset._refine_at_rev``
+    (its relative imports read this tree's other modules)."""
+    import importlib.util
+    import subprocess
+    import tempfile
+
+    text = subprocess.run(["git", "show", f"{rev}:wltools/dataset/refine.py"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "refine_at_rev.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("wltools.dataset._refine_at_rev", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def against(rev: str, repeat: int, tests: list[str]) -> dict:
+    """Best-of-``repeat`` seconds of this code's and ``rev``'s refinement of NCI1K per test, and
+    whether their classes agree at every round."""
+    from wltools.dataset import refine as new
+
+    old = old_refine(rev)
+    coll = read_tu(ROOT / "data" / "tu" / "NCI1K")
+    rows = {}
+    for test in tests:
+        best = {"new": float("inf"), "old": float("inf")}
+        results = {}
+        for _ in range(repeat):
+            for name, module in (("old", old), ("new", new)):
+                t0 = time.process_time()
+                results[name] = module.refine_collection(coll, test)
+                best[name] = min(best[name], time.process_time() - t0)
+        same = (len(results["old"].graph_classes) == len(results["new"].graph_classes)
+                and all(np.array_equal(a, b) for a, b in zip(results["old"].graph_classes, results["new"].graph_classes))
+                and results["old"].stable_after == results["new"].stable_after)
+        rows[test] = {"old_cpu_s": round(best["old"], 4), "new_cpu_s": round(best["new"], 4),
+                      "ratio_new_to_old": round(best["new"] / best["old"], 3), "same_classes": same}
+        print(test, rows[test], flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="10000,100000")
@@ -174,7 +222,24 @@ def main() -> None:
     ap.add_argument("--ray-size", type=int, default=0, help="Also time Ray (2 shards) at this size (0: no).")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "dataset.json"))
     ap.add_argument("--conditions", default="", help="What else ran on the machine (written to the JSON).")
+    ap.add_argument("--against", default="", metavar="REV",
+                    help="Time the shared-table tests on NCI1K against refine.py of commit REV (see above).")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--tests", default="", help="With --against: these tests only (comma list; default: every shared one).")
     args = ap.parse_args()
+    if args.against:
+        from wltools.dataset.refine import TESTS
+
+        rows = against(args.against, args.repeat, args.tests.split(",") if args.tests else list(TESTS))
+        out = {"benchmark": "shared-table refinement of NCI1K per test: this code against refine.py of " + args.against,
+               "measure": f"CPU seconds (process_time), best of {args.repeat}, old and new alternating in one process",
+               "conditions": args.conditions, "results": rows,
+               "load_average_1_5_15min": [round(x, 2) for x in os.getloadavg()],
+               "environment": environment(), "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
+        path = ROOT / "benchmarks" / "results" / "dataset_loop.json"
+        path.write_text(json.dumps(out, indent=2) + "\n")
+        print(f"wrote {path}")
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     load_start = os.getloadavg()
     base = base_classes()

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import cli
+from installed_dist import install
 from brec_runner import Report, evaluate
 from brec_runner.evaluate import run
 from brec_runner.model_source import ModelContractError, parse_bound, resolve_model
@@ -187,16 +188,8 @@ def test_parse_bound():
 def plugin(tmp_path, monkeypatch, user_model_file):
     """A tiny installed distribution registering ``demo-gin`` under the entry-point group
     ``wltools.models`` (a .dist-info folder on sys.path, as pip would leave it)."""
-    site = tmp_path / "site"
-    (site / "demo_plugin").mkdir(parents=True)
-    (site / "demo_plugin" / "__init__.py").write_text(user_model_file.read_text())
-    info = site / "demo_plugin-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: demo-plugin\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[wltools.models]\ndemo-gin = demo_plugin:tiny\n"
-                                           "demo-broken = demo_plugin:missing\n")
-    monkeypatch.syspath_prepend(str(site))
-    monkeypatch.delitem(sys.modules, "demo_plugin", raising=False)
+    install(tmp_path, monkeypatch, "demo_plugin", user_model_file.read_text(), "wltools.models",
+            {"demo-gin": "demo_plugin:tiny", "demo-broken": "demo_plugin:missing"})
     return "demo-gin"
 
 

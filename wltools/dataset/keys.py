@@ -22,8 +22,8 @@ Examples
 >>> import networkx as nx
 >>> from wltools.dataset.collection import from_networkx
 >>> coll = from_networkx([nx.path_graph(4), nx.cycle_graph(3)])
->>> seeded_ids(coll, "s3").tolist()  # (triangles, induced 3-paths) per node: (0, 1) (0, 2) (1, 0)
-[0, 1, 1, 0, 2, 2, 2]
+>>> seeded_ids(coll, "n5").tolist()  # radius 5 covers each graph: one ego network per graph
+[1, 1, 1, 1, 0, 0, 0]
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ def is_seeded(test: str) -> bool:
 
     Examples
     --------
-    >>> [is_seeded(t) for t in ("s3", "n4", "m1", "1wl")]
-    [True, True, False, False]
+    >>> [is_seeded(t) for t in ("n4", "1wl")]
+    [True, False]
     """
     return is_test_name(test) and get_test(test).node_keys is not None
 

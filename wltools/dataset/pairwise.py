@@ -38,9 +38,9 @@ Examples
 >>> from wltools.dataset.collection import from_networkx
 >>> two_triangles = nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
 >>> coll = from_networkx([nx.cycle_graph(6), two_triangles, nx.cycle_graph(6), nx.path_graph(6)])
->>> r = pairwise_classes(coll, "swl-vs")
+>>> r = pairwise_classes(coll, "spd")  # one round: the triangles' unreachable pairs, the path's ends
 >>> [c.tolist() for c in r.graph_classes], r.stable_after
-([[0, 0, 0, 0], [0, 0, 0, 1], [0, 1, 0, 2]], 2)
+([[0, 0, 0, 0], [0, 1, 0, 2]], 1)
 """
 
 from __future__ import annotations
@@ -75,8 +75,8 @@ def ignored_labels(coll: GraphCollection, test: str) -> str | None:
     >>> from wltools.dataset.collection import from_networkx
     >>> G = nx.path_graph(2); G.nodes[0]["a"] = G.nodes[1]["a"] = "C"
     >>> coll = from_networkx([G], node_label="a")
-    >>> ignored_labels(coll, "s3"), ignored_labels(coll, "epwl"), ignored_labels(coll, "1wl")
-    ('node labels', None, None)
+    >>> ignored_labels(coll, "n5"), ignored_labels(coll, "1wl")
+    ('node labels', None)
     """
     node, edge = coll.node_labels is not None, coll.edge_labels is not None
     if not refuses_labels(test, node, edge):

@@ -26,7 +26,9 @@ sorted items]`` (items ``a k + b`` for pairs ``(a, b)`` with ``b < k``, ``k`` = 
 overflow of int64 is refused) and gives equal rows equal ids. Rows are grouped in buckets of
 equal width (1wl: by degree; spd, 3wl: by graph order), each exactly by
 the kernel's :func:`~wltools.refine.kernel.grouped_ids` (hash, verify entry by entry, retry), buckets never
-sharing an id. A colouring is stable when a round adds no colour. Graph classes are grouped the
+sharing an id. The rounds run in the kernel's loop
+(:func:`~wltools.refine.kernel.round_loop`, the one stopping rule: stable when a round adds no
+colour); a collection is more elements of one refinement. Graph classes are grouped the
 same way from the sorted colour multisets of the graphs
 (:func:`~wltools.runtime.hashing.unique_rows`).
 
@@ -49,8 +51,9 @@ from scipy.sparse.csgraph import shortest_path
 
 from ..runtime.hashing import unique_rows
 from ..errors import ResourceLimitError, UnknownNameError
-from ..refine.kernel import DEFAULT_MAX_BYTES, block_rows, grouped_ids
+from ..refine.kernel import DEFAULT_MAX_BYTES, block_rows, grouped_ids, round_loop
 from .collection import GraphCollection
+from ..wltests.registry import builtin_tests, get_test
 from .keys import KEYED, is_seeded, pair_keys, seeded_ids
 
 __all__ = ["TESTS", "BASE_TESTS", "on_one_table", "ShardState", "DatasetRefinement", "refine_collection", "LocalShards", "unify",
@@ -59,10 +62,11 @@ __all__ = ["TESTS", "BASE_TESTS", "on_one_table", "ShardState", "DatasetRefineme
 #: Tests refined here on one colour table over the whole collection, in any number of shards.
 BASE_TESTS = ("1wl", "spd", "3wl")
 
-#: Tests refined here on one colour table: :data:`BASE_TESTS` in any number of shards; RD, RRWP,
-#: EPWL and BREC's seeded baselines ``s3``, ``s4``, ``nK`` (:mod:`wltools.dataset.keys`) in one.
-#: Every other test: :mod:`wltools.dataset.pairwise`.
-TESTS = BASE_TESTS + KEYED + ("s3", "s4")
+#: Tests refined here on one colour table (those whose ``collection`` is ``"shared"``):
+#: :data:`BASE_TESTS` in any number of shards; RD, RRWP, EPWL (exact pair keys) and BREC's seeded
+#: baselines (exact node keys, :mod:`wltools.dataset.keys`) in one. Every other test:
+#: :mod:`wltools.dataset.pairwise`.
+TESTS = tuple(t.name for t in builtin_tests() if t.collection == "shared")
 
 
 def on_one_table(test: str, shards: int = 1) -> bool:
@@ -70,8 +74,8 @@ def on_one_table(test: str, shards: int = 1) -> bool:
 
     Examples
     --------
-    >>> on_one_table("rd"), on_one_table("n3"), on_one_table("rd", 2), on_one_table("sswl")
-    (True, True, False, False)
+    >>> on_one_table("rd"), on_one_table("rd", 2), on_one_table("spd", 2)
+    (True, False, True)
     """
     return test in BASE_TESTS or (shards == 1 and (test in KEYED or is_seeded(test)))
 
@@ -127,16 +131,20 @@ class ShardState:
             raise UnknownNameError(f"{test!r} is not refined on one colour table across shards or parts: only "
                                    f"{', '.join(BASE_TESTS)}; the other tests run in one process (wltools.dataset.analyse)")
         self.coll, self.test, self.max_bytes = coll, test, max_bytes
-        self.kind = "1wl" if test == "1wl" or is_seeded(test) else ("3wl" if test == "3wl" else "gd")
+        spec = get_test(test)
+        # the rows a round builds, by what the test colours: ordered pairs (2-FWL's), nodes over
+        # exact pair keys (GD-WL's form: SPD, RD, RRWP, EPWL), or nodes over their neighbours (1-WL's)
+        self.kind = "pairs" if spec.colours == "pairs" else ("gd" if test == "spd" or spec.pair_keys else "1wl")
+        self.keyed = spec.pair_keys is not None
         self.sizes = coll.sizes
         self.labels = coll.node_labels if coll.node_labels is not None else np.zeros(coll.num_nodes, dtype=np.int64)
         self.num_edge_labels = max(1, len(coll.edge_label_values))
         self.slot_labels = coll.edge_labels if coll.edge_labels is not None else np.zeros(coll.indices.size, dtype=np.int64)
-        if is_seeded(test) or test in ("epwl", "epwl-lap"):  # defined without (edge) labels
-            self.labels = seeded_ids(coll, test) if is_seeded(test) else self.labels
+        if spec.labels != "any":  # defined without edge labels (seeded tests: their keys replace node labels)
+            self.labels = seeded_ids(coll, test) if spec.node_keys else self.labels
             self.slot_labels, self.num_edge_labels = np.zeros(coll.indices.size, dtype=np.int64), 1
         self._code_top = 0
-        per = self.sizes**2 if test == "3wl" else self.sizes
+        per = self.sizes**2 if self.kind == "pairs" else self.sizes
         self.elem_ptr = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
         self.colours = np.zeros(int(self.elem_ptr[-1]), dtype=np.int64)
         self._pending: dict = {}
@@ -151,7 +159,7 @@ class ShardState:
 
     def _init_buckets(self) -> list[_Bucket]:
         elems = np.arange(self.colours.size)
-        if self.test != "3wl":
+        if self.kind != "pairs":
             return [_Bucket(("init",), elems, 1, lambda pos, k: (np.zeros(pos.size, dtype=np.int64),
                                                                   self.labels[elems[pos]][:, None]))]
         return [_Bucket(("init",), elems, 4, self._atomic_rows)]
@@ -194,7 +202,7 @@ class ShardState:
                 deg = np.diff(self.coll.indptr)
                 self._cache["round"] = [self._wl1_bucket(int(d), np.flatnonzero(deg == d)) for d in np.unique(deg)]
             elif self.kind == "gd":
-                self._cache["round"] = [self._spd_bucket(n, gs) for n, gs in self._by_order.items()]
+                self._cache["round"] = [self._gd_bucket(n, gs) for n, gs in self._by_order.items()]
             else:
                 self._cache["round"] = [self._fwl_bucket(n, gs) for n, gs in self._by_order.items()]
         return self._cache["round"]
@@ -213,8 +221,8 @@ class ShardState:
 
         return _Bucket(("deg", d), nodes, max(d, 1), rows)
 
-    def _spd_bucket(self, n: int, gs: np.ndarray) -> _Bucket:
-        D = self._spd_codes(n, gs) if self.test == "spd" else self._keyed_codes(n, gs)
+    def _gd_bucket(self, n: int, gs: np.ndarray) -> _Bucket:
+        D = self._keyed_codes(n, gs) if self.keyed else self._spd_codes(n, gs)
         self._code_top = max(self._code_top, int(D.max()) + 1 if D.size else 1)
         base = self.coll.graph_ptr[gs]
 
@@ -242,7 +250,7 @@ class ShardState:
     def _keyed_codes(self, n: int, gs: np.ndarray) -> np.ndarray:
         """``[g, n, n]`` exact keys of RD, RRWP or EPWL (:func:`wltools.dataset.keys.pair_keys`),
         edge labels folded in for RD and RRWP when the collection has them."""
-        labelled = self.test in ("rd", "rrwp") and self.coll.edge_labels is not None
+        labelled = get_test(self.test).labels == "any" and self.coll.edge_labels is not None
         E = self._edge_codes(n, gs).astype(np.int64) if labelled else None
         return pair_keys(self.coll, self.test, gs, E, self.num_edge_labels + 1)
 
@@ -265,12 +273,12 @@ class ShardState:
         """The largest item of the next round's rows plus one (for the overflow check)."""
         if self.kind == "1wl":
             return self.num_edge_labels * k
-        if self.test == "spd":
+        if self.kind == "pairs":
+            return k * k
+        if not self.keyed:  # SPD
             return (int(self.sizes.max()) + 2) * (self.num_edge_labels + 1) * k
-        if self.kind == "gd":
-            self._round_buckets()
-            return self._code_top * k
-        return k * k
+        self._round_buckets()
+        return self._code_top * k
 
     # ------------------------------------------------------------------ rounds
 
@@ -308,7 +316,7 @@ class ShardState:
         out = {}
         self._graph_pending = {}
         for n, gs in self._by_order.items():
-            per = n * n if self.test == "3wl" else n
+            per = n * n if self.kind == "pairs" else n
             X = self.colours[self._graph_elems(gs, per)].reshape(gs.size, per)
             X.sort(axis=1)
             ids = unique_rows(X)
@@ -326,7 +334,7 @@ class ShardState:
 
     def node_colours(self) -> np.ndarray:
         """The colour of every node (3wl: of the pair ``(v, v)``)."""
-        if self.test != "3wl":
+        if self.kind != "pairs":
             return self.colours.copy()
         g = self.coll.node_graph()
         v = np.arange(self.coll.num_nodes) - self.coll.graph_ptr[g]
@@ -425,12 +433,6 @@ def first_appearance(ids: np.ndarray) -> np.ndarray:
     return rank[inv.reshape(-1)]
 
 
-def _round(shards, method: str, args: tuple) -> tuple[list[dict], int]:
-    need = len(shards) > 1
-    maps, k = unify(shards.call(method, [args + (need,)] * len(shards)))
-    return maps, k
-
-
 def _record(shards, out: DatasetRefinement, k: int) -> None:
     maps, _ = unify(shards.call("graph_groups", [(len(shards) > 1,)] * len(shards)))
     out.graph_classes.append(first_appearance(np.concatenate(shards.call("apply_graphs", [(m,) for m in maps]))))
@@ -472,24 +474,31 @@ def refine_collection(coll: GraphCollection, test: str, rounds: int | None = Non
     """
     shards = shards if shards is not None else LocalShards(coll, test)
     out = DatasetRefinement(test, node_colours=[] if keep_node_colours else None)
-    maps, k = _round(shards, "init_groups", ())
-    shards.call("apply", [(m,) for m in maps])
-    _record(shards, out, k)
-    t = 0
-    while rounds is None or t < rounds:
-        bound = max(shards.call("item_bound", [(k,)] * len(shards)))
-        if bound >= _LIMIT:
+    need_rows = len(shards) > 1
+
+    def groups(method: str, *args) -> tuple[int, tuple]:
+        maps, k = unify(shards.call(method, [args + (need_rows,)] * len(shards)))
+        return k, (maps, k)
+
+    def propose(k: int) -> tuple[int, tuple]:
+        if max(shards.call("item_bound", [(k,)] * len(shards))) >= _LIMIT:
             raise ResourceLimitError(f"{test} on {getattr(coll, 'name', 'the parts')}: {k:,} colours make items "
                                      "beyond int64")
-        maps, k_new = _round(shards, "round_groups", (k,))
-        if k_new == k:
-            out.stable_after = t
-            break
+        return groups("round_groups", k)
+
+    def accept(t: int, pending: tuple, k_before: int) -> None:
+        maps, k = pending
         shards.call("apply", [(m,) for m in maps])
-        k, t = k_new, t + 1
         _record(shards, out, k)
+
+    def counted(t: int, k: int) -> None:
         if progress is not None:
             progress(t, k, int(out.graph_classes[-1].max()) + 1)
+
+    k, first = groups("init_groups")
+    accept(0, first, 0)
+    t, stable = round_loop(k, propose, accept, max_rounds=rounds, progress=counted)
+    out.stable_after = t if stable else None
     if rounds is not None:
         while len(out.graph_classes) < rounds + 1:
             out.graph_classes.append(out.graph_classes[-1])

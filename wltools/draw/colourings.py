@@ -67,8 +67,8 @@ def is_drawable(test: str) -> bool:
 
     Examples
     --------
-    >>> [is_drawable(t) for t in ("1wl", "3wl", "n3", "3fwl", "m1")]
-    [True, True, True, False, False]
+    >>> [is_drawable(t) for t in ("1wl", "3wl", "n5", "wl0")]
+    [True, True, True, False]
     """
     return is_test_name(test) and get_test(test).drawable
 

@@ -16,8 +16,8 @@ Examples
 >>> r = refine(declaration(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), "spd"), history=h)
 >>> r.iteration, h.first_diff, len(h.colours)
 (1, 1, 2)
->>> "3fwl" in DECLARED, "m1" in DECLARED
-(True, False)
+>>> "1wl" in DECLARED, "3wl" in DECLARED
+(True, True)
 """
 
 from __future__ import annotations

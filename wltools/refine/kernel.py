@@ -18,8 +18,9 @@ declares ``message`` / ``aggregate`` / ``update`` and the engine runs them):
 
 The kernel owns the rest, once for every test (:func:`refine`):
 
-* the **round loop** to stability: a round that does not increase the number of colour classes
-  leaves the partition unchanged (each new key holds the old colour, so partitions only get
+* the **round loop** to stability (:func:`round_loop`, also the loop of a collection's
+  refinement): a round that does not increase the number of colour classes leaves the
+  partition unchanged (each new key holds the old colour, so partitions only get
   finer), and the loop stops there;
 * **exact hashing** (:mod:`wltools.runtime.hashing`, the one routine): keys are grouped by 64-bit
   hashes only to be fast; every group is verified
@@ -71,7 +72,7 @@ from ..runtime.hashing import TRIES, HashCollision, unique_rows, with_retries
 from .engine import RefinementResult, class_sizes, no_difference_text, witness_text
 from .grouping import RowGrouper
 
-__all__ = ["Declaration", "History", "refine", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids", "blocked",
+__all__ = ["Declaration", "History", "refine", "round_loop", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids", "blocked",
            "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
            "BLOCK_FACTOR", "block_rows", "HashCollision", "verdict_only", "verdict_only_active", "VERDICT_ONLY_WITNESS"]
 
@@ -117,9 +118,9 @@ def verdict_only(on: bool = True) -> Iterator[None]:
     >>> import networkx as nx
     >>> from wltools.refine import refine_pair, verdict_only
     >>> G, H = nx.path_graph(6), nx.star_graph(5)
-    >>> full = refine_pair(G, H, "swl-vs")
+    >>> full = refine_pair(G, H, "spd")
     >>> with verdict_only():
-    ...     quick = refine_pair(G, H, "swl-vs")
+    ...     quick = refine_pair(G, H, "spd")
     >>> (quick.distinguished, quick.iteration) == (full.distinguished, full.iteration), quick.iterations
     (True, None)
     """
@@ -266,6 +267,7 @@ def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]
 
 
 def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = None,
+            prepare: Callable | None = None, at_once: bool = False,
             max_bytes: int = DEFAULT_MAX_BYTES, what: str = "refinement") -> Aggregate:
     """The aggregation of a test whose elements (``shape`` per graph, e.g. ``(n, n)``) each get a
     row of ``width`` sorted items (``width(k)`` when it depends on the number ``k`` of colours),
@@ -279,6 +281,12 @@ def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = 
     than ``rows_at`` where the rows share work; blocks then follow the first coordinate). Blocks
     hold at most ``max_bytes`` of work arrays (:func:`block_rows`) and never straddle the graphs;
     colour ids come in order of first appearance over G's then H's elements in row-major order.
+
+    ``prepare(cg, ch, k)``, optional, computes once a round what the rows of both graphs read
+    (padded copies, joint ids of columns ...) and returns one value per graph, passed to
+    ``rows_at`` in place of ``C``. With ``at_once``, a round whose rows with their prefixes fit
+    one block is built in one go and grouped by :func:`stacked_ids` instead (ids then in
+    :func:`stacked_ids`' order).
 
     Examples
     --------
@@ -295,12 +303,16 @@ def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = 
     rest = size // shape[0] if size else 1
 
     def aggregate(cg, ch, k):
-        mats = (cg, ch)
+        mats = (cg, ch) if prepare is None else prepare(cg, ch, k)
         flat = (cg.reshape(-1), ch.reshape(-1))
         w = width(k) if callable(width) else width
 
         def rows(idx):
             return rows_by_graph(idx, shape, w, lambda g, *coords: rows_at(g, mats[g], k, *coords))
+
+        if at_once and 2 * size <= block_rows(w + 1, 1, max_bytes):
+            prefix, r = rows(np.arange(2 * size))
+            return stacked_ids(np.concatenate([prefix[:, None], r], axis=1))
 
         def blocks():
             if slabs is None:
@@ -410,6 +422,43 @@ def _dense(colours: np.ndarray) -> tuple[np.ndarray, int]:
     return joint, int(joint.max()) + 1
 
 
+def round_loop(k: int, propose: Callable[[int], tuple], accept: Callable[[int, object, int], None], *,
+               max_rounds: int | None = None, stop: Callable[[], bool] | None = None,
+               progress: Callable[[int, int], None] | None = None) -> tuple[int, bool]:
+    """The round loop of every refinement, a pair's (:func:`refine`) or a collection's
+    (:func:`wltools.dataset.refine.refine_collection`), with its one stopping rule.
+
+    ``propose(k)`` builds the next round from ``k`` colours and returns ``(k_new, pending)``;
+    the colouring is stable when ``k_new <= k`` (each new key holds the old colour, so a round
+    that adds no class changes no class), and the loop ends there without accepting it.
+    Otherwise ``accept(t, pending, k)`` makes it round ``t`` and ``progress(t, k_new)`` is
+    called. The loop also ends after ``max_rounds`` rounds or when ``stop()`` says so (checked
+    before each round). Returns the rounds run and whether the colouring was found stable.
+
+    Examples
+    --------
+    Classes 1, 2, 4, 4: two rounds add classes, the third does not.
+
+    >>> sizes = iter([2, 4, 4])
+    >>> seen = []
+    >>> round_loop(1, lambda k: (next(sizes), None), lambda t, _, k: seen.append((t, k)))
+    (2, True)
+    >>> seen
+    [(1, 1), (2, 2)]
+    """
+    t = 0
+    while (max_rounds is None or t < max_rounds) and not (stop is not None and stop()):
+        k_new, pending = propose(k)
+        if k_new <= k:
+            return t, True
+        t += 1
+        accept(t, pending, k)
+        k = k_new
+        if progress is not None:
+            progress(t, k)
+    return t, False
+
+
 def refine(decl: Declaration, *, history: History | None = None,
            progress: Callable[[int, int], None] | None = None) -> RefinementResult:
     """Refine a declared test on a pair to stability (module docstring): the verdict, the first
@@ -457,19 +506,20 @@ def refine(decl: Declaration, *, history: History | None = None,
         witness = witness_text(t, diff.tolist(), hg, hh, text)
 
     check(0, None, k)
-    t = 0
-    while (decl.max_rounds is None or t < decl.max_rounds) and not (until_difference and first_t is not None):
+
+    def propose(k):
         new, row_of = decl.aggregate(cg.reshape(shape_g), ch.reshape(shape_h), k)
-        if new.size == 0:
-            break
-        k_new = int(new.max()) + 1
-        if k_new == k:
-            break
-        t += 1
-        cg, ch, k_before, k = new[:ng], new[ng:], k, k_new
+        k_new = int(new.max()) + 1 if new.size else 0
+        return k_new, (new, row_of, k_new)
+
+    def accept(t, pending, k_before):
+        nonlocal cg, ch, k
+        new, row_of, k = pending
+        cg, ch = new[:ng], new[ng:]
         check(t, row_of, k_before)
-        if progress is not None:
-            progress(t, k)
+
+    t, _ = round_loop(k, propose, accept, max_rounds=decl.max_rounds,
+                  stop=lambda: until_difference and first_t is not None, progress=progress)
     if history is not None:
         history.first_diff = first_t
     if not decl.compare:  # the caller compares: no class sizes, no witness

@@ -52,7 +52,7 @@ union, for up to ``n`` rounds.
 Examples
 --------
 >>> import networkx as nx
->>> r = refine_marking(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), "m1")
+>>> r = refine_marking(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), marks=1)
 >>> r.distinguished, r.iteration, r.class_sizes
 (True, 0, ((6,), (6,)))
 """
@@ -70,13 +70,13 @@ from .engine import RefinementResult, no_difference_text, witness_text
 from .kernel import Declaration, History, refine
 from .seeded import check_pair, neighbour_aggregate, neighbour_table
 
-__all__ = ["refine_marking", "refine_marking_reference", "marked_classes", "marked_classes_reference"]
+__all__ = ["refine_marking", "marked_classes", "marked_classes_reference"]
 
 
-def _marks(test: str) -> int:
-    if test not in ("m1", "m2"):
-        raise ValueError(f"not a marking test: {test!r}")
-    return int(test[1])
+def _marks(marks: int) -> int:
+    if marks not in (1, 2):
+        raise ValueError(f"a marking test marks one node or one ordered pair, not {marks!r}")
+    return marks
 
 
 def automorphism_orbits(G: nx.Graph, fixed: int | None = None) -> np.ndarray:
@@ -146,11 +146,11 @@ def _refine_copies(base: np.ndarray, jobs: list, nb_g: np.ndarray, nb_h: np.ndar
     return col, rounds
 
 
-def marked_classes(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list, list, dict]:
+def marked_classes(G: nx.Graph, H: nx.Graph, marks: int) -> tuple[list, list, dict]:
     """The M1 / M2 colour of every node of G and of H (fast path): equal colours iff equal
     classes (M1: the class of ``G_v``; M2: the multiset of classes of ``G_{vw}`` over ``w``),
     as small ints from one table. Also returns ``{"rounds": ..., "copies": ...}``."""
-    marks = _marks(test)
+    marks = _marks(marks)
     n = G.number_of_nodes()
     if n == 0:
         return [], [], {"rounds": 0, "copies": 0, "describe": {}}
@@ -205,7 +205,7 @@ def marked_classes(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list, list, dic
              "describe": {i: text(key) for key, i in table.items()}})
 
 
-def _result(test: str, cg: list, ch: list, detail: str, describe: dict | None = None) -> RefinementResult:
+def _result(test: str, marks: int, cg: list, ch: list, detail: str, describe: dict | None = None) -> RefinementResult:
     hg, hh = Counter(cg), Counter(ch)
     keys = sorted(set(hg) | set(hh))
     sizes = (tuple(sorted(hg.values(), reverse=True)), tuple(sorted(hh.values(), reverse=True)))
@@ -213,27 +213,12 @@ def _result(test: str, cg: list, ch: list, detail: str, describe: dict | None = 
     if not diff:
         return RefinementResult.from_histograms(
             test, None, 0, sizes, f"marked-graph classes agree ({detail}); " + no_difference_text(0, len(hg)))
-    what = "node" if test == "m1" else "node v, over the second marked node w,"
+    what = "node" if marks == 1 else "node v, over the second marked node w,"
     counts_g = [hg[c] for c in keys]
     counts_h = [hh[c] for c in keys]
     text = witness_text(0, diff, counts_g, counts_h,
                         lambda i: (describe or {}).get(keys[i], f"nodes whose marked copies fall in class #{keys[i]}"))
     return RefinementResult.from_histograms(test, 0, 0, sizes, text + f" (1-WL of G with the {what} marked; {detail})")
-
-
-def refine_marking(G: nx.Graph, H: nx.Graph, test: str) -> RefinementResult:
-    """M1 / M2 on a pair of graphs of equal order on nodes ``0..n-1`` (fast, exact).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> refine_marking(nx.cycle_graph(8), nx.disjoint_union(nx.cycle_graph(4), nx.cycle_graph(4)), "m1").distinguished
-    True
-    """
-    check_pair(G, H)
-    cg, ch, info = marked_classes(G, H, test)
-    return _result(test, cg, ch, f"{info['copies']} marked copies, stable after {info['rounds']} joint rounds",
-                   info.get("describe"))
 
 
 def _refine_alone(adj: dict, init: dict, table: dict) -> tuple:
@@ -252,10 +237,10 @@ def _refine_alone(adj: dict, init: dict, table: dict) -> tuple:
         t += 1
 
 
-def marked_classes_reference(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list, list]:
+def marked_classes_reference(G: nx.Graph, H: nx.Graph, marks: int) -> tuple[list, list]:
     """The M1 / M2 colours of :func:`marked_classes` the straightforward way: every node (ordered
     pair) marked, every copy refined on its own, classes from one shared table."""
-    marks = _marks(test)
+    marks = _marks(marks)
     table: dict = {}
     classes: dict = {}
     out = []
@@ -277,15 +262,24 @@ def marked_classes_reference(G: nx.Graph, H: nx.Graph, test: str) -> tuple[list,
     return [index[k] for k in out[0]], [index[k] for k in out[1]]
 
 
-def refine_marking_reference(G: nx.Graph, H: nx.Graph, test: str) -> RefinementResult:
-    """M1 / M2 the straightforward way (:func:`marked_classes_reference`).
+def refine_marking(G: nx.Graph, H: nx.Graph, marks: int, test: str = "marking", *,
+                   reference: bool = False) -> RefinementResult:
+    """M1 (``marks = 1``) / M2 (``2``), named ``test`` in the result, on a pair of graphs of equal
+    order on nodes ``0..n-1``: every marked copy refined jointly on the kernel
+    (:func:`marked_classes`, fast, exact), or with ``reference`` the straightforward way
+    (:func:`marked_classes_reference`).
 
     Examples
     --------
     >>> import networkx as nx
-    >>> refine_marking_reference(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3)), "m1").distinguished
-    True
+    >>> G, H = nx.cycle_graph(8), nx.disjoint_union(nx.cycle_graph(4), nx.cycle_graph(4))
+    >>> refine_marking(G, H, 1).distinguished, refine_marking(G, H, 1, reference=True).distinguished
+    (True, True)
     """
     check_pair(G, H)
-    cg, ch = marked_classes_reference(G, H, test)
-    return _result(test, cg, ch, "reference: every node marked, each copy refined alone")
+    if reference:
+        cg, ch = marked_classes_reference(G, H, marks)
+        return _result(test, marks, cg, ch, "reference: every node marked, each copy refined alone")
+    cg, ch, info = marked_classes(G, H, marks)
+    return _result(test, marks, cg, ch, f"{info['copies']} marked copies, stable after {info['rounds']} joint rounds",
+                   info.get("describe"))

@@ -109,7 +109,7 @@ from ..errors import UnknownNameError
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
-from .kernel import DEFAULT_MAX_BYTES, Declaration, block_rows, grouped_ids, pair_blocks, refine, rows_by_graph, stacked_ids
+from .kernel import DEFAULT_MAX_BYTES, Declaration, blocked, refine
 
 __all__ = [
     "SWLClass",
@@ -328,34 +328,19 @@ def _column_ids(Cg: np.ndarray, Ch: np.ndarray) -> tuple[np.ndarray, np.ndarray]
 
 
 def _next_colours(spec: SWLClass, tables, width: int, max_bytes: int):
-    """One round for both graphs: ``(new joint ids of all pairs of G then H, row_of)``."""
+    """One round for both graphs: ``(new joint ids of all pairs of G then H, row_of)``, the rows
+    built and grouped by the kernel's blocking (:func:`~wltools.refine.kernel.blocked`)."""
     n = tables[0].n
-    nn = n * n
-    per_block = block_rows(width + 1, 1, max_bytes)
 
-    def next_colours(Cg, Ch, k):
-        mats = (Cg, Ch)
-        padded = (_pad(Cg), _pad(Ch))
+    def prepare(Cg, Ch, k):  # what the rows of a round read, once: padded copies, column ids
         gids = _column_ids(Cg, Ch) if "vG" in spec.aggregations else (None, None)
+        return tuple((C, *_pad(C), gid) for C, gid in zip((Cg, Ch), gids))
 
-        def fill(g, u, v):
-            Cc, Cr = padded[g]
-            return mats[g][u, v], _rows(spec, tables[g], mats[g], Cc, Cr, gids[g], k, u, v)
+    def rows_at(g, ctx, k, u, v):
+        C, Cc, Cr, gid = ctx
+        return C[u, v], _rows(spec, tables[g], C, Cc, Cr, gid, k, u, v)
 
-        def rows(idx):
-            return rows_by_graph(idx, (n, n), width, fill)
-
-        if 2 * nn <= per_block:  # everything in one go
-            prefix, r = rows(np.arange(2 * nn))
-            return stacked_ids(np.concatenate([prefix[:, None], r], axis=1))
-
-        def blocks():
-            for idx in pair_blocks(nn, per_block):
-                yield (idx, *rows(idx))
-
-        return grouped_ids(2 * nn, rows, blocks, max_bytes, spec.label)
-
-    return next_colours
+    return blocked(rows_at, (n, n), width, prepare=prepare, at_once=True, max_bytes=max_bytes, what=spec.label)
 
 
 def _pooled(pooling: str, Cg: np.ndarray, Ch: np.ndarray):

@@ -13,7 +13,7 @@ Examples
 >>> t = get_test("1wl")
 >>> t.label, t.colours, t.labels, t.collection, t.drawable
 ('1-WL', 'nodes', 'any', 'shared', True)
->>> t.refuses(node_labels=True, edge_labels=False), get_test("s3").refuses(True, False)
+>>> t.refuses(node_labels=True, edge_labels=False), get_test("n5").refuses(True, False)
 (False, True)
 """
 

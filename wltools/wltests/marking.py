@@ -15,9 +15,15 @@ n >= 10, found by :func:`wltools.testing.check_test`'s ``cost`` check).
 from __future__ import annotations
 
 from ..refine.cost_terms import default_degree, seeded_bytes
-from ..refine.marking import refine_marking, refine_marking_reference
+from ..refine.marking import refine_marking
+from ..refine.swl import SWL_CLASSES
 from .base import WLTest
 from .substructure import NOTE
+
+
+#: M1's homomorphism family: SWL(VS)'s, the subgraph WL class that marks one node, aggregates
+#: over its neighbours in each marked copy and pools the copies (Zhang et al., ICML 2023, Sec. 4).
+SWL_VS = next(c.name for c in SWL_CLASSES.values() if (c.init, c.aggregations, c.pooling) == ("marking", ("uL",), "VS"))
 
 
 def _marking(name: str, marks: int) -> WLTest:
@@ -29,9 +35,9 @@ def _marking(name: str, marks: int) -> WLTest:
 
     return WLTest(
         name, name.upper(), "marked copies", "Wang & Zhang, BREC, Sec. 5, Table 2; Non-GNNs/utils.py",
-        fast_path=lambda G, H, *, labels=None: refine_marking(G, H, name),
-        reference=lambda G, H, *, labels=None: refine_marking_reference(G, H, name),
-        labels="none", label_note=NOTE, peak_bytes=peak_bytes, hom_family="swl-vs" if marks == 1 else None,
+        fast_path=lambda G, H, *, labels=None: refine_marking(G, H, marks, name),
+        reference=lambda G, H, *, labels=None: refine_marking(G, H, marks, name, reference=True),
+        labels="none", label_note=NOTE, peak_bytes=peak_bytes, hom_family=SWL_VS if marks == 1 else None,
         collection="pairwise", group="baseline", beyond_3wl=marks == 2, time_power=3 + (marks == 2))
 
 

@@ -12,8 +12,8 @@ radius ``K``, any ``K >= 1``) and ``rrwp:K`` (RRWP-WL with ``K`` channels).
 
 Examples
 --------
->>> get_test("n3").label, get_test("rrwp:8").params, get_test("RRWP").name
-('N3', (('rrwp_steps', 8),), 'rrwp')
+>>> get_test("n5").label, get_test("rrwp:8").params, get_test("RRWP").name
+('N5', (('rrwp_steps', 8),), 'rrwp')
 >>> [t.name for t in builtin_tests("default")]
 ['1wl', 'spd', 'rd', 'rrwp', '3wl']
 >>> get_test("4wl")  # doctest: +ELLIPSIS

@@ -164,3 +164,13 @@ def test_keyed_tests_with_shards_go_pairwise_with_the_same_classes(tu_graphs):
         assert "engine" not in a and b["engine"].startswith("pairwise")
     with pytest.raises(UnknownNameError):
         LocalShards(coll, "rd", shards=2)
+
+
+def test_one_table_is_what_each_test_declares():
+    # a test is refined on one colour table exactly when it declares a shared collection; with
+    # several shards only the base tests (their keys mean the same in every shard)
+    from wltools.wltests import get_test
+
+    for name in EVERY_TEST + ("n3",):
+        assert on_one_table(name) == (get_test(name).collection == "shared"), name
+        assert on_one_table(name, 2) == (name in BASE_TESTS), name

@@ -8,8 +8,8 @@ import pytest
 from wltools.refine import refine_pair
 from wltools.refine.engine import run_reference
 from wltools.refine.grouping import HashCollision
-from wltools.refine.kernel import (Declaration, History, grouped_ids, pair_blocks, refine, stacked, stacked_ids,
-                                   with_retries)
+from wltools.refine.kernel import (Declaration, History, blocked, grouped_ids, pair_blocks, refine, round_loop, stacked,
+                                   stacked_ids, with_retries)
 
 
 def _neighbour_step(G, H):
@@ -297,3 +297,45 @@ def test_compare_false_refines_to_the_same_stable_colouring():
                                compare=compare), history=h)
         hists.append((r.iterations, [c.tolist() for c in h.colours[-1]]))
     assert hists[0] == hists[1] and len(h.colours) == 1
+
+
+def _same_partition(a, b):
+    return all((a[i] == a[j]) == (b[i] == b[j]) for i in range(a.size) for j in range(a.size))
+
+
+@pytest.mark.parametrize("max_bytes", [200, 10**6])  # blocks of a few rows / everything at once
+def test_blocked_with_prepare_and_at_once_groups_as_all_rows_together(max_bytes):
+    """blocked's rows from a per-round ``prepare`` (called once a round, values per graph), grouped
+    in blocks or at once, give the partition of all rows grouped together (independent: the rows
+    built here by hand with numpy)."""
+    rng = np.random.default_rng(5)
+    cg, ch = rng.integers(0, 3, size=(2, 6, 6))
+    calls = []
+
+    def prepare(a, b, k):
+        calls.append(k)
+        return (a, a.sum(axis=1)), (b, b.sum(axis=1))  # a per-graph value the rows read
+
+    def rows_at(g, ctx, k, u, v):
+        C, sums = ctx
+        return C[u, v], np.sort(np.stack([C[v, u], sums[u] + sums[v]], axis=1), axis=1)
+
+    ids, _ = blocked(rows_at, (6, 6), 2, prepare=prepare, at_once=True, max_bytes=max_bytes)(cg, ch, 3)
+    by_hand = []
+    for C in (cg, ch):
+        s = C.sum(axis=1)
+        by_hand += [(C[u, v], *sorted((C[v, u], s[u] + s[v]))) for u in range(6) for v in range(6)]
+    ref, _ = stacked_ids(np.array(by_hand))
+    assert calls == [3] and _same_partition(ids, ref)
+
+
+def test_round_loop_stops_when_a_round_adds_no_class_and_accepts_only_growing_rounds():
+    counts = iter([3, 5, 5, 9])
+    accepted, seen = [], []
+    t, stable = round_loop(2, lambda k: (next(counts), k), lambda t, pending, k: accepted.append((t, pending, k)),
+                           progress=lambda t, k: seen.append((t, k)))
+    assert (t, stable) == (2, True) and accepted == [(1, 2, 2), (2, 3, 3)] and seen == [(1, 3), (2, 5)]
+    t, stable = round_loop(2, lambda k: (k + 1, None), lambda *a: None, max_rounds=4)
+    assert (t, stable) == (4, False)
+    t, stable = round_loop(2, lambda k: (k + 1, None), lambda *a: None, stop=lambda: True)
+    assert (t, stable) == (0, False)

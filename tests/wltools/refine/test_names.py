@@ -33,3 +33,39 @@ def test_the_lists_are_views_of_the_registry():
     source = inspect.getsource(wl_tests)
     quoted = [t for t in wl_tests.ALL_TESTS if f'"{t}"' in source.split("__all__")[1].split("def ")[0]]
     assert quoted == [], quoted  # no list spelled out by hand
+
+
+def test_named_cases_of_the_registry_views():
+    """The examples naming particular tests (kept here, not in names.py's docstrings, so a test's
+    name is spelled only in its own module there)."""
+    assert [wl_tests.may_exceed_3wl(t) for t in ("3fwl", "s4", "n1", "m2", "m1", "s3", "sswl")] == \
+        [True, True, True, True, False, False, False]
+    assert wl_tests.is_test_name("s4") and not wl_tests.is_test_name("m3")
+    assert wl_tests.label_of("s3") == "S3"
+    assert [wl_tests.refuses_labels(t, True, False) for t in ("s3", "n2", "epwl")] == [True, True, False]
+    assert wl_tests.refuses_labels("epwl-lap", False, True) and not wl_tests.refuses_labels("s4", False, False)
+    assert "3fwl" not in wl_tests.parse_tests("all") and wl_tests.parse_tests("all,3fwl")[-1] == "3fwl"
+    assert wl_tests.parse_tests(["n3", "m1"]) == ("n3", "m1")
+    assert "slfwl2" in wl_tests.tests_help() and "all,3fwl" in wl_tests.tests_help()
+
+
+def test_named_cases_of_declarations_drawings_keys_and_labels():
+    """More named examples moved out of the docstrings of declarations, colourings, keys, pairwise."""
+    import networkx as nx
+
+    from wltools.dataset.collection import from_networkx
+    from wltools.dataset.keys import is_seeded, seeded_ids
+    from wltools.dataset.pairwise import ignored_labels
+    from wltools.draw.colourings import is_drawable
+    from wltools.refine.declarations import DECLARED
+
+    assert "3fwl" in DECLARED and "m1" not in DECLARED
+    assert [is_drawable(t) for t in ("n3", "3fwl", "m1")] == [True, False, False]
+    # S3's key per node: (triangles, induced 3-paths) at it: P4 (0, 1) (0, 2) (0, 2) (0, 1), C3 (1, 0)
+    coll = from_networkx([nx.path_graph(4), nx.cycle_graph(3)])
+    assert seeded_ids(coll, "s3").tolist() == [0, 1, 1, 0, 2, 2, 2]
+    assert [is_seeded(t) for t in ("s3", "m1")] == [True, False]
+    G = nx.path_graph(2)
+    G.nodes[0]["a"] = G.nodes[1]["a"] = "C"
+    labelled = from_networkx([G], node_label="a")
+    assert (ignored_labels(labelled, "s3"), ignored_labels(labelled, "epwl")) == ("node labels", None)

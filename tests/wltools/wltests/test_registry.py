@@ -3,11 +3,11 @@ from the entry-point group wltools.tests loaded lazily with one-line errors."""
 
 from __future__ import annotations
 
-import sys
 
 import networkx as nx
 import pytest
 
+from installed_dist import install
 from wltools.errors import UnknownNameError
 from wltools.refine import refine_pair
 from wltools.refine.cost import peak_bytes
@@ -79,16 +79,8 @@ def test_the_object_contract_is_checked():
 def broken_plugins(tmp_path, monkeypatch):
     """An installed distribution (a .dist-info folder on sys.path, as pip leaves it) whose entry
     points of the group wltools.tests name a missing attribute and a non-test."""
-    site = tmp_path / "site"
-    (site / "broken_tests").mkdir(parents=True)
-    (site / "broken_tests" / "__init__.py").write_text("NOT_A_TEST = 3\n")
-    info = site / "broken_tests-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-tests\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[wltools.tests]\nmissing = broken_tests:missing\n"
-                                           "notatest = broken_tests:NOT_A_TEST\n")
-    monkeypatch.syspath_prepend(str(site))
-    monkeypatch.delitem(sys.modules, "broken_tests", raising=False)
+    install(tmp_path, monkeypatch, "broken_tests", "NOT_A_TEST = 3\n", "wltools.tests",
+            {"missing": "broken_tests:missing", "notatest": "broken_tests:NOT_A_TEST"})
 
 
 def test_a_broken_plugin_is_one_line_and_only_when_asked_for(broken_plugins):
