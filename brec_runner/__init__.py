@@ -10,10 +10,10 @@ bound or an uncapturable transform), :class:`TooManyFailures` (more units failed
 :class:`wltools.errors.RunDirectoryError`).
 """
 
-from .evaluate import TooManyFailures, evaluate
-from .model_source import ModelContractError
-from .protocol import Protocol
-from .record import RecordError
-from .report import Report
+from .models.source import ModelContractError
+from .records.record import RecordError
+from .reports.report import Report
+from .runs.evaluate import TooManyFailures, evaluate
+from .runs.protocol import Protocol
 
 __all__ = ["evaluate", "Protocol", "Report", "ModelContractError", "TooManyFailures", "RecordError"]

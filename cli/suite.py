@@ -59,7 +59,7 @@ def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds
     """Train and test MODEL on the pairs of suite NAME with BREC's RPC protocol (same runner, run
     directories, resume and checks as brec run); then `wltools brec report RUN_DIR`, which compares
     with the suite's theoretical verdicts."""
-    from brec_runner.evaluate import run
+    from brec_runner.runs.evaluate import run
     from wltools.suites import get_suite, parse_pair_ids
 
     check_output_dir("--out", out_dir)
