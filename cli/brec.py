@@ -138,6 +138,7 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
     """
     from brec_runner.runs.evaluate import run
     from brec_runner.runs.plan import parse_shard
+    from brec_runner.runs.settings import RunSettings
 
     try:
         ids = brec_selection(categories, pair_spec)  # both given: their intersection
@@ -154,12 +155,13 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
     overrides = {k: v for k, v in {"epochs": epochs, "lr": lr, "batch_size": batch_size,
                                    "weight_decay": weight_decay, "loss_threshold": loss_threshold,
                                    "threshold_rule": threshold_rule}.items() if v is not None}
-    out = run(model_name, preset=preset, bound=bound, transform=transform, options=parse_set(sets),
-              protocol=overrides, categories=None, pairs=ids, seeds=seed_list, device=device, out=out_dir,
-              shard=shard_kn, multi_pair=multi_pair, progress=not quiet, eval_batch_size=eval_batch_size,
-              threads=threads, workers=workers, executor=executor, address=address,
-              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit, allow_code_change=allow_code_change,
-              max_failures=max_failures)
+    settings = RunSettings(preset=preset, bound=bound, transform=transform, options=parse_set(sets),
+                           protocol=overrides, categories=None, pairs=ids, seeds=seed_list, device=device, out=out_dir,
+                           shard=shard_kn, multi_pair=multi_pair, progress=not quiet, eval_batch_size=eval_batch_size,
+                           threads=threads, workers=workers, executor=executor, address=address,
+                           gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit,
+                           allow_code_change=allow_code_change, max_failures=max_failures)
+    out = run(model_name, settings)
     click.echo(f"run directory: {out}")
 
 

@@ -23,18 +23,17 @@ import dataclasses
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable
 
 from wltools.errors import RunDirectoryError, WLToolsError
 
 from ..models.source import ModelSource, resolve_model
 from ..records.identity import code_version
 from .protocol import Protocol
+from .settings import DEFAULT_CATEGORIES, MAX_FAILURES, RunSettings, _Default
 
-__all__ = ["evaluate", "run", "TooManyFailures", "MAX_FAILURES"]
+__all__ = ["evaluate", "run", "RunSettings", "TooManyFailures", "MAX_FAILURES"]
 
-#: Failed units one invocation tolerates (``--max-failures``); one more stops the run.
-MAX_FAILURES = 10
 
 
 class TooManyFailures(WLToolsError):
@@ -142,14 +141,6 @@ def _config(source: ModelSource, protocol: Protocol, seeds, ids, device: str, in
             "environment": environment(device)}
 
 
-class _Default(str):
-    """The default of ``categories``: Basic unless ``pairs`` is given (:func:`default_selection`)."""
-
-
-#: ``categories`` left out: the Basic pairs, unless ``pairs`` names pairs of its own.
-DEFAULT_CATEGORIES = _Default("basic")
-
-
 def default_selection(categories, pairs):
     """The categories a selection filters by: ``categories`` as given, except that the default
     (left out) filters nothing once ``pairs`` is given, so ``pairs="60-61"`` alone selects pairs 60
@@ -222,43 +213,16 @@ def _warn_not_invariant(source: ModelSource, invariance: dict, out: Path) -> Non
           f"evidence of expressive power (recorded in {out / 'config.json'})", file=sys.stderr, flush=True)
 
 
-def run(
-    model,
-    *,
-    bound=None,
-    transform=None,
-    categories: str | Iterable[str] | None = DEFAULT_CATEGORIES,
-    pairs: str | Iterable[int] | None = None,
-    seeds: Sequence[int] = (0,),
-    protocol: Protocol | dict | None = None,
-    out=None,
-    device: str = "cpu",
-    workers: int = 1,
-    progress: bool = True,
-    options: dict[str, Any] | None = None,
-    preset: str | None = None,
-    executor: str = "local",
-    address: str | None = None,
-    gpus_per_unit: float = 0.0,
-    cpus_per_unit: float | None = None,
-    shard: tuple[int, int] | None = None,
-    multi_pair: int | str | None = "auto",
-    threads: int | None = 1,
-    eval_batch_size: int | None = None,
-    stop_after: int | None = None,
-    on_outcome: Callable[[dict], None] | None = None,
-    allow_code_change: bool = False,
-    suite: str | None = None,
-    max_failures: int | None = MAX_FAILURES,
-) -> Path:
+def run(model, settings: RunSettings | None = None, /, *, stop_after: int | None = None,
+        on_outcome: Callable[[dict], None] | None = None, **fields: Any) -> Path:
     """Run the units of :func:`evaluate` and return the run directory (no report).
 
-    ``max_failures``: failed units (the model raised) this call tolerates, recorded in
-    ``failures.jsonl``; one more raises :class:`TooManyFailures` (None: no limit; 0: stop at the
-    first). ``stop_after`` stops after that many new units (an interruption, for tests and probes);
-    ``on_outcome`` is called with each record after it is written; ``allow_code_change`` resumes a
-    run directory started under another code version (:class:`brec_runner.records.record.RunDirectory`);
-    ``suite`` runs the pairs of a :mod:`wltools.suites` suite (``pairs``: its ids) instead of BREC's.
+    ``settings``: a :class:`~brec_runner.runs.settings.RunSettings` (default: its defaults), with any
+    of its fields overridden by keyword (``run(model, pairs="0-1", out="runs/x")``). ``max_failures``:
+    failed units (the model raised) this call tolerates, recorded in ``failures.jsonl``; one more
+    raises :class:`TooManyFailures`. ``stop_after`` stops after that many new units (an
+    interruption, for tests and probes); ``on_outcome`` is called with each record after it is
+    written.
     """
     import torch
 
@@ -266,34 +230,35 @@ def run(
     from .execute import RunSpec
     from .plan import shard_ids
 
-    _check_limits(workers, stop_after, max_failures)
-    runner = _executor(executor, workers, address, gpus_per_unit, cpus_per_unit)  # a bad choice or no ray: before any work
+    rs = RunSettings.of(settings, **fields)
+    _check_limits(rs.workers, stop_after, rs.max_failures)
+    runner = _executor(rs.executor, rs.workers, rs.address, rs.gpus_per_unit, rs.cpus_per_unit)  # a bad choice or no ray: before any work
     source = model if isinstance(model, ModelSource) else resolve_model(
-        model, preset=preset, options=options, bound=bound, transform=transform)
-    protocol = _protocol(source.protocol, protocol)
-    if str(device).startswith("cuda") and not torch.cuda.is_available():
+        model, preset=rs.preset, options=rs.options, bound=rs.bound, transform=rs.transform)
+    protocol = _protocol(source.protocol, rs.protocol)
+    if str(rs.device).startswith("cuda") and not torch.cuda.is_available():
         raise RunDirectoryError("device cuda requested but torch sees no CUDA device")
-    seeds = [int(s) for s in seeds]
+    seeds = [int(s) for s in rs.seeds]
     if not seeds or len(set(seeds)) != len(seeds):
         raise WLToolsError(f"seeds must be distinct integers, got {seeds}")
-    suite, selected = _select(suite, categories, pairs)
-    with torch_threads(threads):  # restored on return: a later computation's summation order depends on it
-        protocol, invariance = _check_contract(source, selected, protocol, seeds[0], device, eval_batch_size)
+    suite, selected = _select(rs.suite, rs.categories, rs.pairs)
+    with torch_threads(rs.threads):  # restored on return: a later computation's summation order depends on it
+        protocol, invariance = _check_contract(source, selected, protocol, seeds[0], rs.device, rs.eval_batch_size)
 
         ids = [p.id for p in selected]
-        out = Path(out) if out is not None else Path("runs") / f"{suite or 'brec'}-{_slug(source.name)}-{source.preset or 'run'}"
+        out = Path(rs.out) if rs.out is not None else Path("runs") / f"{suite or 'brec'}-{_slug(source.name)}-{source.preset or 'run'}"
         _warn_not_invariant(source, invariance, out)
-        config = {**_config(source, protocol, seeds, ids, device, invariance, suite),
-                  "eval_batch_size": eval_batch_size}  # recorded, not compared: float summation order only
-        with RunDirectory(out, config, shard,
-                          code=code_version(source)["version"], allow_code_change=allow_code_change) as rd:
-            spec = RunSpec(source=source, protocol=protocol, device=device, eval_batch_size=eval_batch_size,
-                           multi_pair=multi_pair, threads=threads, suite=suite)
-            label = " ray" if executor == "ray" else f" x{workers}" if workers > 1 else ""
-            executor_name = executor if isinstance(executor, str) else "custom"
+        config = {**_config(source, protocol, seeds, ids, rs.device, invariance, suite),
+                  "eval_batch_size": rs.eval_batch_size}  # recorded, not compared: float summation order only
+        with RunDirectory(out, config, rs.shard,
+                          code=code_version(source)["version"], allow_code_change=rs.allow_code_change) as rd:
+            spec = RunSpec(source=source, protocol=protocol, device=rs.device, eval_batch_size=rs.eval_batch_size,
+                           multi_pair=rs.multi_pair, threads=rs.threads, suite=suite)
+            label = " ray" if rs.executor == "ray" else f" x{rs.workers}" if rs.workers > 1 else ""
+            executor_name = rs.executor if isinstance(rs.executor, str) else "custom"
             try:
-                _execute(rd, runner, spec, shard_ids(ids, shard), seeds, progress, label, stop_after, on_outcome,
-                         max_failures, executor_name)
+                _execute(rd, runner, spec, shard_ids(ids, rs.shard), seeds, rs.progress, label, stop_after, on_outcome,
+                         rs.max_failures, executor_name)
             except WLToolsError as exc:
                 if not isinstance(exc, TooManyFailures):  # those are recorded already
                     for failure in getattr(exc, "failures", None) or []:  # execute_ray.UnitsFailed: never dropped
@@ -403,33 +368,7 @@ def _slug(name: str) -> str:
     return re.sub(r"[^0-9A-Za-z_.-]+", "-", name).strip("-") or "model"
 
 
-def evaluate(
-    model,
-    bound=None,
-    transform=None,
-    categories: str | Iterable[str] | None = DEFAULT_CATEGORIES,
-    pairs: str | Iterable[int] | None = None,
-    seeds: Sequence[int] = (0,),
-    protocol: Protocol | dict | None = None,
-    out=None,
-    device: str = "cpu",
-    workers: int = 1,
-    progress: bool = True,
-    options: dict[str, Any] | None = None,
-    *,
-    preset: str | None = None,
-    shard: tuple[int, int] | None = None,
-    multi_pair: int | str | None = "auto",
-    threads: int | None = 1,
-    eval_batch_size: int | None = None,
-    theory: bool = True,
-    executor: str = "local",
-    address: str | None = None,
-    gpus_per_unit: float = 0.0,
-    cpus_per_unit: float | None = None,
-    suite: str | None = None,
-    max_failures: int | None = MAX_FAILURES,
-):
+def evaluate(model, settings: RunSettings | None = None, /, *, theory: bool = True, **fields: Any):
     """Evaluate ``model`` on BREC pairs with the RPC protocol; return its :class:`~brec_runner.reports.report.Report`.
 
     Parameters
@@ -439,62 +378,15 @@ def evaluate(
         a factory: ``factory(**options)`` returns a ``torch.nn.Module`` whose ``forward(batch)``
         maps a PyG ``Batch`` to a float tensor ``[batch.num_graphs, d]`` (``docs/your-model.md``).
         Each (pair, seed) unit gets a fresh model from the factory under the unit's seed.
-    bound : str, (str, str) or None
-        The WL test bounding the model from above (``1wl``, ``spd``, ``rd``, ``rrwp``, ``3wl``;
-        ``rrwp:K`` with K channels) or a (lower, upper) pair. Default: the factory's ``wl_bound``
-        attribute, a built-in model's own bound, else unknown (the report compares with 3-WL only).
-    transform : callable, str or None
-        A PyG transform applied once per graph, cached on disk under its identity, not its
-        ``repr`` (which hides settings such as ``AddRandomWalkPE``'s ``walk_length``): the code of
-        its class and its whole state (:func:`brec_runner.models.transform_identity.transform_digest`;
-        ``docs/your-model.md``); the run's ``config.json`` records it as ``REPR [state DIGEST]``
-        and a resume with another state is refused. Default: the factory's ``transform`` attribute.
-    categories, pairs
-        BREC selection: category names and / or id ranges such as ``"0-59,160-169"`` (both given:
-        their intersection). ``pairs`` alone selects those pairs, as ``--pairs`` does; neither
-        given: the Basic pairs; ``categories=None`` with no ``pairs``: all 400.
-    seeds : sequence of int
-        Training seeds; one unit per (pair, seed).
-    protocol : Protocol, dict or None
-        The RPC protocol (default BREC's published one, with a built-in model's cited changes);
-        a dict overrides single fields. ``out_dim`` always follows the model's real output width.
-    out : path-like
-        The run directory; running again into it resumes (finished units are skipped).
-    device : str
-        ``"cpu"`` or ``"cuda"``.
-    workers : int
-        Local processes sharing the run (same verdicts as one).
-    progress : bool
-        Show a progress bar.
-    options : dict
-        Keyword arguments of the factory (a built-in model's config overrides).
-    preset : str
-        A built-in model's preset (default ``"brec"``).
-    shard : (K, N)
-        Run only the K-th of N round-robin slices of the selected pairs.
-    multi_pair : int or "auto" (default)
-        Train up to G units of equal graph sizes at once (``torch.func.vmap``); ``"auto"``: group
-        the seeds of one pair when a short timed probe finds it faster (:mod:`brec_runner.runs.probe`;
-        the decision is recorded in the run directory and kept by every resume); ``1`` or None:
-        the one-pair loop.
-    threads : int or None
-        torch CPU threads per process (one is fastest for BREC's small graphs).
-    eval_batch_size : int
-        Graphs per test batch (default: all of them at once).
+    settings : RunSettings or None
+        The run's settings (:class:`~brec_runner.runs.settings.RunSettings`: bound, transform,
+        selection, seeds, protocol, run directory, device, workers, executor, ...); default: its
+        defaults (the Basic pairs, seed 0, BREC's protocol).
     theory : bool
         Compute the theoretical verdicts for the report (cached).
-    suite : str or None
-        Evaluate on a classic suite instead of BREC (``csl``, ``exp``, ``sr25``, ``graph8c``, ...;
-        ``wltools suite list``); ``pairs`` then selects its ids and ``categories`` is ignored.
-    executor : {"local", "ray"}
-        ``"ray"``: every unit (or ``multi_pair`` window) is a Ray task, with the same records
-        (:mod:`brec_runner.runs.execute_ray`; ``pip install -e ".[ray]"``). ``address`` names a running
-        cluster (default ``$RAY_ADDRESS``, else a local instance for this run); each task requests
-        ``cpus_per_unit`` CPUs (default ``threads``) and ``gpus_per_unit`` GPUs (a fraction shares one).
-    max_failures : int or None
-        Units whose model raises are recorded (``failures.jsonl``) and the run goes on; more than
-        this many in one call raise :class:`TooManyFailures` (default :data:`MAX_FAILURES`; None:
-        no limit). The report lists the failed units (``report.failed_units``).
+    **fields
+        Any field of :class:`~brec_runner.runs.settings.RunSettings`, overriding ``settings``
+        (``evaluate(gin, bound="1wl", out="runs/gin")``).
 
     Returns
     -------
@@ -524,9 +416,5 @@ def evaluate(
     """
     from ..reports.report import Report
 
-    out = run(model, bound=bound, transform=transform, categories=categories, pairs=pairs, seeds=seeds,
-              protocol=protocol, out=out, device=device, workers=workers, progress=progress, options=options,
-              preset=preset, shard=shard, multi_pair=multi_pair, threads=threads,
-              eval_batch_size=eval_batch_size, executor=executor, address=address,
-              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit, suite=suite, max_failures=max_failures)
+    out = run(model, RunSettings.of(settings, **fields))
     return Report.from_run_dirs([out], theory=theory)
