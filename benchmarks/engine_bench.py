@@ -29,8 +29,8 @@ OUT = ROOT / "benchmarks" / "results" / "engine.json"
 
 _CHILD = r"""
 import json, sys, time
-from brec_runner.dataset import load_pairs
-from brec_runner.theory import DEFAULT_RRWP_STEPS
+from brec_runner.reports.theory import DEFAULT_RRWP_STEPS
+from brec_runner.runs.dataset import load_pairs
 from wltools.refine import refine_pair
 from wltools.refine.batch import batchable, refine_pairs
 pairs = load_pairs(ids=sys.argv[3] or None)

@@ -16,7 +16,7 @@ import json
 import time
 from pathlib import Path
 
-from brec_runner.dataset import load_pairs
+from brec_runner.runs.dataset import load_pairs
 from wltools.refine import refine_pair
 from wltools.refine.names import DEFAULT_RRWP_STEPS
 

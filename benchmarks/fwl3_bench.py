@@ -47,7 +47,7 @@ def _worker(pid: int) -> None:
     """Subprocess side: load pair ``pid``, print READY, refine with 3fwl, print one JSON line."""
     import gc
 
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
     from wltools.refine import refine_pair
 
     pair = load_pairs(ids=[pid])[0]
@@ -150,7 +150,7 @@ def main(argv=None) -> dict:
         _worker(args.worker)
         return {}
 
-    from brec_runner.dataset import load_pairs, parse_id_ranges
+    from brec_runner.runs.dataset import load_pairs, parse_id_ranges
     from wltools import provenance
     from wltools.refine import refine_pair
     from wltools.refine.cost import peak_bytes

@@ -16,7 +16,7 @@ SUB=examples/subgraph_zhang.py:subgraph_zhang; MP=examples/mpnn_zhang.py:mpnn_zh
 python3 - "$DEVICE" <<'PY' 2>&1 | grep -v Warn
 import sys, time, torch
 from torch_geometric.data import Batch
-from brec_runner.dataset import to_pyg
+from brec_runner.runs.dataset import to_pyg
 from wltools.counting.data import load_graphs
 from examples.subgraph_zhang import subgraph_zhang
 dev = sys.argv[1]; torch.manual_seed(0)

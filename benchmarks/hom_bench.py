@@ -51,7 +51,7 @@ def _patterns():
 
 
 def _graphs(select: str | None):
-    from brec_runner.dataset import load_pairs, parse_id_ranges
+    from brec_runner.runs.dataset import load_pairs, parse_id_ranges
 
     graphs = [(f"{p.id}{side}", p.category, X) for p in load_pairs() for side, X in (("G", p.g), ("H", p.h))]
     if select:
@@ -146,7 +146,7 @@ def nx_g6(F) -> str:
 def witness_times(max_nodes: int) -> list[dict]:
     """The witness search of each family on the largest pair of each BREC category, each search
     alone (``check --explain`` shares one cache between the tests of a pair, so it is faster)."""
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
     from wltools.hom.witness import CountCache, graph_family_patterns, smallest_witness
 
     best: dict = {}

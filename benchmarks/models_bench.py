@@ -1,6 +1,6 @@
 """Speed and memory of every registered model: forward+backward graphs per second, peak memory.
 
-Workloads (BREC, via :mod:`brec_runner.dataset`): the 64 relabelings (``relabelings(pair, seed=0)``,
+Workloads (BREC, via :mod:`brec_runner.runs.dataset`): the 64 relabelings (``relabelings(pair, seed=0)``,
 interleaved G1, H1, ...) of a Basic pair (id 0, 10 nodes) and of the largest CFI pair (id 345,
 198 nodes). For every model, every preset and every workload this measures:
 
@@ -73,7 +73,7 @@ import torch
 from torch.utils.flop_counter import FlopCounterMode
 from torch_geometric.data import Batch
 
-from brec_runner.dataset import load_pairs, relabelings, to_pyg
+from brec_runner.runs.dataset import load_pairs, relabelings, to_pyg
 from wltools.models import create_model, create_transform, list_models
 from wltools.models.layers import dense_attention
 from wltools.models.registry import list_presets
@@ -414,7 +414,7 @@ def bench_roofline(name: str, preset: str, category: str, pid: int, args) -> dic
 
 
 # ---------------------------------------------------------------------------------------------
-# Multi-pair mode (brec_runner.multipair) against the one-pair loop, per model and category.
+# Multi-pair mode (brec_runner.runs.multipair) against the one-pair loop, per model and category.
 
 
 def bench_multipair(name: str, preset: str, category: str, pid: int, group: int, args,
@@ -426,10 +426,10 @@ def bench_multipair(name: str, preset: str, category: str, pid: int, group: int,
     import dataclasses
     import warnings
 
-    from brec_runner.execute import prepare_pair
-    from brec_runner.model_source import resolve_model
-    from brec_runner.multipair import evaluate_units
-    from brec_runner.rpc import evaluate_pair, fresh_model
+    from brec_runner.models.source import resolve_model
+    from brec_runner.runs.execute import prepare_pair
+    from brec_runner.runs.multipair import evaluate_units
+    from brec_runner.runs.rpc import evaluate_pair, fresh_model
 
     src = resolve_model(name, preset=preset)
     protocol = dataclasses.replace(src.protocol, epochs=args.multipair_epochs)

@@ -188,7 +188,7 @@ def main(argv=None) -> int:
               f"github.com/GraphPKU/BREC) or set {MIRROR_ENV}=PATH", file=sys.stderr)
         return 2
 
-    from brec_runner.dataset import load_pairs, parse_id_ranges
+    from brec_runner.runs.dataset import load_pairs, parse_id_ranges
     from wltools.runtime.provenance import package_versions
     from wltools.refine import refine_pair
     from wltools.refine.batch import refine_pairs

@@ -4,7 +4,7 @@ The GIN of ``examples/gin.py`` runs the same (pair, seed) units with ``--workers
 ``--executor ray`` on a local Ray instance of 2 CPUs (started and shut down by the run, as
 ``wltools brec run --executor ray`` does without ``--address``). The two alternate ``--repeats``
 times into fresh run directories, after one warm-up run that fills the encoding cache. Reported per
-executor: the end-to-end seconds of ``brec_runner.evaluate.run`` (with process spawn or Ray start),
+executor: the end-to-end seconds of ``brec_runner.runs.evaluate.run`` (with process spawn or Ray start),
 units per minute end to end, and units per minute in the steady state (between the first and the
 last record, so without start-up). A third variant runs the local workers with one OpenMP / BLAS
 thread each (``OMP_NUM_THREADS=1``, as Ray sets for a one-CPU task), to separate the executor
@@ -37,9 +37,9 @@ def main(argv=None) -> dict:
 
     import ray
 
-    from brec_runner.evaluate import run
-    from brec_runner.execute_ray import RayExecutor
-    from brec_runner.record import read_results
+    from brec_runner.records.record import read_results
+    from brec_runner.runs.evaluate import run
+    from brec_runner.runs.execute_ray import RayExecutor
     from wltools.runtime.provenance import environment
 
     model = f"{ROOT / 'examples' / 'gin.py'}:gin"

@@ -134,7 +134,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--rrwp-n", action="store_true", help="also run RRWP-WL with K = n")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "refine_bench.json"))
     args = ap.parse_args(argv)
-    from brec_runner.dataset import load_pairs, parse_id_ranges
+    from brec_runner.runs.dataset import load_pairs, parse_id_ranges
     from wltools.refine import refine_pair
 
     pairs = load_pairs()

@@ -2,11 +2,11 @@
 
 Picks, for each of Basic / Regular / Extension, the first ``--per-category`` pairs of the category's
 most common (nodes, edges) size (so the multi-pair mode can group different pairs), and runs every
-(pair, seed) unit through :func:`brec_runner.evaluate.run` into a fresh run directory in each
+(pair, seed) unit through :func:`brec_runner.runs.evaluate.run` into a fresh run directory in each
 mode:
 
 - ``single``: the one-pair loop in one process (``brec run``);
-- ``multipair``: ``--multi-pair G`` in one process (:mod:`brec_runner.multipair`);
+- ``multipair``: ``--multi-pair G`` in one process (:mod:`brec_runner.runs.multipair`);
 - ``workers``: the one-pair loop in ``W`` processes (``--workers W``, :mod:`brec_runner.workers`);
 - ``multipair+workers``: both.
 
@@ -38,7 +38,7 @@ MODES = ("single", "multipair", "workers", "multipair+workers")
 
 
 def _select_pairs(per_category: int):
-    from brec_runner import dataset
+    from brec_runner.runs import dataset
 
     pairs = []
     for cat in ("basic", "regular", "extension"):
@@ -68,11 +68,11 @@ def main(argv=None) -> dict:
 
     import torch
 
-    from brec_runner import dataset
     from brec_runner.configs import load_protocol
-    from brec_runner.encoding_cache import encoded_graphs
-    from brec_runner.evaluate import run
-    from brec_runner.record import read_results, results_files
+    from brec_runner.models.encoding_cache import encoded_graphs
+    from brec_runner.records.record import read_results, results_files
+    from brec_runner.runs import dataset
+    from brec_runner.runs.evaluate import run
     from wltools.models import registry
     from portable_paths import portable
     from wltools.runtime.provenance import package_versions

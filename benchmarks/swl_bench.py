@@ -37,7 +37,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "swl.json"))
     args = ap.parse_args(argv)
 
-    from brec_runner.dataset import CATEGORIES, load_pairs
+    from brec_runner.runs.dataset import CATEGORIES, load_pairs
     from wltools.runtime.provenance import environment
     from wltools.refine import refine_pair
     from wltools.refine.swl import HIERARCHY, SWL_CLASSES

@@ -52,9 +52,9 @@ def _register_builtin(gin_module) -> str:
 def main(argv=None) -> dict:
     args, seeds = parse_brec_bench_args(__doc__, argv, pairs="0-11", repeats=3, name="your_model_bench")
 
-    from brec_runner.evaluate import run
-    from brec_runner.model_source import load_object
-    from brec_runner.record import read_results
+    from brec_runner.models.source import load_object
+    from brec_runner.records.record import read_results
+    from brec_runner.runs.evaluate import run
     from wltools.runtime.provenance import environment
 
     external = f"{ROOT / 'examples' / 'gin.py'}:gin"

@@ -27,8 +27,8 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
     Checks that every pair is non-isomorphic, every graph simple and undirected, and every one of
     the 32+32 relabelings and 64 reliability graphs of each pair isomorphic to its source.
     """
-    from brec_runner.dataset import load_pairs, verify_data
-    from brec_runner.protocol import Protocol
+    from brec_runner.runs.dataset import load_pairs, verify_data
+    from brec_runner.runs.protocol import Protocol
 
     ids = brec_selection(category, pairs)
     seed = Protocol().relabel_seed if seed is None else seed
@@ -62,8 +62,8 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
     Writes per-pair verdicts (iterations, witness) as JSON and CSV and a Markdown table of counts
     and runtimes per category; verdicts are cached and recomputed only when settings change.
     """
-    from brec_runner.theory import parse_tests
-    from brec_runner.theory_report import run_theory, terminal_summary, write_report
+    from brec_runner.reports.theory import parse_tests
+    from brec_runner.reports.theory_report import run_theory, terminal_summary, write_report
 
     test_names = parse_tests(tests)
     ids = brec_selection(category, pairs)
@@ -136,8 +136,9 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
     brec_runner/configs/MODEL.json. --workers W runs W local processes of --threads threads each;
     --executor ray runs the units as Ray tasks on a cluster (docs/cluster.md).
     """
-    from brec_runner.evaluate import run
-    from brec_runner.plan import parse_shard
+    from brec_runner.runs.evaluate import run
+    from brec_runner.runs.plan import parse_shard
+    from brec_runner.runs.settings import RunSettings
 
     try:
         ids = brec_selection(categories, pair_spec)  # both given: their intersection
@@ -154,12 +155,13 @@ def brec_run(model_name, preset, bound, transform, categories, pair_spec, seed, 
     overrides = {k: v for k, v in {"epochs": epochs, "lr": lr, "batch_size": batch_size,
                                    "weight_decay": weight_decay, "loss_threshold": loss_threshold,
                                    "threshold_rule": threshold_rule}.items() if v is not None}
-    out = run(model_name, preset=preset, bound=bound, transform=transform, options=parse_set(sets),
-              protocol=overrides, categories=None, pairs=ids, seeds=seed_list, device=device, out=out_dir,
-              shard=shard_kn, multi_pair=multi_pair, progress=not quiet, eval_batch_size=eval_batch_size,
-              threads=threads, workers=workers, executor=executor, address=address,
-              gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit, allow_code_change=allow_code_change,
-              max_failures=max_failures)
+    settings = RunSettings(preset=preset, bound=bound, transform=transform, options=parse_set(sets),
+                           protocol=overrides, categories=None, pairs=ids, seeds=seed_list, device=device, out=out_dir,
+                           shard=shard_kn, multi_pair=multi_pair, progress=not quiet, eval_batch_size=eval_batch_size,
+                           threads=threads, workers=workers, executor=executor, address=address,
+                           gpus_per_unit=gpus_per_unit, cpus_per_unit=cpus_per_unit,
+                           allow_code_change=allow_code_change, max_failures=max_failures)
+    out = run(model_name, settings)
     click.echo(f"run directory: {out}")
 
 
@@ -191,7 +193,7 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
     """
     from pathlib import Path
 
-    from brec_runner.report import build_reports, format_report, plot_report
+    from brec_runner.reports.report import build_reports, format_report, plot_report
     from wltools.runtime.atomic import atomic_path
 
     check_report_targets(run_dirs, out_path, plot_path)
@@ -199,8 +201,8 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
         raise ReportedError("--explain needs the theoretical verdicts and the md or json format: "
                             "drop --no-theory / --format csv")
     if html_path or figures_dir:
-        from brec_runner.report_figures import check_figures_dir, draw_report_pairs, figure_test
-        from brec_runner.report_html import check_html_target, write_html
+        from brec_runner.reports.figures import check_figures_dir, draw_report_pairs, figure_test
+        from brec_runner.reports.html_page import check_html_target, write_html
 
         if html_path:
             check_html_target(html_path, run_dirs, (out_path, plot_path))
@@ -232,7 +234,7 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
                    "invariance probe: separations beyond its bound are no evidence (said in the report)", err=True)
     duplicates = sum(r.get("duplicate_units") or 0 for r in reps)
     if duplicates:
-        from brec_runner.report_format import duplicates_line
+        from brec_runner.reports.formatting import duplicates_line
 
         click.echo(f"note: {duplicates_line(duplicates)}", err=True)
     for r in reps:
@@ -260,12 +262,12 @@ def brec_report(run_dirs, fmt, plot_path, out_path, no_theory, skip_bad, allow_m
 
 
 def _explained(reps, fmt: str, text: str) -> str:
-    """The report ``text`` with the patterns each run failed to see (:mod:`brec_runner.report_patterns`):
+    """The report ``text`` with the patterns each run failed to see (:mod:`brec_runner.reports.patterns`):
     a section per report in Markdown, an ``unseen_patterns`` member of each report in JSON."""
     import json
 
-    from brec_runner.report import format_report
-    from brec_runner.report_patterns import unseen_lines, unseen_patterns
+    from brec_runner.reports.patterns import unseen_lines, unseen_patterns
+    from brec_runner.reports.report import format_report
 
     for r in reps:
         r["unseen_patterns"] = unseen_patterns(r)
@@ -283,7 +285,7 @@ def brec_upgrade(run_dirs):
     threshold, relabelled copies not checked distinct) and a checksum each. The originals are kept
     as *.v1 files. Such a run can be reported and verified, not resumed.
     """
-    from brec_runner.record_upgrade import upgrade_legacy
+    from brec_runner.records.upgrade import upgrade_legacy
 
     for d in run_dirs:
         info = upgrade_legacy(d)

@@ -16,7 +16,7 @@ _CLAIM_FORMATS = click.Choice(["text", "md", "json"])
 
 def claims_registry():
     """``wltools.claims`` with every claim registered: its own, and brec-run from brec_runner."""
-    import brec_runner.claims  # noqa: F401 - registers brec-run
+    import brec_runner.reports.claims  # noqa: F401 - registers brec-run
     import wltools.claims
 
     return wltools.claims
@@ -46,7 +46,7 @@ def claims_list(fmt: str) -> None:
 def _brec_ids_option(ctx, param, value):
     if value is None:
         return None
-    from brec_runner.dataset import parse_id_ranges
+    from brec_runner.runs.dataset import parse_id_ranges
 
     try:
         return parse_id_ranges(value)
@@ -109,7 +109,7 @@ def claims_verify(ids, all_, fmt, run_dir, brec_ids, suites, seed, max_nodes, wo
     import platform
     import time as _time
 
-    from brec_runner.claims import claim_inputs
+    from brec_runner.reports.claims import claim_inputs
 
     check_output_target("--out", out, [run_dir] if run_dir else [])
     reg = claims_registry()

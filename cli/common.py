@@ -195,7 +195,7 @@ EDGE_ATTR_HELP = "Edge attribute of GraphML / node-link JSON inputs to use as ed
 
 def brec_selection(category: tuple[str, ...], pairs: str | None) -> list[int]:
     """Pair ids from ``--category`` (repeatable, or comma-separated) and ``--pairs`` ranges."""
-    from brec_runner.dataset import select_ids
+    from brec_runner.runs.dataset import select_ids
 
     return select_ids(list(category) or None, pairs)
 
@@ -254,7 +254,7 @@ def set_option(f):
 
 def allow_code_change_option(f):
     """``--allow-code-change``: resume a run directory another code version started (brec run,
-    suite run, count run; :class:`brec_runner.record.RunDirectory`, :class:`brec_runner.count_run.CountRun`)."""
+    suite run, count run; :class:`brec_runner.records.record.RunDirectory`, :class:`brec_runner.counting.run.CountRun`)."""
     return click.option("--allow-code-change", is_flag=True,
                         help="Resume a run directory started by another code version (each record keeps its own).")(f)
 
@@ -387,12 +387,12 @@ def check_output_dir(option: str, target) -> None:
 
 def check_output_target(option: str, target, run_dirs=(), inputs=()) -> None:
     """Refuse (one line, exit 2) an output path that would overwrite a run file
-    (:func:`brec_runner.fileio.run_file_target`), an input or a non-regular file
+    (:func:`brec_runner.records.fileio.run_file_target`), an input or a non-regular file
     (:func:`check_output_file`): checked before any work."""
     if not target:
         return
     check_output_file(option, target, inputs)
-    from brec_runner.fileio import run_file_target
+    from brec_runner.records.fileio import run_file_target
 
     why = run_file_target(target, run_dirs)
     if why:
@@ -401,7 +401,7 @@ def check_output_target(option: str, target, run_dirs=(), inputs=()) -> None:
 
 def check_report_targets(run_dirs, out_path, plot_path, inputs=()) -> None:
     """Refuse (one line, exit 2) an --out or --plot that would overwrite a run file of any run
-    directory (:func:`brec_runner.fileio.run_file_target`), an input or a non-regular file
+    directory (:func:`brec_runner.records.fileio.run_file_target`), an input or a non-regular file
     (:func:`check_output_file`), the two naming one file, or a chart format matplotlib cannot
     write."""
     from pathlib import Path

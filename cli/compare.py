@@ -24,9 +24,9 @@ def _options(fn):
 
 
 def _compare(paths, fmt, out_path, plot_path, no_theory, skip_bad, suite: bool) -> None:
-    from brec_runner.compare import compare_runs, find_runs
-    from brec_runner.compare_format import format_comparison, plot_comparison
-    from brec_runner.fileio import atomic_path
+    from brec_runner.records.fileio import atomic_path
+    from brec_runner.reports.compare import compare_runs, find_runs
+    from brec_runner.reports.compare_format import format_comparison, plot_comparison
 
     from cli.common import ReportedError
 
@@ -50,7 +50,7 @@ def _compare(paths, fmt, out_path, plot_path, no_theory, skip_bad, suite: bool) 
         click.echo(f"warning: {skipped} untrustworthy results line(s) skipped (counted per row)", err=True)
     duplicates = sum(r.get("duplicate_units") or 0 for r in cmp["rows"])
     if duplicates:
-        from brec_runner.report_format import duplicates_line
+        from brec_runner.reports.formatting import duplicates_line
 
         click.echo(f"note: {duplicates_line(duplicates)}", err=True)
     not_invariant = [r for r in cmp["rows"] if r.get("not_invariant_units")]

@@ -134,7 +134,7 @@ def count_run(model_name, task_text, level_text, preset, bound, transform, seed,
     """
     import re
 
-    from brec_runner.count_evaluate import run_count
+    from brec_runner.counting.evaluate import run_count
 
     tasks = _split_list(task_text, "task")
     levels = _split_list(level_text, "level")
@@ -159,7 +159,7 @@ def count_run(model_name, task_text, level_text, preset, bound, transform, seed,
 def count_report(run_dirs, fmt, out_path, plot_path, skip_bad):
     """Realised test normalised MAE (mean ± std over seeds) per model, task and level, beside the
     theory's verdict for the model's declared bound, with disagreements flagged."""
-    from brec_runner.count_report import build_count_report, format_count_report, plot_count_report
+    from brec_runner.counting.report import build_count_report, format_count_report, plot_count_report
 
     check_report_targets(run_dirs, out_path, plot_path)
     report = build_count_report(run_dirs, skip_bad=skip_bad)

@@ -25,7 +25,7 @@ def models_list(fmt: str, load_plugins: bool) -> None:
     """
     import json
 
-    from brec_runner.model_source import list_model_sources
+    from brec_runner.models.source import list_model_sources
 
     rows = list_model_sources(load_plugins=load_plugins)
     if fmt == "json":

@@ -13,7 +13,7 @@ __all__ = ["separate_cmd", "hierarchy_cmd"]
 
 
 def _brec_candidates():
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     return [(f"BREC pair {p.id} ({p.category})", p.g, p.h) for p in load_pairs()]
 

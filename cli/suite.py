@@ -59,17 +59,19 @@ def suite_run(name, model_name, preset, bound, transform, pair_spec, seed, seeds
     """Train and test MODEL on the pairs of suite NAME with BREC's RPC protocol (same runner, run
     directories, resume and checks as brec run); then `wltools brec report RUN_DIR`, which compares
     with the suite's theoretical verdicts."""
-    from brec_runner.evaluate import run
+    from brec_runner.runs.evaluate import run
+    from brec_runner.runs.settings import RunSettings
     from wltools.suites import get_suite, parse_pair_ids
 
     check_output_dir("--out", out_dir)
     suite_name = get_suite(name).name
     ids = parse_pair_ids(suite_name, pair_spec) if pair_spec else None
     overrides = {k: v for k, v in {"epochs": epochs, "threshold_rule": threshold_rule}.items() if v is not None}
-    out = run(model_name, preset=preset, bound=bound, transform=transform, options=parse_set(sets),
-              protocol=overrides, categories=None, pairs=ids, seeds=parse_seeds(seed, seeds), device=device,
-              out=out_dir, progress=not quiet, workers=workers, multi_pair=multi_pair,
-              allow_code_change=allow_code_change, suite=suite_name, max_failures=max_failures)
+    settings = RunSettings(preset=preset, bound=bound, transform=transform, options=parse_set(sets),
+                           protocol=overrides, categories=None, pairs=ids, seeds=parse_seeds(seed, seeds), device=device,
+                           out=out_dir, progress=not quiet, workers=workers, multi_pair=multi_pair,
+                           allow_code_change=allow_code_change, suite=suite_name, max_failures=max_failures)
+    out = run(model_name, settings)
     click.echo(f"run directory: {out}")
 
 

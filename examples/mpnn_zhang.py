@@ -33,7 +33,7 @@ same function and ``h[u, v] = h_u`` for every ``v``; the readout's sum over ``v`
 :math:`n \cdot h_u`. This file runs the one copy and multiplies by the graph's :math:`n`: the same
 function of the graph, :math:`n` times cheaper.
 
-**Head.** The runner puts ``Linear(2d, 1)`` on the model's output (``brec_runner/count_train.py``),
+**Head.** The runner puts ``Linear(2d, 1)`` on the model's output (``brec_runner/counting/train.py``),
 so ``forward`` returns ``ReLU(Linear(d, 2d)(.))``: with the runner's head this is their
 ``predict`` MLP exactly. ``node_embeddings`` is their node-level readout (``Pool`` with task
 ``"v"``: no mean over nodes).

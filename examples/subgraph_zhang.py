@@ -31,7 +31,7 @@ the same layer, the same readout, the same protocol; only the aggregation and th
   :math:`\sum_v h[u, v]`, then ``ReLU(MLP(.))``; at graph level the **mean** over the graph's nodes;
   then ``predict = Linear(d, 2d) -> ReLU -> Linear(2d, 1)``.
 
-**Head.** The runner puts ``Linear(2d, 1)`` on the model's output (``brec_runner/count_train.py``),
+**Head.** The runner puts ``Linear(2d, 1)`` on the model's output (``brec_runner/counting/train.py``),
 so ``forward`` returns ``ReLU(Linear(d, 2d)(.))``: with the runner's head this is their ``predict``
 MLP exactly. ``node_embeddings`` is their node-level readout (no mean over nodes).
 

@@ -5,7 +5,7 @@
 
 ``reports/leaderboard.md`` is what ``wltools brec compare reports/brec-runs`` prints,
 ``reports/suite-leaderboard.md`` what ``wltools suite compare reports/suite-runs`` prints (both run
-from the repository root; :func:`brec_runner.compare.leaderboards`). Their theory comes from the
+from the repository root; :func:`brec_runner.reports.compare.leaderboards`). Their theory comes from the
 committed tables (``reports/brec-theory``, ``reports/suites-theory``) and, for the RRWP steps those
 lack, from ``reports/leaderboard-theory.json``, which this script computes and writes (a test
 checks a sample of it against the refinement).
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
-    from brec_runner.compare import leaderboards
+    from brec_runner.reports.compare import leaderboards
 
     check = "--check" in argv
     files = leaderboards(ROOT, compute=not check)

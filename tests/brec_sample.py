@@ -24,7 +24,7 @@ from functools import lru_cache
 
 @lru_cache(maxsize=None)
 def _pairs():
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     return tuple(load_pairs())
 

@@ -33,10 +33,10 @@ def _isolated_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def brec_theory(_isolated_cache):
     """``brec_theory(test, ids=None) -> {id: record}``: the theory verdicts of one WL test on BREC
-    pairs (all 400 by default) through :func:`brec_runner.theory.theory_verdicts` and the session's
+    pairs (all 400 by default) through :func:`brec_runner.reports.theory.theory_verdicts` and the session's
     cache, so every test that reads them (counts, inclusions, the committed table, the claims)
     pays for each (test, pair) once per test process."""
-    from brec_runner.theory import theory_verdicts
+    from brec_runner.reports.theory import theory_verdicts
 
     memo: dict = {}
     locks = Path(os.environ["WLTOOLS_CACHE"]) / "test-locks"

@@ -1,10 +1,10 @@
-"""Run directories written the way runs write them (:class:`brec_runner.record.RunDirectory`), with
+"""Run directories written the way runs write them (:class:`brec_runner.records.record.RunDirectory`), with
 records made up for the report tests: a distinguished unit has T² far above the threshold, a
 reliable one far below it."""
 
 from __future__ import annotations
 
-from brec_runner.record import RunDirectory
+from brec_runner.records.record import RunDirectory
 
 
 def unit_record(pid: int, seed: int, dist: bool, rel: bool = True, category: str = "basic") -> dict:

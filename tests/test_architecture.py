@@ -73,3 +73,41 @@ def test_wltools_imports_nothing_of_brec_runner_or_cli():
 def test_wltools_top_level_is_packages_and_the_first_modules():
     loose = sorted(f.name for f in (ROOT / "wltools").glob("*.py"))
     assert set(loose) == TOP_LEVEL, loose
+
+
+#: The most modules (``__init__.py`` aside) one folder of the upper layer holds (issue 41 item 5).
+MAX_MODULES_PER_FOLDER = 20
+
+
+def test_no_folder_of_the_runner_or_the_cli_holds_more_than_20_modules():
+    crowded = {}
+    for package in ("brec_runner", "cli"):
+        for folder in [ROOT / package, *(p.parent for p in (ROOT / package).rglob("*/__init__.py"))]:
+            modules = [f for f in folder.glob("*.py") if f.name != "__init__.py"]
+            if len(modules) > MAX_MODULES_PER_FOLDER:
+                crowded[str(folder.relative_to(ROOT))] = len(modules)
+    assert crowded == {}
+
+
+def test_every_runner_subpackage_says_what_it_holds():
+    for init in sorted((ROOT / "brec_runner").rglob("__init__.py")):
+        doc = ast.get_docstring(ast.parse(init.read_text()))
+        assert doc and len(doc.split()) >= 8, init.relative_to(ROOT)
+
+
+def test_every_runner_module_imports_first_in_a_fresh_interpreter_in_any_order():
+    """Each brec_runner and cli module imported in a shuffled order in one new interpreter (the
+    seed is in the failure message): an import that only works after another module was imported
+    first fails here, which the static graph above cannot see."""
+    import random
+    import subprocess
+    import sys
+
+    names = sorted(m for m in _files() if m.startswith(("brec_runner", "cli")) and not m.endswith("__main__"))
+    seed = random.randrange(2**32)
+    order = names[:]
+    random.Random(seed).shuffle(order)
+    script = "import importlib, sys\nfor name in sys.argv[1:]:\n    importlib.import_module(name)\n"
+    done = subprocess.run([sys.executable, "-c", script, *order], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, f"seed {seed}: {done.stderr.strip().splitlines()[-1:]}"

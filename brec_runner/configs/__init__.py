@@ -1,7 +1,7 @@
 """Per-model RPC overrides, each with its cited source, and the model's theoretical class.
 
 One JSON file per model (``<name>.json``): ``protocol`` (field overrides of
-:class:`brec_runner.rpc.Protocol`), ``sources`` (where each value comes from), ``theory`` (the WL
+:class:`brec_runner.runs.rpc.Protocol`), ``sources`` (where each value comes from), ``theory`` (the WL
 tests bounding the model from below and above, as names of :data:`wltools.refine.TESTS`, with a note)
 and optionally ``published`` (the reference counts per category, PPGT paper Table 1).
 """
@@ -13,7 +13,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..protocol import Protocol
+from ..runs.protocol import Protocol
 
 __all__ = ["load_protocol", "model_info", "published_counts", "config_names", "builtin_bound", "theory_bound"]
 

@@ -213,7 +213,7 @@ def finished(tmp_path_factory):
     damage it (test_file_faults, test_trust)."""
     from pathlib import Path
 
-    from brec_runner.evaluate import run
+    from brec_runner.runs.evaluate import run
 
     gin = f"{Path(__file__).resolve().parents[2] / 'examples' / 'gin.py'}:gin"
     out = tmp_path_factory.mktemp("finished") / "run"

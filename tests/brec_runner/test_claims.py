@@ -1,4 +1,4 @@
-"""brec_runner.claims: the BREC inputs of the claims, and brec-run (PASS on a consistent run
+"""brec_runner.reports.claims: the BREC inputs of the claims, and brec-run (PASS on a consistent run
 directory, FAIL on a tampered one, ERROR when it cannot be compared with theory, SKIP only
 without a run directory)."""
 
@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from brec_runner.claims import check_brec_run, claim_inputs, read_run, theory_distinguished
-from brec_runner.protocol import Protocol
-from brec_runner.record import RunDirectory
+from brec_runner.records.record import RunDirectory
+from brec_runner.reports.claims import check_brec_run, claim_inputs, read_run, theory_distinguished
+from brec_runner.runs.protocol import Protocol
 from wltools.claims import get_claim, list_claims, run_claim
 from wltools.errors import RunDirectoryError
 
@@ -21,7 +21,7 @@ def _theory(test, ids, rrwp_steps=None):
 
 
 def _write(tmp_path, records, model="graphormer", pairs=(0, 1, 2, 3), seeds=(0,), **extra):
-    """A run directory written as runs write it (brec_runner.record.RunDirectory)."""
+    """A run directory written as runs write it (brec_runner.records.record.RunDirectory)."""
     cfg = {"model": model, "model_config": {}, "protocol": Protocol().to_dict(), "pairs": list(pairs),
            "seeds": list(seeds), **extra}
     with RunDirectory(tmp_path, cfg, code="test") as rd:

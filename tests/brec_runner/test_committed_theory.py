@@ -1,7 +1,7 @@
 """The committed BREC theory table (``reports/brec-theory/verdicts.csv``) is what the code gives now.
 
 Every (test, pair) record's verdict, reason, first differing iteration, iteration count and witness
-text (up to the CSV's truncation) is recomputed through :func:`brec_runner.theory.theory_verdicts`
+text (up to the CSV's truncation) is recomputed through :func:`brec_runner.reports.theory.theory_verdicts`
 (the session's theory cache, shared with the other checks that read BREC verdicts) on all 400
 pairs, except for the three tests whose fast paths take minutes on BREC's largest graphs (EPWL over
 ``A`` and ``L``: about 4 CPU-minutes on the CFI and 4-vertex pairs; M2: about 40 s), which are

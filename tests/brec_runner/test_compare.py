@@ -1,4 +1,4 @@
-"""Models side by side (brec_runner.compare): the committed leaderboards are what the code writes
+"""Models side by side (brec_runner.reports.compare): the committed leaderboards are what the code writes
 from the committed runs, their counts agree with the runs' raw results and the published counts,
 and bad input is one clear error."""
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from brec_runner.compare import (BREC_SIZES, SUPPLEMENT, CommittedTheory, compare_runs, find_runs,
-                                 leaderboard_comparisons)
-from brec_runner.compare_format import format_comparison, plot_comparison
-from brec_runner.theory import PUBLISHED
+from brec_runner.reports.compare import (BREC_SIZES, SUPPLEMENT, CommittedTheory, compare_runs, find_runs,
+                                         leaderboard_comparisons)
+from brec_runner.reports.compare_format import format_comparison, plot_comparison
+from brec_runner.reports.theory import PUBLISHED
 from wltools.errors import RunDirectoryError, WLToolsError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,7 +86,7 @@ def test_the_leaderboard_has_one_row_per_model_at_the_reference_protocol(boards)
     pairs (graphormer-ref-cpu, 210 pairs, over the GPU run's 12 and the dropout-0.1 run's 8); PPGT
     at its BREC preset (the two GPU runs of one setting, CFI and Regular / Extension) although the small
     preset covers more CFI pairs."""
-    from brec_runner.identity import settings_of
+    from brec_runner.records.identity import settings_of
 
     rows = boards[0]["leaderboard.md"]["rows"]
     headline = [r for r in rows if r["headline"]]
@@ -220,7 +220,7 @@ def test_formats(tmp_path):
 
 def test_committed_supplement_agrees_with_the_refinement():
     """A sample of reports/leaderboard-theory.json, recomputed without any cache."""
-    from brec_runner.theory import theory_verdicts
+    from brec_runner.reports.theory import theory_verdicts
 
     data = json.loads((ROOT / "reports" / SUPPLEMENT).read_text())
     sample = [0, 61, 165]

@@ -1,4 +1,4 @@
-"""The counting loop's fast batching (brec_runner.count_train._fast_batch) equals
+"""The counting loop's fast batching (brec_runner.counting.train._fast_batch) equals
 ``Batch.from_data_list`` field by field, falls back for graphs with other fields, and leaves
 training bit-for-bit unchanged."""
 
@@ -9,8 +9,8 @@ import pytest
 import torch
 from torch_geometric.data import Batch, Data
 
-from brec_runner import count_train as T
-from brec_runner.dataset import to_pyg
+from brec_runner.counting import train as T
+from brec_runner.runs.dataset import to_pyg
 from examples.gin import gin
 
 

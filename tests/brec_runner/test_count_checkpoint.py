@@ -1,4 +1,4 @@
-"""Checkpoints inside a counting unit (brec_runner/count_checkpoint.py): a unit stopped after any
+"""Checkpoints inside a counting unit (brec_runner/counting/checkpoint.py): a unit stopped after any
 epoch and resumed gives the record of one uninterrupted run, bit for bit on this machine; a
 damaged checkpoint or one of other code or settings is set aside; a finished unit leaves none."""
 
@@ -7,9 +7,9 @@ import pytest
 import torch
 from torch import nn
 
-from brec_runner import count_train as T
-from brec_runner.count_checkpoint import UnitCheckpoint
-from brec_runner.dataset import to_pyg
+from brec_runner.counting import train as T
+from brec_runner.counting.checkpoint import UnitCheckpoint
+from brec_runner.runs.dataset import to_pyg
 from examples.gin import gin
 
 
@@ -80,7 +80,7 @@ def test_other_settings_or_damage_start_afresh(data, tmp_path, capsys):
 def test_a_finished_run_leaves_no_checkpoint(tmp_path, monkeypatch):
     from tiny_gnn import tiny_gnn_source
 
-    from brec_runner import count_evaluate
+    from brec_runner.counting import evaluate as count_evaluate
 
     saves = []
     monkeypatch.setattr(UnitCheckpoint, "save", lambda self, state, _save=UnitCheckpoint.save: (

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from brec_runner.count_report import build_count_report, format_count_report
+from brec_runner.counting.report import build_count_report, format_count_report
 
 ROOT = Path(__file__).resolve().parents[2]
 

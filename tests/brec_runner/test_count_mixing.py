@@ -7,11 +7,11 @@ import torch
 from click.testing import CliRunner
 from torch_geometric.data import Batch
 
-from brec_runner.contract import check_graphs_kept_apart
-from brec_runner.count_evaluate import run_count
-from brec_runner.count_train import level_outputs
-from brec_runner.dataset import to_pyg
-from brec_runner.model_source import ModelContractError, resolve_model
+from brec_runner.counting.evaluate import run_count
+from brec_runner.counting.train import level_outputs
+from brec_runner.models.contract import check_graphs_kept_apart
+from brec_runner.models.source import ModelContractError, resolve_model
+from brec_runner.runs.dataset import to_pyg
 from cli import cli
 from tiny_gnn import tiny_gnn_source
 from wltools.counting import data as D

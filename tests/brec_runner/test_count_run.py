@@ -10,11 +10,11 @@ import pytest
 import torch
 from torch_geometric.data import Batch
 
-from brec_runner import count_report
-from brec_runner.count_evaluate import run_count
-from brec_runner.count_run import CountRun, read_count_run
-from brec_runner.count_train import node_outputs
-from brec_runner.model_source import ModelContractError, resolve_model
+from brec_runner.counting import report as count_report
+from brec_runner.counting.evaluate import run_count
+from brec_runner.counting.run import CountRun, read_count_run
+from brec_runner.counting.train import node_outputs
+from brec_runner.models.source import ModelContractError, resolve_model
 from tiny_gnn import tiny_gnn_source
 from wltools.counting import data as D
 from wltools.errors import RunDirectoryError, WLToolsError
@@ -146,7 +146,7 @@ def test_per_node_readout_sums_to_the_graph_output(model_file):
     """TinyGNN's graph output is out(sum_v h_v); the per-node readout gives out(h_v) per node, so
     the node outputs minus the bias sum to the graph output minus the bias."""
     model = resolve_model(f"{model_file}:tiny").build().eval()
-    from brec_runner.dataset import to_pyg
+    from brec_runner.runs.dataset import to_pyg
 
     G = D.load_graphs()[0]
     batch = Batch.from_data_list([to_pyg(G)])

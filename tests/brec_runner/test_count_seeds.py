@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from brec_runner.count_evaluate import run_count
-from brec_runner.count_report import build_count_report, format_count_report
-from brec_runner.count_run import CountRun, read_count_run
+from brec_runner.counting.evaluate import run_count
+from brec_runner.counting.report import build_count_report, format_count_report
+from brec_runner.counting.run import CountRun, read_count_run
 from cli import cli
 from tiny_gnn import tiny_gnn_source
 from wltools.counting import data as D

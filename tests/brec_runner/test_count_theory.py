@@ -13,7 +13,7 @@ import networkx as nx
 import pytest
 from click.testing import CliRunner
 
-from brec_runner.count_report import theory_verdict
+from brec_runner.counting.report import theory_verdict
 from cli import cli
 from wltools.counting.tasks import STANDARD_TASKS, parse_task
 from wltools.hom.families import FAMILY_TESTS, family_of

@@ -9,7 +9,7 @@ import pytest
 import torch
 from torch_geometric.data import Batch
 
-from brec_runner.dataset import to_pyg
+from brec_runner.runs.dataset import to_pyg
 from examples.mpnn_zhang import mpnn_zhang
 from examples.subgraph_zhang import pair_structure, subgraph_zhang
 

@@ -1,4 +1,4 @@
-"""Tests of brec_runner.dataset and brec_runner.encoding_cache."""
+"""Tests of brec_runner.runs.dataset and brec_runner.models.encoding_cache."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from brec_runner import dataset as ds
-from brec_runner import encoding_cache as ec
-from brec_runner.protocol import Protocol
+from brec_runner.models import encoding_cache as ec
+from brec_runner.runs import dataset as ds
+from brec_runner.runs.protocol import Protocol
 from wltools.errors import DataIntegrityError, UnknownNameError
 from wltools.graphs import check_simple, permute_graph
 from wltools.iso import certificate

@@ -1,4 +1,4 @@
-"""Faults of the encoding cache's files and folder (brec_runner/encoding_cache.py): a FIFO, device
+"""Faults of the encoding cache's files and folder (brec_runner/models/encoding_cache.py): a FIFO, device
 or directory where an entry should be is a bad entry (never a hang); an unusable cache root (a
 regular file, no home, a read-only or full disk) means computing without caching, with one
 warning, never a traceback, in ``brec run``, ``brec report`` and ``brec theory``."""
@@ -15,8 +15,8 @@ import torch
 from click.testing import CliRunner
 
 import cli
-from brec_runner import dataset as ds
-from brec_runner import encoding_cache as ec
+from brec_runner.models import encoding_cache as ec
+from brec_runner.runs import dataset as ds
 from wltools.models.encodings import AddRRWP
 
 ROOT = Path(__file__).resolve().parents[2]

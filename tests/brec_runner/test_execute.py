@@ -1,4 +1,4 @@
-"""Executors (brec_runner.execute): local worker processes give the one-process verdicts, resume
+"""Executors (brec_runner.runs.execute): local worker processes give the one-process verdicts, resume
 across worker counts, and a failing worker is one error line. Workers only return outcomes; the
 driver is the only writer of the run directory.
 
@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from brec_runner.evaluate import run
-from brec_runner.plan import split_units
-from brec_runner.protocol import Protocol
-from brec_runner.record import finished_units, read_results, results_files
+from brec_runner.records.record import finished_units, read_results, results_files
+from brec_runner.runs.evaluate import run
+from brec_runner.runs.plan import split_units
+from brec_runner.runs.protocol import Protocol
 from wltools.errors import WLToolsError
 
 _PAIRS = [0, 1, 5]  # 6 units: two workers, or three after a resume, each get some; one epoch (training time)

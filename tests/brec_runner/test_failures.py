@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from brec_runner.evaluate import TooManyFailures, evaluate, run
-from brec_runner.record import finished_units, read_config, read_failures
-from brec_runner.rpc import is_model_failure
+from brec_runner.records.record import finished_units, read_config, read_failures
+from brec_runner.runs.evaluate import TooManyFailures, evaluate, run
+from brec_runner.runs.rpc import is_model_failure
 from tiny_gnn import tiny_gnn_source
 
 # Basic pairs 0 and 1 have 10 nodes, strongly regular pairs 110 and 111 have 16 and 25
@@ -208,7 +208,7 @@ def test_memory_errors_and_interrupts_are_not_model_failures(models, tmp_path, m
 
 
 def test_what_counts_as_a_model_failure():
-    from brec_runner.model_source import ModelContractError
+    from brec_runner.models.source import ModelContractError
     from wltools.errors import RunDirectoryError
 
     assert is_model_failure(ValueError()) and is_model_failure(RuntimeError()) and is_model_failure(AssertionError())
@@ -231,7 +231,7 @@ def test_a_tampered_failure_line_is_left_out(models, tmp_path):
 
 
 def _records(out):
-    from brec_runner.record import read_run
+    from brec_runner.records.record import read_run
 
     return read_run(out).records
 

@@ -21,12 +21,12 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from brec_runner import theory as th
-from brec_runner.evaluate import run
-from brec_runner.fileio import read_regular, write_atomic
-from brec_runner.identity import record_checksum
-from brec_runner.record import RunDirectory, read_config, read_results, read_run
-from brec_runner.theory_report import run_theory, write_report
+from brec_runner.records.fileio import read_regular, write_atomic
+from brec_runner.records.identity import record_checksum
+from brec_runner.records.record import RunDirectory, read_config, read_results, read_run
+from brec_runner.reports import theory as th
+from brec_runner.reports.theory_report import run_theory, write_report
+from brec_runner.runs.evaluate import run
 from wltools.errors import RunDirectoryError, WLToolsError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,11 +237,11 @@ def test_the_eval_batch_size_changes_only_the_float_summation_order(finished):
     to: T² is scale-free), as it does between devices."""
     import torch
 
-    from brec_runner import dataset
-    from brec_runner.execute import prepare_pair
-    from brec_runner.model_source import resolve_model
-    from brec_runner.protocol import Protocol
-    from brec_runner.rpc import fresh_model, model_outputs
+    from brec_runner.models.source import resolve_model
+    from brec_runner.runs import dataset
+    from brec_runner.runs.execute import prepare_pair
+    from brec_runner.runs.protocol import Protocol
+    from brec_runner.runs.rpc import fresh_model, model_outputs
 
     src = resolve_model(GIN)
     pair = dataset.load_pairs(ids=[0])[0]

@@ -1,4 +1,4 @@
-"""Multi-pair mode (brec_runner.multipair) gives the verdicts of the one-pair loop."""
+"""Multi-pair mode (brec_runner.runs.multipair) gives the verdicts of the one-pair loop."""
 
 import math
 import warnings
@@ -6,16 +6,16 @@ import warnings
 import pytest
 import torch
 
-from brec_runner import dataset
-from brec_runner.multipair import (
+from brec_runner.runs import dataset
+from brec_runner.runs.multipair import (
     _adam_step,
     _FlatParameters,
     evaluate_units,
     shape_signature,
     train_and_test_group,
 )
-from brec_runner.protocol import Protocol
-from brec_runner.rpc import PlateauState, evaluate_pair
+from brec_runner.runs.protocol import Protocol
+from brec_runner.runs.rpc import PlateauState, evaluate_pair
 from wltools.models import create_model, create_transform
 
 

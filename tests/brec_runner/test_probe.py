@@ -1,4 +1,4 @@
-"""--multi-pair auto (brec_runner.probe): the probe's choice, its windows of one pair, the same verdicts."""
+"""--multi-pair auto (brec_runner.runs.probe): the probe's choice, its windows of one pair, the same verdicts."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import itertools
 
 import pytest
 
-from brec_runner import probe
-from brec_runner.evaluate import run
-from brec_runner.execute import RunSpec
-from brec_runner.model_source import resolve_model
-from brec_runner.protocol import Protocol
-from brec_runner.record import read_run
+from brec_runner.models.source import resolve_model
+from brec_runner.records.record import read_run
+from brec_runner.runs import probe
+from brec_runner.runs.evaluate import run
+from brec_runner.runs.execute import RunSpec
+from brec_runner.runs.protocol import Protocol
 
 
 @pytest.fixture(autouse=True)

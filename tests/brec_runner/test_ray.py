@@ -1,11 +1,11 @@
-"""The Ray executor (brec_runner.execute_ray): the local executor's records, bit for bit, from Ray
+"""The Ray executor (brec_runner.runs.execute_ray): the local executor's records, bit for bit, from Ray
 tasks; a crashed task is retried; a unit that still fails is reported, never dropped; a driver
 killed with SIGKILL resumes with nothing duplicated or lost; without Ray, one error line.
 
 One local Ray instance (2 CPUs, no dashboard) serves the whole module. Its workers see this
 checkout (PYTHONPATH) and the module's encoding cache (WLTOOLS_CACHE), set before Ray starts so
 every job's workers inherit them. Models come from a user's .py file that the workers load again;
-a model learns its unit from the seed it is built under (brec_runner.rpc.pair_seed), so it can
+a model learns its unit from the seed it is built under (brec_runner.runs.rpc.pair_seed), so it can
 misbehave in one unit, and only in Ray workers (never in this process, which checks the contract).
 
 Skipped when the ``ray`` extra is not installed (``pip install -e ".[ray]"``; CI installs it
@@ -24,9 +24,9 @@ import pytest
 from click.testing import CliRunner
 
 import brec_runner
-from brec_runner.evaluate import run
-from brec_runner.record import read_results, results_files
-from brec_runner.rpc import pair_seed
+from brec_runner.records.record import read_results, results_files
+from brec_runner.runs.evaluate import run
+from brec_runner.runs.rpc import pair_seed
 from tiny_gnn import tiny_gnn_source
 
 # one xdist worker runs the module: its Ray instance and reference records are made once
@@ -161,7 +161,7 @@ def test_crashed_task_is_retried(models, local_records, ray_address, tmp_path):
 
 
 def test_failed_unit_is_reported_not_dropped(models, local_records, ray_address, tmp_path):
-    from brec_runner.execute_ray import RayExecutor, UnitsFailed
+    from brec_runner.runs.execute_ray import RayExecutor, UnitsFailed
 
     out = tmp_path / "ray"
     with pytest.raises(UnitsFailed) as info:
@@ -178,8 +178,8 @@ def test_failed_unit_is_reported_not_dropped(models, local_records, ray_address,
 
 def test_a_model_that_raises_is_a_recorded_failure(models, local_records, ray_address, tmp_path):
     # as in a local run (tests/brec_runner/test_failures.py): caught in the task, recorded, the run goes on
-    from brec_runner.execute_ray import RayExecutor
-    from brec_runner.record import read_config, read_failures
+    from brec_runner.records.record import read_config, read_failures
+    from brec_runner.runs.execute_ray import RayExecutor
 
     out = tmp_path / "ray"
     run(f"{models}:raises", pairs=PAIRS[:3], out=out, executor=RayExecutor(max_retries=1), **_KW)
@@ -193,7 +193,7 @@ def test_a_model_that_raises_is_a_recorded_failure(models, local_records, ray_ad
 
 def test_driver_killed_with_sigkill_resumes(models, local_records, ray_address, tmp_path):
     out = tmp_path / "ray"
-    script = (f"from brec_runner.evaluate import run\n"
+    script = (f"from brec_runner.runs.evaluate import run\n"
               f"run({str(models) + ':slow'!r}, pairs={PAIRS}, out={str(out)!r}, executor='ray', "
               f"address={ray_address!r}, **{_KW!r})\n")
     driver = subprocess.Popen([sys.executable, "-c", script], env=os.environ.copy(),

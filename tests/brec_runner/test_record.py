@@ -1,14 +1,14 @@
-"""Run directories (brec_runner.record) and runs through brec_runner.evaluate.run: config check,
+"""Run directories (brec_runner.records.record) and runs through brec_runner.runs.evaluate.run: config check,
 append/resume, truncated lines, shards, multi-pair."""
 
 import json
 
 import pytest
 
-from brec_runner.evaluate import run
-from brec_runner.plan import parse_shard, shard_ids
-from brec_runner.protocol import Protocol
-from brec_runner.record import RunDirectory, read_results
+from brec_runner.records.record import RunDirectory, read_results
+from brec_runner.runs.evaluate import run
+from brec_runner.runs.plan import parse_shard, shard_ids
+from brec_runner.runs.protocol import Protocol
 from wltools.errors import RunDirectoryError
 
 

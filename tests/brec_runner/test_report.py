@@ -1,4 +1,4 @@
-"""Reports (brec_runner.report): merging seeds and shards, counts, classes, formats, plot."""
+"""Reports (brec_runner.reports.report): merging seeds and shards, counts, classes, formats, plot."""
 
 import csv
 import io
@@ -7,8 +7,8 @@ import json
 import pytest
 from fake_runs import unit_record, write_run
 
-from brec_runner.report import build_report, format_report, plot_report
-from brec_runner.protocol import Protocol
+from brec_runner.reports.report import build_report, format_report, plot_report
+from brec_runner.runs.protocol import Protocol
 from wltools.errors import RunDirectoryError
 
 CATEGORY = {0: "basic", 1: "basic", 2: "basic", 3: "basic", 60: "regular", 61: "regular"}
@@ -112,7 +112,7 @@ def test_report_shows_epochs_trained_and_early_stops():
     import json as _json
     from pathlib import Path as _Path
 
-    from brec_runner.report import build_report, format_report
+    from brec_runner.reports.report import build_report, format_report
 
     run = _Path(__file__).resolve().parents[2] / "reports" / "brec-runs" / "ds-gin-example-cpu"
     records = [_json.loads(line) for line in (run / "results.jsonl").read_text().splitlines() if line.strip()]
@@ -135,7 +135,7 @@ def test_report_says_early_stopping_was_off_when_the_loss_threshold_is_0():
     import json as _json
     from pathlib import Path as _Path
 
-    from brec_runner.report import build_report, format_report
+    from brec_runner.reports.report import build_report, format_report
 
     run = _Path(__file__).resolve().parents[2] / "reports" / "brec-runs" / "ppgt-brec-cfi-gpu"
     assert _json.loads((run / "config.json").read_text())["protocol"]["loss_threshold"] == 0

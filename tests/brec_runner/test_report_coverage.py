@@ -1,4 +1,4 @@
-"""Reports say what they stand on (brec_runner.report): the selected units with results per
+"""Reports say what they stand on (brec_runner.reports.report): the selected units with results per
 category, failed and missing units, an unfinished run marked; mean ± std over seeds only over the
 pairs every seed ran (else per seed, with the reason); "realised in some seeds only" only for pairs
 every seed ran; run directories compared by their resolved paths (``--skip-bad ./DIR``)."""
@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from fake_runs import unit_record, write_run
 
 import cli
-from brec_runner.protocol import Protocol
-from brec_runner.report import Report, build_report, format_report
+from brec_runner.reports.report import Report, build_report, format_report
+from brec_runner.runs.protocol import Protocol
 
 
 @pytest.fixture(autouse=True)

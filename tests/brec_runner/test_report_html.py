@@ -1,5 +1,5 @@
-"""The self-contained HTML report and the pair drawings of a report (brec_runner.report_html,
-brec_runner.report_figures), notebook display of reports, and the page rendered in a real browser."""
+"""The self-contained HTML report and the pair drawings of a report (brec_runner.reports.html_page,
+brec_runner.reports.figures), notebook display of reports, and the page rendered in a real browser."""
 
 import base64
 import io
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from fake_runs import unit_record, write_run
 
-from brec_runner.protocol import Protocol
-from brec_runner.report import Report, build_report, format_report
-from brec_runner.report_figures import draw_report_pairs, figure_pairs, render_pair_figures
-from brec_runner.report_html import SECTIONS, markdown_to_html, report_html, write_html
+from brec_runner.reports.figures import draw_report_pairs, figure_pairs, render_pair_figures
+from brec_runner.reports.html_page import SECTIONS, markdown_to_html, report_html, write_html
+from brec_runner.reports.report import Report, build_report, format_report
+from brec_runner.runs.protocol import Protocol
 from wltools.errors import WLToolsError
 
 CATEGORY = {0: "basic", 1: "basic", 2: "basic", 60: "regular"}
@@ -161,7 +161,7 @@ def test_report_notebook_display(missed_run):
 
 
 def test_theory_report_display():
-    from brec_runner.theory_report import run_theory
+    from brec_runner.reports.theory_report import run_theory
 
     th = run_theory(["1wl", "3wl"], ids=[0, 1])
     md = th._repr_markdown_()

@@ -7,8 +7,8 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 import cli
-from brec_runner.dataset import load_pairs
-from brec_runner.report_patterns import unseen_lines, unseen_patterns
+from brec_runner.reports.patterns import unseen_lines, unseen_patterns
+from brec_runner.runs.dataset import load_pairs
 from wltools.hom.brute import hom_count_brute
 from wltools.hom.families import family_patterns
 from wltools.hom.witness import graph6

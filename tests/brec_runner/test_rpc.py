@@ -1,4 +1,4 @@
-"""RPC protocol (brec_runner.rpc): T² statistic and threshold, decision, schedules, determinism."""
+"""RPC protocol (brec_runner.runs.rpc): T² statistic and threshold, decision, schedules, determinism."""
 
 import math
 
@@ -7,9 +7,9 @@ import pytest
 import torch
 from torch import nn
 
-from brec_runner import dataset
-from brec_runner.protocol import Protocol, t2_threshold
-from brec_runner.rpc import (
+from brec_runner.runs import dataset
+from brec_runner.runs.protocol import Protocol, t2_threshold
+from brec_runner.runs.rpc import (
     PlateauState,
     UnitTimer,
     couple_loss,

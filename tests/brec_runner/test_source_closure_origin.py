@@ -1,4 +1,4 @@
-"""brec_runner.source_closure finds a submodule's file without importing its packages (issue 44
+"""brec_runner.records.source_closure finds a submodule's file without importing its packages (issue 44
 item 3: the theory cache key of every `brec report` walked into scipy through wltools.dataset)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from brec_runner.source_closure import _origin, import_closure
-from brec_runner.theory import RECORD_MODULES, VERDICT_ENTRIES
+from brec_runner.records.source_closure import _origin, import_closure
+from brec_runner.reports.theory import RECORD_MODULES, VERDICT_ENTRIES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,7 +25,7 @@ def test_every_closure_file_is_the_one_find_spec_names():
 
 
 def test_looking_a_submodule_up_imports_none_of_its_packages():
-    code = ("import sys\nfrom brec_runner.source_closure import _origin\n"
+    code = ("import sys\nfrom brec_runner.records.source_closure import _origin\n"
             "assert _origin('wltools.dataset.refine').name == 'refine.py'\n"
             "print(sorted(m for m in ('wltools.dataset', 'scipy') if m in sys.modules))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

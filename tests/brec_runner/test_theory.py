@@ -1,4 +1,4 @@
-"""Tests of brec_runner.theory: cache logic (with a stand-in refinement) and the published counts
+"""Tests of brec_runner.reports.theory: cache logic (with a stand-in refinement) and the published counts
 (with wltools.refine)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from brec_runner import dataset as ds
-from brec_runner import theory as th
-from brec_runner import theory_report as tr
+from brec_runner.reports import theory as th
+from brec_runner.reports import theory_report as tr
+from brec_runner.runs import dataset as ds
 from wltools.errors import UnknownNameError
 
 
@@ -96,7 +96,7 @@ def test_a_single_cache_line_copied_from_another_test_or_pair_is_recomputed(fake
     assert json.loads(spd3)["distinguished"] is True  # spd separates pair 3, 1-WL does not
     lines = [spd3 if json.loads(line)["id"] == 3 else line for line in wl1.read_text().splitlines()]
     # and pair 4's line relabelled as pair 5's, its checksum made good again: another pair's graphs
-    from brec_runner.identity import record_checksum
+    from brec_runner.records.identity import record_checksum
 
     rec4 = {k: v for k, v in json.loads(next(x for x in lines if json.loads(x)["id"] == 4)).items() if k != "check"}
     rec4 = {**rec4, "id": 5, "distinguished": True}
@@ -139,7 +139,7 @@ def test_code_version_covers_every_source_the_verdicts_import():
     """The closure holds the layers the verdicts depend on beyond refine/ and distances/ (the
     isomorphism layer, labels, graph validation, the tests' registry) and the libraries that
     compute them."""
-    from brec_runner import source_closure as sc
+    from brec_runner.records import source_closure as sc
 
     closure = sc.import_closure(th.VERDICT_ENTRIES, "wltools")
     for module in ("wltools.iso", "wltools.graphs.labels", "wltools.graphs.validation", "wltools.refine.names",
@@ -151,7 +151,7 @@ def test_code_version_covers_every_source_the_verdicts_import():
 
 def test_an_edited_copy_of_an_imported_file_changes_the_code_version(tmp_path, monkeypatch):
     """``wltools/iso/__init__.py`` (not under refine/ or distances/) served from an edited copy: a new key."""
-    from brec_runner import source_closure as sc
+    from brec_runner.records import source_closure as sc
 
     before = th.code_version()
     copy = tmp_path / "iso.py"
@@ -165,7 +165,7 @@ def test_an_edited_copy_of_an_imported_file_changes_the_code_version(tmp_path, m
 
 
 def test_a_library_upgrade_changes_the_code_version(monkeypatch):
-    from brec_runner import source_closure as sc
+    from brec_runner.records import source_closure as sc
 
     before = th.code_version()
     real = sc.metadata.version
@@ -176,7 +176,7 @@ def test_a_library_upgrade_changes_the_code_version(monkeypatch):
 def test_the_closure_follows_moves_and_new_imports(tmp_path, monkeypatch):
     """A package tree of its own: function-local and relative imports are followed, a module nobody
     imports is not part of the key, and adding an import (or moving code into a new file) is."""
-    from brec_runner import source_closure as sc
+    from brec_runner.records import source_closure as sc
 
     pkg = tmp_path / "pkgx"
     (pkg / "deep").mkdir(parents=True)

@@ -4,8 +4,8 @@ writes."""
 
 from pathlib import Path
 
-from brec_runner import theory_report as tr
-from brec_runner.dataset import CATEGORY_IDS, load_pairs
+from brec_runner.reports import theory_report as tr
+from brec_runner.runs.dataset import CATEGORY_IDS, load_pairs
 
 ROOT = Path(__file__).resolve().parents[2]
 

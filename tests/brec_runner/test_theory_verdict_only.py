@@ -1,4 +1,4 @@
-"""Verdict-only runs of brec_runner.theory (what the claims ask): their own cache file, bound to
+"""Verdict-only runs of brec_runner.reports.theory (what the claims ask): their own cache file, bound to
 its settings, never served as a full record; full records answer them too."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from brec_runner import dataset as ds
-from brec_runner import theory as th
+from brec_runner.reports import theory as th
+from brec_runner.runs import dataset as ds
 from wltools.refine.kernel import verdict_only_active
 
 

@@ -1,4 +1,4 @@
-"""A transform's identity (brec_runner/transform_identity.py): settings a ``repr`` hides still
+"""A transform's identity (brec_runner/models/transform_identity.py): settings a ``repr`` hides still
 change the encoding cache's folder and a run's ``transform`` setting; equal transforms get equal
 keys in every process; a transform whose state cannot be captured is refused in one line."""
 
@@ -18,10 +18,10 @@ from click.testing import CliRunner
 from torch_geometric.transforms import AddLaplacianEigenvectorPE, AddRandomWalkPE, BaseTransform, Compose
 
 import cli
-from brec_runner import dataset as ds
-from brec_runner.encoding_cache import encoded_graphs, setting_dir
-from brec_runner.model_source import ModelContractError, resolve_model
-from brec_runner.transform_identity import describe_transform, transform_digest, transform_key
+from brec_runner.models.encoding_cache import encoded_graphs, setting_dir
+from brec_runner.models.source import ModelContractError, resolve_model
+from brec_runner.models.transform_identity import describe_transform, transform_digest, transform_key
+from brec_runner.runs import dataset as ds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,7 +111,7 @@ def test_key_is_readable_and_json_able():
 
 def test_key_is_the_same_in_another_process():
     code = ("from torch_geometric.transforms import AddRandomWalkPE, AddLaplacianEigenvectorPE, Compose\n"
-            "from brec_runner.transform_identity import transform_key\n"
+            "from brec_runner.models.transform_identity import transform_key\n"
             "print(transform_key(Compose([AddRandomWalkPE(8, attr_name='pe'), AddLaplacianEigenvectorPE(k=2)])))\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
                          check=True).stdout.strip()

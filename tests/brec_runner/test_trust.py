@@ -21,12 +21,12 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from brec_runner import dataset
-from brec_runner.encoding_cache import encoded_graphs, setting_dir
-from brec_runner.evaluate import run
-from brec_runner.protocol import Protocol, t2_threshold
-from brec_runner.record import RunDirectory, read_results, read_run
-from brec_runner.record_upgrade import upgrade_legacy
+from brec_runner.models.encoding_cache import encoded_graphs, setting_dir
+from brec_runner.records.record import RunDirectory, read_results, read_run
+from brec_runner.records.upgrade import upgrade_legacy
+from brec_runner.runs import dataset
+from brec_runner.runs.evaluate import run
+from brec_runner.runs.protocol import Protocol, t2_threshold
 from wltools.errors import RunDirectoryError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +73,7 @@ def test_a_flipped_verdict_is_an_error_naming_file_and_line(finished, tmp_path, 
 
 
 def test_a_flipped_verdict_with_a_recomputed_checksum_still_fails(finished, tmp_path):
-    from brec_runner.identity import record_checksum
+    from brec_runner.records.identity import record_checksum
 
     d = _copy(finished, tmp_path / "run")
     lines = (d / "results.jsonl").read_text().splitlines()
@@ -230,7 +230,7 @@ def test_legacy_directories_need_an_upgrade_that_keeps_every_value(tmp_path, run
 
 
 def test_a_second_writer_fails_at_once(finished, tmp_path, runner, monkeypatch):
-    from brec_runner import locks
+    from brec_runner.records import locks
 
     waits = []  # "at once": the lock never sleeps to try again (no wall-clock bound, which load could break)
     monkeypatch.setattr(locks, "time", SimpleNamespace(**{k: getattr(time, k) for k in ("monotonic", "strftime", "gmtime")},

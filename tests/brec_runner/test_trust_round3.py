@@ -15,10 +15,10 @@ from click.testing import CliRunner
 from fake_runs import unit_record, write_run
 
 import cli
-from brec_runner.identity import seal_config, settings_hash
-from brec_runner.protocol import Protocol
-from brec_runner.record import RunDirectory, read_config, read_run
-from brec_runner.report import build_report, build_reports
+from brec_runner.records.identity import seal_config, settings_hash
+from brec_runner.records.record import RunDirectory, read_config, read_run
+from brec_runner.reports.report import build_report, build_reports
+from brec_runner.runs.protocol import Protocol
 from wltools.errors import RunDirectoryError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -215,16 +215,16 @@ def test_claims_verify_brec_run_does_not_pass_a_non_invariant_run(tmp_path):
 # ------------------------------------------------------------------ the theory cache key
 
 def test_the_theory_key_covers_the_record_shaping_module(tmp_path, monkeypatch):
-    """brec_runner/theory.py shapes the cached records: an edited copy of it is a new key (before,
+    """brec_runner/reports/theory.py shapes the cached records: an edited copy of it is a new key (before,
     a hand-kept "-c2" in the file name stood in for it)."""
-    from brec_runner import source_closure as sc
-    from brec_runner import theory as th
+    from brec_runner.records import source_closure as sc
+    from brec_runner.reports import theory as th
 
     before = th.code_version()
-    original = sc._origin("brec_runner.theory")
+    original = sc._origin("brec_runner.reports.theory")
     copy = tmp_path / "theory.py"
     copy.write_bytes(original.read_bytes())
-    monkeypatch.setattr(sc, "_origin", lambda name, real=sc._origin: copy if name == "brec_runner.theory" else real(name))
+    monkeypatch.setattr(sc, "_origin", lambda name, real=sc._origin: copy if name == "brec_runner.reports.theory" else real(name))
     assert th.code_version() == before  # the same bytes: the same key
     copy.write_bytes(original.read_bytes().replace(b'_RESULT_FIELDS = ("distinguished",',
                                                    b'_RESULT_FIELDS = ("distinguished", "extra",'))
@@ -233,8 +233,8 @@ def test_the_theory_key_covers_the_record_shaping_module(tmp_path, monkeypatch):
 
 
 def test_the_theory_key_covers_the_python_version(monkeypatch):
-    from brec_runner import source_closure as sc
-    from brec_runner import theory as th
+    from brec_runner.records import source_closure as sc
+    from brec_runner.reports import theory as th
 
     before = th.code_version()
     monkeypatch.setattr(sc.platform, "python_version", lambda: "3.99.0")
@@ -245,8 +245,8 @@ def test_the_theory_key_covers_the_python_version(monkeypatch):
 def test_the_theory_key_reads_only_the_libraries_the_verdicts_use(monkeypatch, library, counts):
     """An upgrade of torch or RDKit (imported in the closure only by the models' float encodings and
     the SMILES reader) keeps the key; one of pynauty or scipy changes it."""
-    from brec_runner import source_closure as sc
-    from brec_runner import theory as th
+    from brec_runner.records import source_closure as sc
+    from brec_runner.reports import theory as th
 
     before = th.code_version()
     real = sc.metadata.version
@@ -257,7 +257,7 @@ def test_the_theory_key_reads_only_the_libraries_the_verdicts_use(monkeypatch, l
 def test_a_left_out_library_counts_again_once_another_module_imports_it(tmp_path, monkeypatch):
     """leave_out names the modules whose import of a library the results do not read; a new import
     of it anywhere else in the closure puts its version back into the key."""
-    from brec_runner import source_closure as sc
+    from brec_runner.records import source_closure as sc
 
     pkg = tmp_path / "pkgy"
     pkg.mkdir()

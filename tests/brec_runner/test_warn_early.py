@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from brec_runner.evaluate import run
+from brec_runner.runs.evaluate import run
 
 _MODELS = '''
 import torch

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 import cli
 from installed_dist import install
 from brec_runner import Report, evaluate
-from brec_runner.evaluate import run
-from brec_runner.model_source import ModelContractError, parse_bound, resolve_model
-from brec_runner.protocol import t2_threshold
-from brec_runner.record import read_results, results_files
+from brec_runner.models.source import ModelContractError, parse_bound, resolve_model
+from brec_runner.records.record import read_results, results_files
+from brec_runner.runs.evaluate import run
+from brec_runner.runs.protocol import t2_threshold
 
 _FAST = {"epochs": 2}
 
@@ -49,7 +49,7 @@ def test_pairs_alone_select_pairs_as_the_cli_does(user_model_file, tmp_path):
     with pytest.raises(Exception, match="no BREC pair|empty|select"):
         evaluate(f"{user_model_file}:tiny", categories="basic", pairs="60-61", protocol={"epochs": 0},
                  out=tmp_path / "b", progress=False)
-    from brec_runner.evaluate import DEFAULT_CATEGORIES, default_selection
+    from brec_runner.runs.evaluate import DEFAULT_CATEGORIES, default_selection
 
     assert default_selection(DEFAULT_CATEGORIES, None) == "basic" and default_selection(None, None) is None
 

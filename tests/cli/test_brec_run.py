@@ -100,7 +100,7 @@ def test_run_resume_and_report(tiny, tmp_path):
 
 
 def test_threshold_follows_model_output_dimension(tiny, tmp_path):
-    from brec_runner.protocol import t2_threshold
+    from brec_runner.runs.protocol import t2_threshold
 
     out = tmp_path / "d8"
     res = _run("run", "--model", tiny, "--pairs", "3", "--epochs", "1", "--set", "out_dim=8", "--out", str(out), "--quiet")

@@ -81,8 +81,8 @@ def test_a_fail_is_printed_with_its_witness_and_exits_1(runner, monkeypatch):
 
 
 def test_an_unfinished_run_dir_is_error_and_exits_1(runner, tmp_path):
-    from brec_runner.protocol import Protocol
-    from brec_runner.record import RunDirectory
+    from brec_runner.records.record import RunDirectory
+    from brec_runner.runs.protocol import Protocol
 
     with RunDirectory(tmp_path, {"model": "graphormer", "protocol": Protocol().to_dict(), "pairs": [0, 1],
                                  "seeds": [0]}, code="test") as rd:

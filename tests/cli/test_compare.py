@@ -40,11 +40,11 @@ def _one_error_line(r) -> str:
 
 
 def test_suite_compare_is_the_leaderboard_machinery():
-    """What the command prints is :func:`brec_runner.compare.compare_runs` in Markdown, run
+    """What the command prints is :func:`brec_runner.reports.compare.compare_runs` in Markdown, run
     directories relative to the working directory (the committed leaderboards' test:
     tests/brec_runner/test_compare.py); a file among the paths is left out with a note."""
-    from brec_runner.compare import compare_runs
-    from brec_runner.compare_format import format_comparison
+    from brec_runner.reports.compare import compare_runs
+    from brec_runner.reports.compare_format import format_comparison
 
     runs = [Path("reports/suite-runs/grit-brec-csl-cpu"), Path("reports/suite-runs/sgformer-brec-csl-cpu")]
     r = _run("suite", "compare", *runs, "reports/suite-runs/README.md", cwd=ROOT)

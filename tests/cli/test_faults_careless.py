@@ -63,7 +63,7 @@ def test_check_draw_naming_an_input_given_as_file_index_is_refused(tu, monkeypat
 def test_brec_theory_never_writes_into_the_brec_data(monkeypatch, spelling):
     """``brec theory --out data/brec`` would replace BREC's own README.md (its sources, licence and
     checksums) with the tables: refused before any work, however the folder is spelled."""
-    from brec_runner.dataset import DATA_DIR
+    from brec_runner.runs.dataset import DATA_DIR
 
     monkeypatch.chdir(DATA_DIR.parent.parent)
     before = {p: p.read_bytes() for p in DATA_DIR.rglob("*") if p.is_file()}

@@ -324,7 +324,7 @@ def _damaged_copy(src_dir, tmp_path, name, how):
 @pytest.mark.parametrize("how", ["truncated", "empty", "text"])
 def test_damaged_brec_data_is_one_line_naming_the_file_and_the_fix(tmp_path, monkeypatch, how):
     """A truncated BREC .npy made `brec verify-data` itself end in an unpickling traceback."""
-    import brec_runner.dataset as brec_data
+    import brec_runner.runs.dataset as brec_data
 
     monkeypatch.setattr(brec_data, "DATA_DIR", _damaged_copy(brec_data.DATA_DIR, tmp_path, "basic.npy", how))
     brec_data._raw_pairs.cache_clear()
@@ -352,7 +352,7 @@ def test_damaged_suite_and_counting_data_name_the_file_and_the_fix(tmp_path, mon
 def test_the_shipped_checksums_are_those_of_the_committed_files():
     """Every BREC file passes its recorded checksum (the data as committed); the name is the
     repository path that `git checkout --` takes."""
-    from brec_runner.dataset import CHECKSUMS, DATA_DIR
+    from brec_runner.runs.dataset import CHECKSUMS, DATA_DIR
     from wltools.runtime.shipped import check_shipped, shipped_name
 
     for name, digest in CHECKSUMS.items():
@@ -449,7 +449,7 @@ def test_a_dataset_plot_without_targets_is_refused_not_an_empty_chart(tmp_path):
 
 def _small_cfi_pair():
     """BREC's CFI pair 381 (30 vertices; 3fwl separates it in a fraction of a second)."""
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     p = load_pairs(ids=[381])[0]
     return p.g, p.h

@@ -70,8 +70,8 @@ def test_suite_run_trains_through_the_brec_runner_and_reports_against_the_suite(
     import json
     from pathlib import Path
 
-    from brec_runner.record import read_run
-    from brec_runner.report import build_report
+    from brec_runner.records.record import read_run
+    from brec_runner.reports.report import build_report
 
     monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
     gin = f"{Path(__file__).resolve().parents[2] / 'examples' / 'gin.py'}:gin"
@@ -106,8 +106,8 @@ def test_suite_run_trains_through_the_brec_runner_and_reports_against_the_suite(
 def test_the_runner_trains_on_one_pair_of_every_suite(name, tmp_path, monkeypatch):
     from pathlib import Path
 
-    from brec_runner.evaluate import run
-    from brec_runner.record import read_run
+    from brec_runner.records.record import read_run
+    from brec_runner.runs.evaluate import run
 
     monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
     gin = f"{Path(__file__).resolve().parents[2] / 'examples' / 'gin.py'}:gin"

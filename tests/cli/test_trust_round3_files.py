@@ -155,7 +155,7 @@ def test_regenerating_a_committed_report_is_an_explicit_choice(tmp_path, monkeyp
 
 def test_the_library_refuses_a_run_directory_in_the_data(monkeypatch):
     """The library's run directories (BREC and count) go through the same guard."""
-    from brec_runner.record import prepare_run_dir
+    from brec_runner.records.record import prepare_run_dir
     from wltools.errors import RunDirectoryError
 
     monkeypatch.delenv(REGENERATE_REPORTS_ENV, raising=False)

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from fake_runs import unit_record, write_run
 
 import cli
-from brec_runner.protocol import Protocol
+from brec_runner.runs.protocol import Protocol
 from wltools.runtime.shipped import PROJECT_ROOT
 
 BREC_RUN = PROJECT_ROOT / "reports/brec-runs/gin-example-cpu"

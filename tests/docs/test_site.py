@@ -23,7 +23,7 @@ def test_mkdocs_build_strict(tmp_path):
     # the API reference is rendered from the docstrings, not left as ':::' directives
     api = (site / "api" / "refine" / "index.html").read_text()
     assert 'id="wltools.refine.refine_pair"' in api and ":::" not in api
-    assert 'id="brec_runner.evaluate.evaluate"' in (site / "api" / "brec_runner" / "index.html").read_text()
+    assert 'id="brec_runner.runs.evaluate.evaluate"' in (site / "api" / "brec_runner" / "index.html").read_text()
     for page in ("getting-started", "tests", "your-model", "suites", "datasets", "protocol", "cluster",
                  "results", "reliability", "architecture"):
         assert (site / page / "index.html").is_file(), page

@@ -11,7 +11,7 @@ import pytest
 import torch
 from torch_geometric.data import Batch
 
-from brec_runner.dataset import to_pyg
+from brec_runner.runs.dataset import to_pyg
 from wltools.graphs import load_graph
 from wltools.models.encodings import AddRRWP
 

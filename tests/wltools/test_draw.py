@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from matplotlib.colors import to_hex
 
-from brec_runner.dataset import load_pairs
+from brec_runner.runs.dataset import load_pairs
 from wltools.draw import DRAWABLE_TESTS, UnsupportedTestError, colour_rounds, pair_colouring
 from wltools.draw.display import CheckTable, OptionalDependencyError, check_table, require_pandas
 from wltools.draw.figure import caption_lines, draw_pair, layout, save_figure

@@ -9,7 +9,7 @@ Zhang et al., ICML 2023, and BREC's non-GNN baselines) and :mod:`~wltools.claims
 expressivity and subgraph counting, Zhang et al., ICLR 2024). The modules import the project's heavier
 parts (refinement, distances, models) inside the checks, so listing claims stays fast. BREC pairs
 and verdicts come in as arguments (:mod:`wltools.claims.inputs`); the claim about a BREC run
-directory lives with the runs, in :mod:`brec_runner.claims`.
+directory lives with the runs, in :mod:`brec_runner.reports.claims`.
 """
 
 # Importing a claim module registers its claims; this order is the order of `wltools claims list`.

@@ -3,7 +3,7 @@
 ``wltools`` does not read the BREC data set or its verdict cache (``brec_runner``, the layer above,
 does). Claims that need them declare it (``register_claim(..., inputs=(...))``) and receive them
 as keyword arguments; ``wltools claims verify`` builds them with
-:func:`brec_runner.claims.claim_inputs`, tests build them from small hand-made sets.
+:func:`brec_runner.reports.claims.claim_inputs`, tests build them from small hand-made sets.
 
 Inputs
 ------
@@ -19,11 +19,11 @@ Inputs
     the pairs themselves (:func:`wltools.refine.refine_pair`, slower, RRWP with K = n).
 ``to_data``
     ``to_data(G) -> torch_geometric.data.Data``: a graph as the models see it on BREC
-    (:func:`brec_runner.dataset.to_pyg`: constant node feature, both edge directions).
+    (:func:`brec_runner.runs.dataset.to_pyg`: constant node feature, both edge directions).
 ``model_bounds``
     ``{model: upper}``: the models whose bounds a claim derives, each with the name of the WL test
     (of :data:`wltools.refine.names.ALL_TESTS`) it declares as its upper bound, or None (the built-in
-    models' configs and the examples' ``wl_bound``, :func:`brec_runner.claims.model_bounds`).
+    models' configs and the examples' ``wl_bound``, :func:`brec_runner.reports.claims.model_bounds`).
 """
 
 from __future__ import annotations

@@ -152,7 +152,7 @@ class Claim:
 
 
 # Filled by the claim modules' decorators: wltools.claims imports its own modules, and the layer
-# above adds its claims by importing modules that register here (brec_runner.claims).
+# above adds its claims by importing modules that register here (brec_runner.reports.claims).
 _CLAIMS: dict[str, Claim] = {}
 
 

@@ -10,7 +10,7 @@ thus holds only the distinct rows of a round and the graph classes, and the resu
 one-process result up to the names of colours (tested).
 
 Ray is optional (``pip install -e ".[ray]"``); a local instance is started when none is running
-and stopped at :meth:`RayShards.close`, as :class:`brec_runner.execute_ray.RayExecutor` does.
+and stopped at :meth:`RayShards.close`, as :class:`brec_runner.runs.execute_ray.RayExecutor` does.
 """
 
 from __future__ import annotations

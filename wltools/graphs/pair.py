@@ -1,5 +1,5 @@
 """The record of one labelled pair of graphs and the degree summary of its meta, shared by the BREC pairs
-(:class:`brec_runner.dataset.BrecPair`) and the suites' pairs (:class:`wltools.suites.base.SuitePair`)."""
+(:class:`brec_runner.runs.dataset.BrecPair`) and the suites' pairs (:class:`wltools.suites.base.SuitePair`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

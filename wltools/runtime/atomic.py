@@ -3,7 +3,7 @@
 :func:`atomic_path` / :func:`write_atomic` write through a temporary file in the target's folder,
 flushed and fsynced, then renamed over the target (POSIX ``rename`` is atomic): an interruption or
 a full disk leaves the old file or the new one, never half of one. Every output of the project
-(reports, tables, plots, drawings, caches) is written this way; :mod:`brec_runner.fileio` uses it
+(reports, tables, plots, drawings, caches) is written this way; :mod:`brec_runner.records.fileio` uses it
 with its run-directory error type.
 
 What is at the target decides what happens (:func:`output_target`):

@@ -18,7 +18,7 @@ name          pairs  graphs and pairs
 
 Files live in ``data/suites/`` with their licences and provenance (``data/suites/README.md``) and
 are checked against their SHA-256 before being read. :func:`suite_pairs` gives a suite's pairs as
-:class:`SuitePair` (the fields of ``brec_runner.dataset.BrecPair``), :func:`verify_suite_data`
+:class:`SuitePair` (the fields of ``brec_runner.runs.dataset.BrecPair``), :func:`verify_suite_data`
 proves the data sound with pynauty, and :mod:`wltools.suites.theory` computes the refinement
 verdicts.
 

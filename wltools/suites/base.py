@@ -56,7 +56,7 @@ CHECKSUMS: dict[str, str] = {
 
 @dataclass(frozen=True, eq=False, repr=False)
 class SuitePair(GraphPair):
-    """One pair of a suite; the same fields as :class:`brec_runner.dataset.BrecPair`.
+    """One pair of a suite; the same fields as :class:`brec_runner.runs.dataset.BrecPair`.
 
     Attributes
     ----------

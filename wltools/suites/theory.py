@@ -62,7 +62,7 @@ class PairVerdicts:
     """Refinement verdicts on a set of pairs: ``verdicts[pair id][test]`` is a record (module
     docstring), computed with ``rrwp_steps`` RRWP channels by the fast (``fast``) or the reference
     engine in ``seconds``. The base of :class:`SuiteTheory` and of BREC's
-    :class:`brec_runner.theory_report.TheoryReport`, which add what was refined."""
+    :class:`brec_runner.reports.theory_report.TheoryReport`, which add what was refined."""
 
     tests: tuple[str, ...]
     rrwp_steps: int

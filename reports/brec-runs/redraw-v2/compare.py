@@ -6,7 +6,7 @@ reference), new runs here vs the committed runs made before the change.
 
 from pathlib import Path
 
-from brec_runner.record import read_run
+from brec_runner.records.record import read_run
 
 HERE = Path(__file__).resolve().parent
 OLD = {"gin-example-cpu": ["gin-example-cpu"], "gin-rrwp-example-cpu": ["gin-rrwp-example-cpu"],

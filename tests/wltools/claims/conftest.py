@@ -10,7 +10,7 @@ from wltools.refine import refine_pair
 @pytest.fixture(scope="session")
 def brec():
     """Every BREC pair, in id order (the ``pairs`` input)."""
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     return load_pairs()
 

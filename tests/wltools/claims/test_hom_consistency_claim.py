@@ -19,7 +19,7 @@ _FEW = [0, 1, 2, 3]
 def test_passes_on_the_brec_sample_with_recounted_witnesses():
     """1-WL and 3-WL on the 42 pairs, patterns up to 4 vertices (the defaults, 3-FWL and K = 5,
     run end to end in tests/cli/test_claims.py)."""
-    from brec_runner.claims import theory_distinguished
+    from brec_runner.reports.claims import theory_distinguished
 
     r = check_hom_consistency(pairs=sample_pairs(), theory_verdicts=theory_distinguished, tests=("1wl", "3wl"),
                               max_nodes=4, atlas_max_nodes=5)

@@ -148,7 +148,7 @@ def test_wltools_claims_imports_nothing_of_brec_runner():
             "assert not bad, bad\n"
             "print(','.join(ids))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert set(out.stdout.strip().split(",")) == EXPECTED  # brec-run lives in brec_runner.claims
+    assert set(out.stdout.strip().split(",")) == EXPECTED  # brec-run lives in brec_runner.reports.claims
 
 
 def test_claim_sources_have_no_string_imports_and_no_upward_imports():

@@ -13,7 +13,7 @@ from wltools.claims.sgformer import check_sgformer_1wl, registered_model_factory
 @pytest.fixture(scope="module")
 def to_data():
     """The ``to_data`` input: BREC's featurisation."""
-    from brec_runner.dataset import to_pyg
+    from brec_runner.runs.dataset import to_pyg
 
     return to_pyg
 

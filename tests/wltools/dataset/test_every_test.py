@@ -38,7 +38,7 @@ def _permuted(G, seed):
 
 @pytest.fixture(scope="module")
 def brec_graphs():
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     pairs = {p.id: p for p in load_pairs(ids=[0, 60, 110])}
     graphs = [X for i in sorted(pairs) for X in (pairs[i].g, pairs[i].h)]

@@ -8,7 +8,7 @@ import torch
 from torch.func import functional_call, stack_module_state, vmap
 from torch_geometric.data import Batch
 
-from brec_runner.dataset import load_pairs, relabelings, to_pyg
+from brec_runner.runs.dataset import load_pairs, relabelings, to_pyg
 from wltools.models import create_model, create_transform
 from wltools.models.encodings import (
     AddRRWP,

@@ -72,7 +72,7 @@ def test_invariant_under_relabelling():
 
 
 def test_isomorphic_graphs_never_distinguished():
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     graphs = [nx.gnm_random_graph(9, m, seed=m) for m in (8, 12, 18)] + [named_graph("petersen")]
     graphs.append(load_pairs(ids=[265])[0].g)  # a small CFI graph
@@ -109,7 +109,7 @@ def test_shrikhande_vs_rook_separated_by_3fwl_not_by_3wl():
 
 
 def test_brec_cfi_pair_3wl_misses_is_separated():
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     p = load_pairs(ids=[333])[0]  # 46 nodes; BREC: 3-WL fails, 4-WL succeeds
     assert not refine_pair(p.g, p.h, "3wl").distinguished
@@ -121,7 +121,7 @@ def test_brec_cfi_pair_3wl_misses_is_separated():
 # smallest (3-FWL's work grows as n^4); benchmarks/fwl3_bench.py runs all 100 CFI pairs
 def test_brec_cfi_pairs_as_brec_says():
     """BREC: pairs 320-339 need 4-WL, pairs 340-359 are 4-WL-indistinguishable (3-WL: neither)."""
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     for p in load_pairs(ids=[336, 343]):  # 52 and 80 nodes
         r = refine_pair(p.g, p.h, "3fwl")
@@ -131,7 +131,7 @@ def test_brec_cfi_pairs_as_brec_says():
 def test_registered_everywhere():
     assert "3fwl" in ALL_TESTS and "3fwl" in ON_REQUEST_TESTS
     assert TEST_LABELS["3fwl"] == "4-WL (3-FWL)"
-    from brec_runner.theory import parse_tests as brec_parse
+    from brec_runner.reports.theory import parse_tests as brec_parse
     from wltools.suites.theory import DEFAULT_SUITE_TESTS, parse_tests
 
     assert brec_parse("3wl,3fwl") == ("3wl", "3fwl")
@@ -148,7 +148,7 @@ def test_suite_theory_accepts_3fwl():
 
 def test_peak_estimate_on_a_cfi_pair(refine_peak):
     """The estimate is an upper fit: CFI pairs, with few colour classes, need less than it says."""
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     p = load_pairs(ids=[333])[0]
     peak = refine_peak(p.g, p.h, "3fwl", (nx.cycle_graph(10), nx.cycle_graph(10)))
@@ -166,7 +166,7 @@ def test_check_refuses_a_big_pair_in_one_line_before_work():
 
 
 def test_brec_theory_refuses_a_selection_over_budget_before_work(monkeypatch):
-    import brec_runner.theory as th
+    import brec_runner.reports.theory as th
 
     def never(*a, **k):
         raise AssertionError("refined despite the refusal")

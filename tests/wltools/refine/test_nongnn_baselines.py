@@ -236,8 +236,8 @@ def test_names_labels_and_parsing():
 
 
 def test_theory_and_bounds_accept_the_names():
-    from brec_runner.model_source import parse_bound
-    from brec_runner.theory import parse_tests
+    from brec_runner.models.source import parse_bound
+    from brec_runner.reports.theory import parse_tests
     from wltools.suites.theory import DEFAULT_SUITE_TESTS
     from wltools.suites.theory import parse_tests as suite_parse
 
@@ -246,7 +246,7 @@ def test_theory_and_bounds_accept_the_names():
     assert not set(SUBGRAPH_BASELINE_TESTS) & set(DEFAULT_SUITE_TESTS)  # run when named
     assert parse_bound(("1wl", "n3"))["class"] == "between 1-WL and N3, as declared"
     assert parse_bound("m1")["upper"] == "m1"
-    from brec_runner.model_source import ModelContractError
+    from brec_runner.models.source import ModelContractError
 
     with pytest.raises(ModelContractError, match="nK for ego networks"):
         parse_bound("n0")

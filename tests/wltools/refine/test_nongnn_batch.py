@@ -12,7 +12,7 @@ import pytest
 import wltools.refine.batch as batch
 import wltools.refine.batch_rounds as batch_rounds
 import wltools.refine.batch_ego as batch_ego
-from brec_runner.dataset import CATEGORY_IDS, load_pairs
+from brec_runner.runs.dataset import CATEGORY_IDS, load_pairs
 from wltools.errors import UnsupportedGraphError
 from wltools.graphs import permute_graph
 from wltools.refine import refine_pair
@@ -189,7 +189,7 @@ def test_batchable_and_other_tests_pass_through(atlas_pairs):
 
 
 def test_brec_theory_uses_the_batch_with_the_same_records(monkeypatch, tmp_path):
-    import brec_runner.theory as th
+    import brec_runner.reports.theory as th
 
     monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path))
     calls = []

@@ -68,7 +68,7 @@ def _random_graphs():
 
 @pytest.mark.parametrize("test", TESTS)
 def test_graph_vs_relabeling_never_distinguished(test):
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     brec = [p.g for p in load_pairs(ids=[0, 70, 120, 170, 270])]
     for i, G in enumerate(_random_graphs() + brec):
@@ -153,7 +153,7 @@ _PUBLISHED = {
 @pytest.mark.parametrize("test", ["1wl", "spd", "3wl"])
 def test_brec_published_counts(test, brec_verdicts):
     """All 400 pairs, per subcategory, against BREC's Table 2 (transcribed above, apart from
-    brec_runner.theory.PUBLISHED). The verdicts come from the session's BREC theory (refine_pair's
+    brec_runner.reports.theory.PUBLISHED). The verdicts come from the session's BREC theory (refine_pair's
     fast path per pair, as ``brec theory`` runs it), computed once for every check that reads them."""
     from brec_sample import all_pairs
 

@@ -51,7 +51,7 @@ def test_wl1_long_paths_rounds():
 
 @pytest.mark.parametrize("test", ["1wl", "spd"])
 def test_brec_subset_fast_equals_reference(test):
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     for p in load_pairs(ids=list(range(0, 400, 13))):
         assert _key(refine_pair(p.g, p.h, test)) == _key(refine_pair(p.g, p.h, test, fast=False)), p.id

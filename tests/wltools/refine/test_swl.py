@@ -79,7 +79,7 @@ def test_fast_equals_reference_on_atlas_and_random_pairs(test):
 def test_fast_equals_reference_on_brec_pairs(test):
     """Basic, regular, extension pairs and two CFI pairs that separate classes (262: GSWL < SSWL,
     273: SWL(VS) < SWL(SV)), with many rounds."""
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     for p in load_pairs(ids=[0, 60, 110, 160, 262, 273]):
         assert _key(refine_pair(p.g, p.h, test)) == _key(refine_pair(p.g, p.h, test, fast=False)), p.id
@@ -98,7 +98,7 @@ def test_blocked_rounds_with_recomputed_rows_same_result(test):
 
 @pytest.mark.parametrize("test", SWL)
 def test_result_invariant_under_relabelling(test):
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     pairs = [(p.g, p.h) for p in load_pairs(ids=[0, 110, 273])] + _random_pairs()[:3]
     for i, (G, H) in enumerate(pairs):
@@ -109,7 +109,7 @@ def test_result_invariant_under_relabelling(test):
 
 @pytest.mark.parametrize("test", SWL)
 def test_isomorphic_graphs_never_distinguished(test):
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     graphs = [nx.gnp_random_graph(11, 0.35, seed=s) for s in range(3)] + [named_graph("petersen")]
     graphs += [p.g for p in load_pairs(ids=[0, 120, 262])]
@@ -147,7 +147,7 @@ def test_swl_vs_equals_individualised_1wl():
     """SWL(VS) with node marking is 1-WL on each graph with one node individualised, pooled over
     the node (paper Sec. 3): an independent check, through networkx's WL hash, of the reading of
     the definition that the fast path and the reference share."""
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     def invariant(G):
         out = []
@@ -210,7 +210,7 @@ STRICT = {
 
 
 def _verdicts(ids, tests):
-    from brec_runner.dataset import load_pairs
+    from brec_runner.runs.dataset import load_pairs
 
     return {p.id: {t: refine_pair(p.g, p.h, t).distinguished for t in tests} for p in load_pairs(ids=ids)}
 
@@ -284,8 +284,8 @@ def test_registered_names_labels_and_models():
 
 
 def test_names_accepted_by_theory_and_bounds():
-    from brec_runner.model_source import parse_bound
-    from brec_runner.theory import parse_tests as brec_tests
+    from brec_runner.models.source import parse_bound
+    from brec_runner.reports.theory import parse_tests as brec_tests
     from wltools.suites.theory import DEFAULT_SUITE_TESTS, parse_tests
 
     assert parse_tests("sswl, lfwl2") == ("sswl", "lfwl2")
@@ -340,7 +340,7 @@ def test_cli_check_runs_and_refuses_by_the_estimate():
 
 
 def test_brec_theory_report_shows_the_hierarchy_section():
-    from brec_runner.theory_report import markdown_summary, run_theory
+    from brec_runner.reports.theory_report import markdown_summary, run_theory
 
     report = run_theory("swl-vs,swl-sv,pswl-vs,pswl-sv", ids=[0, 282], use_cache=False)
     text = markdown_summary(report)

@@ -60,7 +60,7 @@ def test_registry_names_and_pair_counts():
 
 
 def test_pair_has_the_runner_fields():
-    from brec_runner.dataset import BrecPair
+    from brec_runner.runs.dataset import BrecPair
 
     assert [f.name for f in dataclasses.fields(suites.SuitePair)] == [f.name for f in dataclasses.fields(BrecPair)]
     p = suites.suite_pairs("exp", ids=[3])[0]
@@ -79,7 +79,7 @@ def test_pair_has_the_runner_fields():
 
 
 def test_runner_relabelings_work_on_suite_pairs():
-    from brec_runner.dataset import relabelings
+    from brec_runner.runs.dataset import relabelings
 
     from wltools.iso import certificate
 
