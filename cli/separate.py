@@ -116,8 +116,11 @@ def separate_cmd(a: str, b: str, max_seconds: float, max_vertices: int, brec: bo
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True)
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="Folder to write hierarchy.md, hierarchy.json and hierarchy.png (the Hasse diagram) into.")
+@click.option("--against-brec", "brec_table", type=click.Path(exists=True, dir_okay=False), default=None,
+              metavar="VERDICTS_CSV", help="A BREC theory table (verdicts.csv of wltools brec theory): say which "
+              "tests it cannot tell apart that the certified pairs here separate.")
 def hierarchy_cmd(tests_text: str, max_seconds: float, max_vertices: int, brec: bool, fmt: str,
-                  out: str | None) -> None:
+                  out: str | None, brec_table: str | None) -> None:
     """Every pair of TESTS placed from evidence: incomparable, strictly weaker, or equal on everything
     searched, each "not weaker" with its smallest certified pair (as wltools separate certifies it).
 
@@ -141,7 +144,11 @@ def hierarchy_cmd(tests_text: str, max_seconds: float, max_vertices: int, brec: 
     try:
         tests = parse_tests(tests_text, command="hierarchy --tests")
         h = hierarchy(tests, pairs=_brec_candidates() if brec else (), max_seconds=max_seconds,
-                      max_vertices=max_vertices)
+                      max_vertices=max_vertices, progress=lambda line: click.echo(line, err=True))
+        if brec_table:
+            from wltools.hierarchy.sources import brec_notes
+
+            h.notes += brec_notes(set(h.certificates), brec_table, tests)
     except WLToolsError as exc:
         raise ReportedError(str(exc)) from None
     record = h.to_dict()

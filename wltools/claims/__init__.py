@@ -22,6 +22,7 @@ from . import epwl  # noqa: F401
 from . import subgraph  # noqa: F401
 from . import hom_expressivity  # noqa: F401
 from . import hom_consistency  # noqa: F401
+from . import hierarchy  # noqa: F401
 from .registry import (
     STATUSES,
     Claim,

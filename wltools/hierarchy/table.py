@@ -26,6 +26,7 @@ import networkx as nx
 
 from ..refine import refine_pair, verdict_only
 from .separate import FURER_NODES, Candidate, Certificate, _check_tests, _try, candidates
+from .sources import contradicted_theorems, theorem_source
 
 __all__ = ["Hierarchy", "hierarchy", "draw_hasse", "MAX_VERTICES_OF"]
 
@@ -44,6 +45,7 @@ class Hierarchy:
     coverage: list = field(default_factory=list)
     seconds: float = 0.0
     out_of_time: bool = False
+    notes: list = field(default_factory=list)  # lines a caller adds (e.g. against BREC's table)
 
     def relation(self, a: str, b: str) -> str:
         """``"incomparable"``, ``"weaker"`` (a strictly weaker than b), ``"stronger"`` or ``"equal"``
@@ -58,23 +60,56 @@ class Hierarchy:
         return sorted((a, b) for a, b in weaker
                       if not any((a, c) in weaker and (c, b) in weaker for c in self.tests))
 
+    def source(self, a: str, b: str) -> str | None:
+        """Where the order between a and b comes from (module :mod:`~wltools.hierarchy.sources`):
+        a cited theorem, or "observed on everything searched"; None for incomparable / equal."""
+        rel = self.relation(a, b)
+        if rel == "equal":
+            cited = theorem_source(a, b) or theorem_source(b, a)
+            return None if cited is None else f"a theorem orders them strictly ({cited}); no pair found here"
+        if rel not in ("weaker", "stronger"):
+            return None
+        lo, hi = (a, b) if rel == "weaker" else (b, a)
+        return theorem_source(lo, hi) or "observed on everything searched (no theorem cited)"
+
+    def contradictions(self) -> list[str]:
+        """Cited theorems a certified pair contradicts (empty when the evidence agrees with all)."""
+        return contradicted_theorems(set(self.certificates))
+
     def to_dict(self) -> dict:
         pairs = []
         for i, a in enumerate(self.tests):
             for b in self.tests[i + 1:]:
-                row = {"a": a, "b": b, "relation": self.relation(a, b)}
+                row = {"a": a, "b": b, "relation": self.relation(a, b), "source": self.source(a, b)}
                 for key, (x, y) in (("b_over_a", (a, b)), ("a_over_b", (b, a))):
                     cert = self.certificates.get((x, y))
                     row[key] = None if cert is None else cert.to_dict()
                 pairs.append(row)
         return {"tests": list(self.tests), "pairs": pairs, "hasse": [list(e) for e in self.hasse_edges()],
                 "candidates_refined": dict(self.checked), "coverage": self.coverage,
+                "contradicted_theorems": self.contradictions(), "notes": list(self.notes),
                 "out_of_time": self.out_of_time, "seconds": round(self.seconds, 1)}
+
+    @classmethod
+    def from_dict(cls, record: dict) -> "Hierarchy":
+        """The hierarchy a :meth:`to_dict` record holds (certificates rebuilt from their graph6)."""
+        h = cls(tuple(record["tests"]), checked=dict(record["candidates_refined"]),
+                coverage=list(record["coverage"]), seconds=record["seconds"], out_of_time=record["out_of_time"],
+                notes=list(record.get("notes", ())))
+        for row in record["pairs"]:
+            for key in ("b_over_a", "a_over_b"):
+                c = row[key]
+                if c is not None:
+                    G, H = (nx.from_graph6_bytes(c[k].encode()) for k in ("G", "H"))
+                    h.certificates[(c["a"], c["b"])] = Certificate(
+                        c["a"], c["b"], G, H, c["construction"], c["a_verdict"], c["b_verdict"], c["pattern"],
+                        c["hom"], tuple(c["canonical"]), c["seconds"], c["candidates_tried"])
+        return h
 
     def markdown(self) -> str:
         """A table of every pair of tests with its relation and smallest certified pairs."""
-        lines = ["| A | B | relation | pair B separates, A does not | pair A separates, B does not |",
-                 "|---|---|---|---|---|"]
+        lines = ["| A | B | relation | source | pair B separates, A does not | pair A separates, B does not |",
+                 "|---|---|---|---|---|---|"]
 
         def cell(cert: Certificate | None) -> str:
             if cert is None:
@@ -85,12 +120,16 @@ class Hierarchy:
             a, b = row["a"], row["b"]
             words = {"weaker": f"{a} < {b}", "stronger": f"{b} < {a}", "incomparable": "incomparable",
                      "equal": "equal on everything searched"}[row["relation"]]
-            lines.append(f"| {a} | {b} | {words} | {cell(self.certificates.get((a, b)))} | "
+            lines.append(f"| {a} | {b} | {words} | {row['source'] or ''} | {cell(self.certificates.get((a, b)))} | "
                          f"{cell(self.certificates.get((b, a)))} |")
+        bad = self.contradictions()
+        lines += ["", "Cited theorems the evidence contradicts: " + ("; ".join(bad) if bad else "none")]
+        if self.notes:
+            lines += ["", "Against BREC's theory table:", *(f"- {n}" for n in self.notes)]
         lines += ["", "Searched:", *(f"- {c}" for c in self.coverage),
                   f"- candidates refined per test: " + ", ".join(f"{t} {n}" for t, n in self.checked.items()),
-                  "", "\"<\" means: a certified pair one way and none the other way on everything searched "
-                  "(an observation, not a theorem)."]
+                  "", "\"<\" means: a certified pair one way and none the other way on everything searched; "
+                  "the source column says whether a published theorem also proves it."]
         return "\n".join(lines) + "\n"
 
 
@@ -105,8 +144,9 @@ def _verdicts(c: Candidate, tests, max_vertices_of: dict) -> dict:
 
 
 def hierarchy(tests, *, pairs=(), max_seconds: float = 300.0, max_vertices: int = 64,
-              max_vertices_of: dict | None = None) -> Hierarchy:
-    """Place every ordered pair of ``tests`` (module docstring) within ``max_seconds``."""
+              max_vertices_of: dict | None = None, progress=None) -> Hierarchy:
+    """Place every ordered pair of ``tests`` (module docstring) within ``max_seconds``;
+    ``progress(line)``, when given, is called with a status line at most every 10 seconds."""
     tests = tuple(dict.fromkeys(tests))
     if len(tests) < 2:
         from ..errors import UnknownNameError
@@ -120,7 +160,12 @@ def hierarchy(tests, *, pairs=(), max_seconds: float = 300.0, max_vertices: int 
     todo, coverage = candidates(tests[0], tests[1], pairs=pairs, max_vertices=max_vertices, family_guided=False)
     h = Hierarchy(tests, coverage=coverage, checked={t: 0 for t in tests})
     open_pairs = {(a, b) for a in tests for b in tests if a != b}
+    said = started
     for tried, c in enumerate(todo, 1):
+        if progress is not None and time.perf_counter() - said >= 10:
+            said = time.perf_counter()
+            progress(f"hierarchy: candidate {tried} of {len(todo)} ({c.size} vertices), {len(open_pairs)} ordered "
+                     f"pairs without a certified pair, {said - started:.0f} s of {max_seconds:.0f} s")
         if not open_pairs:
             break
         if time.perf_counter() - started > max_seconds:

@@ -7,43 +7,43 @@ Gai, Du, Ye, He & Wang, ICLR 2024, arXiv 2401.08514, the proof of their maximali
 al., ICLR 2025, for EPWL's parallel trees); inside it, hom(F, .) differs between the two graphs
 (Roberson 2022), and the test sees every count of its family. Both directions are checked, so a
 wrong family membership, a refinement that is too weak or too strong, or a Fürer pair that is not
-twisted all fail here. (Measured: 0 mismatches over the 8 tests x 30 patterns.)
+twisted all fail here. The check is the claim ``fuerer-pairs`` (:mod:`wltools.claims.hierarchy`); this file runs it and
+plants a wrong family to see it fail. (Measured: 0 mismatches over the 8 tests x 30 patterns.)
 """
 
 from __future__ import annotations
 
-import networkx as nx
-import pytest
-
-from wltools.hierarchy.furer import furer_pair
-from wltools.hom.brute import hom_count_brute
-from wltools.hom.families import FAMILY_TESTS, family_of
-from wltools.hom.patterns import connected_graphs
-from wltools.refine import refine_pair, verdict_only
-
-PATTERNS = connected_graphs(5, 2)
+from wltools.claims.hierarchy import check_fuerer_pairs
+from wltools.hom.families import FAMILY_TESTS
 
 
-@pytest.fixture(scope="module")
-def pairs():
-    return [(F, *furer_pair(F)) for F in PATTERNS]
+def test_fuerer_pairs_are_separated_exactly_inside_the_families():
+    res = check_fuerer_pairs()
+    assert res.status == "PASS", res.witness
+    assert res.evidence["patterns"] == 30  # every connected graph on 2..5 vertices: 1 + 2 + 6 + 21
+    assert res.evidence["checked"] == 30 * len(FAMILY_TESTS) and res.evidence["mismatches"] == 0
+    assert 0 < res.evidence["pattern_inside_family"] < res.evidence["checked"]  # both directions occur
 
 
-@pytest.mark.parametrize("test", FAMILY_TESTS)
-def test_fuerer_pair_separated_exactly_when_the_pattern_is_in_the_family(test, pairs):
-    fam = family_of(test)
-    wrong = []
-    for F, G, H in pairs:
-        with verdict_only():
-            seen = refine_pair(G, H, test).distinguished
-        if seen != fam.contains(F):
-            wrong.append(f"{nx.to_graph6_bytes(F, header=False).decode().strip()}: "
-                         f"{'distinguished' if seen else 'not distinguished'}, in family: {fam.contains(F)}")
-    assert not wrong, f"{test}: {wrong}"
-    assert len(pairs) == 30  # every connected graph on 2..5 vertices: 1 + 2 + 6 + 21
+def test_a_wrong_family_fails_naming_the_test_and_pattern(monkeypatch):
+    """SSWL's family taken as 1-WL's (forests): the Fürer pair over the triangle is distinguished by
+    SSWL although the triangle is "outside", and the claim fails naming it."""
+    import wltools.hom.families as families
+
+    real = families.family_of
+
+    def wrong(test, level="graph"):
+        return real("1wl" if test == "sswl" else test, level)
+
+    monkeypatch.setattr(families, "family_of", wrong)
+    res = check_fuerer_pairs(max_nodes=4)
+    assert res.status == "FAIL" and "sswl on the Fürer pair over" in res.witness
 
 
-def test_the_pattern_counts_differ_on_every_fuerer_pair(pairs):
-    """Roberson's direction, by the backtracking counter alone: hom(F, Fürer) != hom(F, twisted)."""
-    for F, G, H in pairs:
-        assert hom_count_brute(F, G) != hom_count_brute(F, H), nx.to_graph6_bytes(F, header=False)
+def test_equal_counts_fail(monkeypatch):
+    """A Fürer pair whose two graphs are the same graph (no twist) has equal counts: the claim fails."""
+    import wltools.hierarchy.furer as furer
+
+    monkeypatch.setattr(furer, "furer_pair", lambda F: (lambda G: (G, G.copy()))(furer.furer_graph(F)))
+    res = check_fuerer_pairs(max_nodes=3)
+    assert res.status == "FAIL" and res.evidence["hom_counts_not_different"] == 3
