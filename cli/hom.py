@@ -86,11 +86,12 @@ def hom(f: str, g: str, root: str | None, fmt: str, max_memory: int | None, quie
     """
     import json
 
-    from wltools.graphs import load_graph
     from wltools.hom.count import hom_count, hom_counts_at, require_count
 
+    from .graph_names import load_one
+
     check_inputs(f, g)  # a FIFO or device as a graph file: one line, not a hang
-    F, G = load_graph(f, max_memory=max_memory), load_graph(g, max_memory=max_memory)
+    F, G = load_one(f, max_memory=max_memory), load_one(g, max_memory=max_memory)
     roots, vertices = _roots(root, F, G)
     require_count(F, G, tuple(range(len(roots))), max_memory=max_memory)  # refused before any progress line
     try:

@@ -18,7 +18,7 @@ STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descripto
 
 @click.command()
 @click.argument("g", metavar="G")
-@click.argument("h", metavar="H")
+@click.argument("h", metavar="[H]", required=False, default=None)
 @click.option(
     "--test",
     "test",
@@ -70,7 +70,9 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     """Can refinement tests distinguish graphs G and H? Also says whether they are isomorphic.
 
     G and H are each a file (graph6/sparse6, edge list, GraphML, node-link JSON; FILE:INDEX picks
-    one graph of a multi-graph file), a named graph (petersen, cycle:6, shrikhande, decalin, ...),
+    one graph of a multi-graph file), a named graph (petersen, cycle:6, K4, star:3, shrikhande, ...),
+    one graph of a BREC or suite pair (brec:270:g, exp:12:h); or give one pair name alone for both
+    (wltools check brec:270, exp:12, csl:3),
     a disjoint union such as cycle:3+cycle:3, a graph6/sparse6 string, or smiles:SMILES (a
     molecule read by RDKit, pip install -e ".[chem]"; up to 5,000 atoms). A molecule's atom label
     is (element symbol, formal charge, aromatic, hydrogens), e.g. ('C', 0, False, 2) for a CH2;
@@ -83,10 +85,15 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
     import json
 
     from wltools.check import check_dict, check_pair, check_text
-    from wltools.graphs import load_graph
     from wltools.refine.names import parse_tests
 
+    from .graph_names import load_two
+
     tests = parse_tests(test, command="--test")
+    pair = None
+    if h is None:  # one pair by name (brec:270, exp:12): its two graphs
+        pair = load_two(g, None)
+        g, h = (X.graph["name"] for X in pair)
     refuse_unused("explain_max_nodes", "--explain-max-nodes", explain, "--explain (it bounds the patterns searched)")
     refuse_unused("rrwp_steps", "--rrwp-steps", "rrwp" in tests, "the rrwp test among --test")
     refuse_unused("iso_timeout", "--iso-timeout", not no_iso, "the isomorphism check (not --no-iso)")
@@ -98,7 +105,7 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         check_output_file("--draw", draw_path, (g, h))  # nor a device, FIFO or input given as FILE:INDEX
     check_inputs(g, h)  # a FIFO or device as a graph file: one line, not a hang
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr, "stereo": stereo}
-    G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
+    G, H = pair or load_two(g, h, max_memory=max_memory, **attrs)
     tests = _applicable(tests, test, G, H)
     if explain:  # labelled graphs refused before any work
         from wltools.hom.count import check_unlabelled
@@ -156,7 +163,7 @@ def _applicable(tests: tuple, text: str, G, H) -> tuple:
 
 @click.command()
 @click.argument("g", metavar="G")
-@click.argument("h", metavar="H")
+@click.argument("h", metavar="[H]", required=False, default=None)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
     help="text: one line; json: one object with certificates and canonical graph6 forms "
@@ -173,7 +180,7 @@ def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, no
     """Are graphs G and H isomorphic? Exact, by canonical certificates: nauty (pynauty) up to 256
     nodes, bliss (igraph) above, up to 100,000 nodes.
 
-    G and H are given as for `wltools check`. Exit code 0 whether or not they are isomorphic.
+    G and H are given as for `wltools check` (or one pair name: wltools iso brec:270). Exit code 0 whether or not they are isomorphic.
     Cheap exact invariants (degrees, components, triangles, 4-cycles, closed walks) are compared
     first; a difference answers "not isomorphic" with that witness, and above 256 nodes skips the
     labelling.
@@ -181,12 +188,17 @@ def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, no
     import json
 
     from wltools.check import check_pair, iso_dict, iso_text
-    from wltools.graphs import load_graph
 
+    from .graph_names import load_two
+
+    pair = None
+    if h is None:  # one pair by name (brec:270, exp:12): its two graphs
+        pair = load_two(g, None)
+        g, h = (X.graph["name"] for X in pair)
     refuse_unused("stereo", "--stereo", any(str(x).startswith("smiles:") for x in (g, h)), "a smiles: input")
     check_inputs(g, h)  # a FIFO or device as a graph file: one line, not a hang
     attrs = {"node_attr": node_attr, "edge_attr": edge_attr, "stereo": stereo}
-    G, H = load_graph(g, max_memory=max_memory, **attrs), load_graph(h, max_memory=max_memory, **attrs)
+    G, H = pair or load_two(g, h, max_memory=max_memory, **attrs)
     try:
         c = check_pair(G, H, (), max_memory=max_memory, iso_timeout=iso_timeout, always_label_small=True)
     except MemoryError:

@@ -67,25 +67,30 @@ def patterns_cmd(test: str, max_nodes: int, level: str, fmt: str) -> None:
                             f"vertex takes minutes to list); got {max_nodes}")
     pats = family_patterns(test, max_nodes, level)
     counts = {n: sum(F.number_of_nodes() == n for F in pats) for n in range(1, max_nodes + 1)}
-    g6 = [_g6(F) for F in pats]
     if fmt == "json":
+        from wltools.hom.pattern_names import pattern_name
+        from wltools.hom.patterns import graph6
+
         click.echo(json.dumps({"test": test, "level": level, "family": fam.name,
                                "citation": fam.citation, "max_nodes": max_nodes,
-                               "counts": {str(n): c for n, c in counts.items()}, "patterns": g6},
+                               "counts": {str(n): c for n, c in counts.items()},
+                               "patterns": [graph6(F) for F in pats], "names": [pattern_name(F) for F in pats]},
                               indent=1))
         return
     roots = {"graph": "", "node": " (root: vertex 0)", "edge": " (roots: vertices 0, 1)"}[level]
     click.echo(f"# {test}, {level} level: {fam.name}{roots}")
     click.echo(f"# {fam.citation}")
     click.echo("# count per number of vertices: " + ", ".join(f"{n}: {c}" for n, c in counts.items()))
-    for s in g6:
-        click.echo(s)
+    for F in pats:
+        click.echo(_g6(F))
 
 
 def _g6(F) -> str:
+    """F's graph6 with its name beside it where it has one (``C~ (K4)``)."""
+    from wltools.hom.pattern_names import with_name
     from wltools.hom.patterns import graph6
 
-    return graph6(F)
+    return with_name(graph6(F), F)
 
 
 def _roots(root: tuple[str, ...], level: str, G) -> tuple:
@@ -118,14 +123,16 @@ def _roots(root: tuple[str, ...], level: str, G) -> tuple:
 def can_count_cmd(pattern: str, test: str, level: str, root: tuple[str, ...], fmt: str) -> None:
     """Whether TEST can count PATTERN as a subgraph (Theorem 4.5: every homomorphic image of the
     pattern lies in the test's family); for "no", the image outside the family. PATTERN as
-    everywhere: a name (cycle:6, path:4), graph6, or a file; unlabelled."""
-    from wltools.graphs import load_graph
+    everywhere: a name (K4, triangle, cycle:6, path:4, star:3, chordal:4, hom:boat), graph6, or a
+    file; unlabelled."""
     from wltools.hom.spasm import MAX_SPASM_NODES, can_count
+
+    from .graph_names import load_one
 
     test = _test(test)
     fam = _family(test, _level(level))
     check_inputs(pattern)  # a FIFO or device as a pattern file: one line, not a hang
-    F = load_graph(pattern)
+    F = load_one(pattern)
     if F.number_of_nodes() > MAX_SPASM_NODES:
         raise ReportedError(f"the pattern has {F.number_of_nodes()} vertices; the spasm is enumerated "
                             f"up to {MAX_SPASM_NODES}")
@@ -133,9 +140,13 @@ def can_count_cmd(pattern: str, test: str, level: str, root: tuple[str, ...], fm
     ok, image = can_count(F, test, level, marks)
     witness = None if image is None else _g6(image)
     if fmt == "json":
+        from wltools.hom.pattern_names import pattern_name
+        from wltools.hom.patterns import graph6
+
         click.echo(json.dumps({"pattern": pattern, "test": test, "level": level, "roots": [int(r) if r.strip().lstrip("-").isdigit() else r for r in root] or list(marks),
                                "can_count": ok, "family": fam.name, "citation": fam.citation,
-                               "witness": witness}))
+                               "witness": None if image is None else graph6(image),
+                               "witness_name": None if image is None else pattern_name(image)}))
         return
     if ok:
         click.echo(f"yes: every homomorphic image of {pattern} lies in {test}'s family ({fam.name})")

@@ -74,9 +74,10 @@ def _rooted_verdict(t, level: str, test: str, root: tuple) -> tuple[str, str | N
     except Exception as exc:  # noqa: BLE001 - another module's refusal is shown, not raised
         return f"theory unavailable ({type(exc).__name__}: {' '.join(str(exc).split())})", None
     if witness is not None:  # the homomorphic image outside the family, as graph6
+        from wltools.hom.pattern_names import with_name
         from wltools.hom.patterns import graph6
 
-        witness = graph6(witness) if hasattr(witness, "edges") else str(witness)
+        witness = with_name(graph6(witness), witness) if hasattr(witness, "edges") else str(witness)
     return ("can count" if bool(ok) else "cannot count"), witness
 
 

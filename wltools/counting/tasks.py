@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from wltools.errors import UnknownNameError
+from wltools.graphs.named import chordal_cycle as _chordal
+from wltools.graphs.named import tailed_triangle as _tailed_triangle
 
 __all__ = ["LEVELS", "Task", "parse_task", "task_names", "ZHANG_HOM_TASKS", "HOM_PATTERNS",
            "STANDARD_TASKS"]
@@ -114,16 +116,6 @@ class Task:
         return reps
 
 
-def _chordal(n: int) -> nx.Graph:
-    """Cycle 0..n-1 with the chord {1, n-1} (Zhang et al. code, ``chrod``)."""
-    F = nx.cycle_graph(n)
-    F.add_edge(1, n - 1)
-    return F
-
-
-def _tailed_triangle() -> nx.Graph:
-    """Triangle 0, 1, 2 with the tail 0 - 3 (Chen et al. 2020, Fig. 2)."""
-    return nx.Graph([(0, 1), (1, 2), (0, 2), (0, 3)])
 
 
 def _from_matrix(rows) -> nx.Graph:

@@ -81,7 +81,7 @@ from wltools.graphs.validation import (  # noqa: F401 - the public names re-expo
     relabel_consecutive,
     validate_graph,
 )
-from wltools.graphs.named import NAMED_GRAPHS, NamedGraph, known_names, named_size, named_graph  # noqa: F401
+from wltools.graphs.named import NAMED_GRAPHS, NamedGraph, is_named, known_names, named_size, named_graph  # noqa: F401
 from wltools.graphs.formats import (  # noqa: F401 - FORMATS, load_graphs, parse_graph6 re-exported
     GRAPH6_HEADERS,
     FORMATS,
@@ -121,7 +121,7 @@ def _spec_size(spec: str) -> tuple[int, int] | None:
     """``(n, m)`` of a named graph, ``(n, upper bound of m)`` of a graph6 / sparse6 string, known
     without building it; None for anything else (files are checked as they are read)."""
     try:
-        if spec.partition(":")[0] in NAMED_GRAPHS:
+        if is_named(spec):
             family, size = named_size(spec)
             if size is None:
                 return None
@@ -149,11 +149,12 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
     ``smiles:SMILES`` is a molecule read by RDKit (:func:`wltools.graphs.inputs.from_smiles`;
     the whole rest of the text is the SMILES, ``+`` included), labelled by atoms and bonds; a PyG
     ``Data`` object is converted by :func:`wltools.graphs.inputs.from_pyg` (``x`` and
-    ``edge_attr`` rows as labels).
+    ``edge_attr`` rows as labels); a networkx graph is validated and relabelled (``node_attr`` /
+    ``edge_attr`` name its label attributes).
 
     Parameters
     ----------
-    spec : str, PathLike or torch_geometric.data.Data
+    spec : str, PathLike, networkx.Graph or torch_geometric.data.Data
         The specification.
     max_memory : int, optional
         Memory budget in bytes (default: a share of the free memory,
@@ -196,6 +197,9 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
         return single_from_file(Path(spec), max_memory, **attrs)
     if hasattr(spec, "edge_index") and hasattr(spec, "num_nodes"):  # a PyG Data: x, edge_attr as labels
         return from_pyg(spec)
+    if isinstance(spec, nx.Graph):  # a networkx graph: validated and relabelled, as a file's would be
+        return validate_graph(spec, name=spec.graph.get("name") or "networkx graph", node_attr=node_attr,
+                              edge_attr=edge_attr)
     if not isinstance(spec, str):
         raise GraphFormatError(f"graph specification must be a string, got {type(spec).__name__}")
     s = spec.strip()
@@ -210,8 +214,12 @@ def load_graph(spec: str | os.PathLike, *, max_memory: int | None = None, node_a
         raise GraphFormatError(f"{s!r} is a directory, not a graph file")
     if "+" in s:
         return _load_union(s, max_memory, attrs)
-    if s.partition(":")[0] in NAMED_GRAPHS:
+    if is_named(s):
         return _no_attributes(named_graph(s, max_memory=max_memory), s, **attrs)
+    if s.startswith("hom:"):  # a homomorphism-counting task's pattern (Zhang et al.), e.g. hom:boat
+        from wltools.counting.tasks import parse_task
+
+        return _no_attributes(validate_graph(parse_task(s).pattern, name=s), s, **attrs)
     m = _INDEX_RE.fullmatch(s)
     if m and is_file(Path(m.group(1))):
         graphs = load_graphs(m.group(1), max_memory=max_memory, **attrs)

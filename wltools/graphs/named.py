@@ -7,6 +7,7 @@ Split from :mod:`wltools.graphs`, which re-exports every public name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -15,7 +16,7 @@ import networkx as nx
 from wltools.errors import GraphFormatError, UnknownNameError
 from wltools.graphs.validation import require_load, show_spec, validate_graph
 
-__all__ = ["NamedGraph", "NAMED_GRAPHS", "named_graph"]
+__all__ = ["NamedGraph", "NAMED_GRAPHS", "named_graph", "alias", "is_named", "chordal_cycle", "tailed_triangle"]
 
 @dataclass(frozen=True)
 class NamedGraph:
@@ -104,6 +105,19 @@ def _complete(n: int) -> nx.Graph:
     return nx.complete_graph(n)
 
 
+def chordal_cycle(n: int) -> nx.Graph:
+    """Cycle 0..n-1 with the chord {1, n-1} (Zhang et al., ICLR 2024, code ``data/count.py``,
+    ``chrod``): ``chordal:4`` is the diamond."""
+    F = nx.cycle_graph(n)
+    F.add_edge(1, n - 1)
+    return F
+
+
+def tailed_triangle() -> nx.Graph:
+    """Triangle 0, 1, 2 with the tail 0 - 3 (Chen et al., NeurIPS 2020, Fig. 2)."""
+    return nx.Graph([(0, 1), (1, 2), (0, 2), (0, 3)])
+
+
 #: Known graph names. Fixed graphs are written ``name``; sized families ``name:N``.
 NAMED_GRAPHS: dict[str, NamedGraph] = {
     "petersen": NamedGraph(nx.petersen_graph, False, "Petersen graph: 10 nodes, 3-regular"),
@@ -131,16 +145,36 @@ NAMED_GRAPHS: dict[str, NamedGraph] = {
     "complete": NamedGraph(_complete, True, "complete graph K_N", 1, 1_000, lambda k: k * (k - 1) // 2),
     "cycle": NamedGraph(_cycle, True, "cycle C_N (N >= 3)", 3, 100_000, lambda k: k),
     "path": NamedGraph(_path, True, "path P_N on N nodes", 1, 100_000, lambda k: k - 1),
+    "triangle": NamedGraph(lambda: nx.complete_graph(3), False, "triangle K3"),
+    "star": NamedGraph(nx.star_graph, True, "star K_{1,N}: a centre and N leaves", 1, 100_000, lambda k: k),
+    "chordal": NamedGraph(chordal_cycle, True, "cycle C_N with the chord {1, N-1} (chordal:4: the diamond)", 4,
+                          100_000, lambda k: k + 1),
+    "tailed-triangle": NamedGraph(tailed_triangle, False, "triangle with a pendant edge (Chen et al. 2020)"),
 }
+
+_CLIQUE = re.compile(r"(?:K|clique:)(\d+)")
+
+
+def alias(name: str) -> str:
+    """The :data:`NAMED_GRAPHS` spelling of ``name``: ``K4`` and ``clique:4`` are ``complete:4``;
+    other names unchanged.
+
+    Examples
+    --------
+    >>> alias("K4"), alias("clique:5"), alias("cycle:6")
+    ('complete:4', 'complete:5', 'cycle:6')
+    """
+    m = _CLIQUE.fullmatch(name.strip())
+    return f"complete:{m.group(1)}" if m else name.strip()
 
 
 def known_names() -> str:
-    return ", ".join(f"{k}:N" if v.sized else k for k, v in NAMED_GRAPHS.items())
+    return ", ".join(f"{k}:N" if v.sized else k for k, v in NAMED_GRAPHS.items()) + ", KN (complete:N)"
 
 
 def named_size(name: str) -> tuple[NamedGraph, int | None]:
     """The family of a graph name and its size (None for fixed graphs), checked."""
-    base, sep, arg = name.strip().partition(":")
+    base, sep, arg = alias(name).partition(":")
     spec = NAMED_GRAPHS.get(base)
     if spec is None:
         raise UnknownNameError(f"unknown graph name {show_spec(name)}; known: {known_names()}")
@@ -190,3 +224,8 @@ def named_graph(name: str, *, max_memory: int | None = None) -> nx.Graph:
         require_load(size, m, show_spec(name.strip()), max_memory)
         G = spec.build(size)
     return validate_graph(G, name=name.strip())
+
+
+def is_named(spec: str) -> bool:
+    """Whether ``spec`` is written as a graph name (``petersen``, ``cycle:6``, ``K4``), valid or not."""
+    return alias(spec).partition(":")[0] in NAMED_GRAPHS

@@ -49,12 +49,19 @@ class Witness:
     n: int
     m: int
 
+    def name(self) -> str | None:
+        """The pattern's name where it has one (:func:`wltools.hom.pattern_names.pattern_name`)."""
+        from .pattern_names import pattern_name
+
+        return pattern_name(nx.from_graph6_bytes(self.pattern.encode()))
+
     def to_dict(self) -> dict:
-        """The JSON form: ``{"pattern": GRAPH6, "hom_g": INT, "hom_h": INT}``."""
-        return {"pattern": self.pattern, "hom_g": self.hom_g, "hom_h": self.hom_h}
+        """The JSON form: ``{"pattern": GRAPH6, "name": NAME or None, "hom_g": INT, "hom_h": INT}``."""
+        return {"pattern": self.pattern, "name": self.name(), "hom_g": self.hom_g, "hom_h": self.hom_h}
 
     def __str__(self) -> str:
-        return (f"pattern {self.pattern} ({self.n} vertices, {self.m} edges): "
+        name = self.name()
+        return (f"pattern {self.pattern}{f' ({name})' if name else ''} ({self.n} vertices, {self.m} edges): "
                 f"hom = {self.hom_g} into G, {self.hom_h} into H")
 
 
