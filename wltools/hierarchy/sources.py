@@ -115,6 +115,6 @@ def brec_notes(certified: set, verdicts_csv, tests) -> list[str]:
                 ids = sorted(separated[y] - separated[x])
                 if ids:
                     lines.append(f"BREC shows {y} separating {len(ids)} pair(s) {x} does not (id {ids[0]}"
-                                 f"{', ...' if len(ids) > 1 else ''}); the candidates swept here hold no such pair "
-                                 "(BREC's pairs are swept with --brec)")
+                                 f"{', ...' if len(ids) > 1 else ''}); no certified pair here (the coverage says which candidates "
+                                 "each test refined; --brec adds BREC's pairs)")
     return lines
