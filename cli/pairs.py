@@ -137,7 +137,8 @@ def check(g: str, h: str, test: str, rrwp_steps: int | None, exact: bool, fmt: s
         from wltools.runtime.atomic import atomic_path
 
         with atomic_path(draw_path, error=ReportedError) as tmp:  # a full disk leaves the old drawing whole
-            drawn = draw_results(G, H, c.results, tmp, rrwp_steps=c.rrwp_steps, names=(g, h))
+            drawn = draw_results(G, H, c.results, tmp, rrwp_steps=c.rrwp_steps, names=(g, h),
+                                 explanations=c.explanations)
         click.echo(f"drawing: {draw_path} ({drawn})", err=True)
     if fmt == "json":
         click.echo(json.dumps(check_dict(c, (g, h), (G, H), exact), indent=2))

@@ -286,20 +286,31 @@ def _draw_graph(ax, G: nx.Graph, pos: dict, colours: list, palette: list, marked
 
 
 def draw_colouring(pc: PairColouring, *, names: tuple[str, str] = ("G", "H"), title: str | None = None,
-                   seed: int = 0):
+                   seed: int = 0, pattern: tuple[nx.Graph | None, str] | None = None):
     """A matplotlib figure of a :class:`~wltools.draw.colourings.PairColouring` (both graphs side
-    by side, the marked class outlined, the caption of :func:`caption_lines`)."""
+    by side, the marked class outlined, the caption of :func:`caption_lines`); ``pattern``, a
+    ``(F, text)`` such as ``--explain``'s homomorphism witness, is drawn in a third panel."""
     from matplotlib.figure import Figure
 
     lines = caption_lines(pc)
     palette = _palette(max(pc.classes, 1))
     caption_in = 0.2 + 0.15 * len(lines)  # inches: 8.5 pt monospace lines
     height = 5.0 + caption_in
-    fig = Figure(figsize=(11, height))
-    axes = fig.subplots(1, 2)
+    fig = Figure(figsize=(11 if pattern is None else 14, height))
+    axes = fig.subplots(1, 2) if pattern is None else fig.subplots(1, 3, width_ratios=[1, 1, 0.55])
     marked = pc.differing[0][0] if pc.differing else None
     for ax, graph, colours, name in zip(axes, (pc.G, pc.H), (pc.colours_g, pc.colours_h), names):
         _draw_graph(ax, graph, layout(graph, seed), colours, palette, marked, name)
+    if pattern is not None:
+        F, text = pattern
+        wrapped = "\n".join(textwrap.wrap(text, 34))
+        if F is not None:
+            nx.draw_networkx(F, nx.spring_layout(F, seed=seed), ax=axes[2], node_color="#dddddd",
+                             edgecolors="#333333", node_size=300, font_size=8)
+            axes[2].set_title(wrapped, fontsize=9)
+        else:
+            axes[2].text(0.5, 0.5, wrapped, fontsize=9, ha="center", va="center", transform=axes[2].transAxes)
+        axes[2].set_axis_off()
     fig.suptitle(title or f"{pc.label} colouring at round {pc.shown_round}", fontsize=12)
     fig.text(0.02, 0.1 / height, "\n".join(lines), fontsize=8.5, va="bottom", ha="left", family="monospace")
     fig.subplots_adjust(left=0.02, right=0.98, top=1 - 0.65 / height, bottom=(caption_in + 0.1) / height, wspace=0.05)
@@ -386,10 +397,12 @@ def draw_pair(G: nx.Graph, H: nx.Graph, test: str, path=None, *, round: int | No
 
 
 def draw_results(G: nx.Graph, H: nx.Graph, results, path, *, rrwp_steps: int | None = None,
-                 names: tuple[str, str] = ("G", "H")) -> str:
+                 names: tuple[str, str] = ("G", "H"), explanations: dict | None = None) -> str:
     """Draw a checked pair (``wltools check --draw``): coloured by the first of ``results``
     (:class:`~wltools.refine.RefinementResult`, weakest test first) that distinguishes it, else by
     the last drawable one (its stable colouring); write it to ``path``. Returns the test drawn.
+    With ``explanations`` (``--explain``'s, by test), the drawn test's homomorphism witness (else the
+    first test's that has one) is drawn beside the pair.
 
     Examples
     --------
@@ -406,5 +419,21 @@ def draw_results(G: nx.Graph, H: nx.Graph, results, path, *, rrwp_steps: int | N
         raise UnsupportedTestError("none of the tests run can be drawn (4-WL, M1 and M2 cannot)")
     chosen = next((r for r in drawable if r.distinguished), drawable[-1])
     pc = pair_colouring(G, H, chosen.test, rrwp_steps=rrwp_steps, result=chosen)
-    save_figure(draw_colouring(pc, names=names), path)
+    save_figure(draw_colouring(pc, names=names, pattern=_witness_pattern(explanations or {}, chosen.test)), path)
     return chosen.test
+
+
+def _witness_pattern(explanations: dict, test: str) -> tuple[nx.Graph | None, str] | None:
+    """``(F, text)`` of the homomorphism witness of ``test``, else of the first test with one;
+    ``(None, why)`` where no test has one; None without explanations."""
+    found = [(t, e) for t, e in explanations.items() if e is not None and e.witness is not None]
+    found.sort(key=lambda te: te[0] != test)
+    if not found:
+        searched = [e for e in explanations.values() if e is not None]
+        if not searched:
+            return None
+        return None, (f"no homomorphism witness: every family pattern up to {searched[0].searched_up_to} "
+                      "vertices has equal counts in G and H (--explain-max-nodes)")
+    t, e = found[0]
+    w = e.witness
+    return nx.from_graph6_bytes(w.pattern.encode()), f"{t}'s witness: {w}"

@@ -181,3 +181,30 @@ def test_huge_graphs_are_refused_before_drawing(tmp_path):
     with pytest.raises(ResourceLimitError):
         draw_pair(nx.path_graph(3), nx.path_graph(DRAW_MAX_NODES + 1), "1wl")
     check_draw_size(nx.path_graph(DRAW_MAX_NODES), nx.path_graph(DRAW_MAX_NODES))  # the limit itself is drawn
+
+
+def test_explain_and_draw_puts_the_witness_pattern_beside_the_pair(tmp_path):
+    """check --explain --draw: the homomorphism witness (the triangle, for C6 against 2C3 under
+    3-WL) is drawn in a third panel with its counts; without a witness the panel says why."""
+    import networkx as nx
+
+    from wltools.check import check_pair, explain_results
+    from wltools.draw.colourings import pair_colouring
+    from wltools.draw.figure import _witness_pattern, draw_colouring, draw_results
+
+    G, H = nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
+    c = check_pair(G, H, ("1wl", "3wl"))
+    explain_results(c, G, H, 4)
+    F, text = _witness_pattern(c.explanations, "3wl")
+    assert nx.is_isomorphic(F, nx.complete_graph(3)) and "triangle" in text and "12 into H" in text
+    fig = draw_colouring(pair_colouring(G, H, "3wl"), pattern=(F, text))
+    third = fig.axes[2]
+    from matplotlib.collections import PathCollection
+
+    nodes = sum(len(col.get_offsets()) for col in third.collections if isinstance(col, PathCollection))
+    assert len(fig.axes) == 3 and nodes == 3
+    assert draw_results(G, H, c.results, tmp_path / "p.png", explanations=c.explanations) == "3wl"
+    c_same = check_pair(G, G, ("3wl",))
+    explain_results(c_same, G, G, 4)
+    none, why = _witness_pattern(c_same.explanations, "3wl")
+    assert none is None and "equal counts" in why
