@@ -46,7 +46,7 @@ def _not_nan(value, param):
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True, max=1e9), default=1800.0,
               show_default=True, metavar="SECONDS", callback=lambda ctx, param, v: _not_nan(v, param),
               help="Refuse a test refined pairwise (all but 1wl, spd, 3wl) whose estimated time is above SECONDS.")
-@click.option("--quiet", is_flag=True, help="No progress bar (none either when stderr is not a terminal).")
+@click.option("--quiet", is_flag=True, help="No progress bar (off a terminal: no stage lines).")
 def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, targets_path, task, node_features,
                 no_edge_labels, no_iso, executor, shards, address, max_memory, max_seconds, quiet) -> None:
     """Per test and round: equivalence classes, non-isomorphic pairs not separated, graphs in
@@ -71,7 +71,8 @@ def dataset_cmd(path, tests, rounds, fmt, out_path, plot_path, node_targets, tar
                             "node labels), or leave --plot out")
     report = analyse(coll, test_names, rounds, task=task, node_targets=node_targets, iso=not no_iso, shards=shards,
                      executor=executor, max_memory=max_memory, progress=not quiet and on_terminal(),
-                     ray_address=address, max_seconds=max_seconds)
+                     ray_address=address, max_seconds=max_seconds,
+                     stage=None if quiet or on_terminal() else lambda line: click.echo(line, err=True))
     text = render(report, fmt)
     if out_path:
         write_text(out_path, text)

@@ -105,3 +105,30 @@ def test_a_committed_dataset_by_name_in_any_case_and_an_unknown_name_lists_them(
     assert ok.exit_code == 0, ok.output
     bad = CliRunner().invoke(cli, ["dataset", "NCI1X", "--tests", "1wl"])
     assert bad.exit_code == 2 and "committed: NCI1K" in bad.output and len(bad.output.strip().splitlines()) == 1
+
+
+def test_stage_lines_when_piped_and_a_legend_outside_the_axes(tmp_path, monkeypatch):
+    """Off a terminal (click's runner) ``dataset`` says each stage on stderr, --quiet silences it;
+    --plot keeps the legend outside the axes, one entry per test, none repeating colour and style."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figures = []
+    monkeypatch.setattr(plt, "close", lambda fig=None: figures.append(fig))
+    args = ["dataset", "nci1k", "--tests", "1wl,spd,rd,3wl", "--no-iso", "--format", "json", "--out",
+            str(tmp_path / "r.json")]
+    res = CliRunner().invoke(cli, args + ["--plot", str(tmp_path / "p.png")])
+    assert res.exit_code == 0, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.startswith("wltools: dataset NCI1K:")]
+    assert len(lines) == 4 and "test 4 of 4" in lines[-1]
+    (fig,) = figures
+    ax = fig.axes[0]
+    legend = ax.get_legend()
+    fig.canvas.draw()
+    assert legend.get_window_extent().x0 > ax.get_window_extent().x1  # outside, to the right
+    styles = [(ln.get_color(), ln.get_linestyle(), ln.get_marker()) for ln in ax.get_lines() if "graphs" in ln.get_label()]
+    assert len(styles) == 4 and len(set(styles)) == 4
+    quiet = CliRunner().invoke(cli, args + ["--quiet"])
+    assert quiet.exit_code == 0 and "wltools: dataset" not in quiet.stderr

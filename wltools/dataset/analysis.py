@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import networkx as nx
 import numpy as np
@@ -196,7 +196,8 @@ def _iso_block(coll, refs, tests, progress, values):
 def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int | None = None, *,
             node_targets: bool = False, iso: bool = True, shards: int = 1, executor: str = "local",
             max_memory: int | None = None, progress: bool = False, ray_address: str | None = None,
-            task: str = "classification", max_seconds: float | None = MAX_SECONDS) -> dict:
+            task: str = "classification", max_seconds: float | None = MAX_SECONDS,
+            stage: Callable[[str], None] | None = None) -> dict:
     """The report of ``coll`` for ``tests`` (see the module docstring).
 
     Parameters
@@ -218,6 +219,9 @@ def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int 
         Memory budget of one process (:func:`wltools.runtime.memory.require`).
     progress : bool
         A progress bar (tqdm, on stderr) per test and for the isomorphism classes.
+    stage : callable, optional
+        ``stage(line)`` after each test and before the isomorphism classes: one line each, where no
+        bar is shown (``wltools dataset`` with its stderr piped).
     task : {"classification", "regression"}
         What the graph targets are: classes (``accuracy_bound``) or real numbers (``mae_floor``,
         the lowest mean absolute error of a model that gives one class one prediction).
@@ -254,8 +258,13 @@ def analyse(coll: GraphCollection, tests: Sequence[str] = ("1wl",), rounds: int 
         finally:
             bar.close()
         seconds[test] = time.perf_counter() - start
+        if stage is not None:
+            stage(f"wltools: dataset {coll.name}: {test} refined ({len(refs[test].graph_classes) - 1} rounds) in "
+                  f"{seconds[test]:.1f} s; test {len(seconds)} of {len(tests)}")
     iso_ids = None
     if iso:
+        if stage is not None:
+            stage(f"wltools: dataset {coll.name}: isomorphism classes of {coll.num_graphs} graphs")
         iso_ids, report["isomorphism"] = _iso_block(coll, refs, tests, progress, values)
     for test in tests:
         report["tests"].append(_test_entry(coll, test, refs[test], seconds[test], iso_ids, node_targets, values))

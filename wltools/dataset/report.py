@@ -96,15 +96,20 @@ def plot_bounds(report: dict, path: str | Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 4))
     key = "mae_floor" if report.get("settings", {}).get("task") == "regression" else "accuracy_bound"
+    series = []
     for t in report["tests"]:
         xs = [r["round"] for r in t["rounds"]]
         if all(r.get(key) is not None for r in t["rounds"]):
-            ax.plot(xs, [r[key] for r in t["rounds"]], marker="o", label=f"{t['test']} (graphs)")
+            series.append((xs, [r[key] for r in t["rounds"]], f"{t['test']} (graphs)", False))
         if all(r.get("node_accuracy_bound") is not None for r in t["rounds"]):
-            ax.plot(xs, [r["node_accuracy_bound"] for r in t["rounds"]], ls="--", marker=".",
-                    label=f"{t['test']} (nodes)")
+            series.append((xs, [r["node_accuracy_bound"] for r in t["rounds"]], f"{t['test']} (nodes)", True))
+    ncol = 1 if len(series) <= 14 else 2
+    fig, ax = plt.subplots(figsize=(6 + 2.3 * ncol, 4.2))
+    colours = plt.get_cmap("tab10").colors
+    for i, (xs, ys, label, nodes) in enumerate(series):  # colour, line style and marker all vary: 21 tests apart
+        ax.plot(xs, ys, color=colours[i % 10], ls="--" if nodes else ("-", "-.", ":")[(i // 10) % 3],
+                marker="osD^vP*X<>"[i % 10], ms=4, lw=1.3, label=label)
     iso = report.get("isomorphism")
     if iso and iso.get(key) is not None:
         ax.axhline(iso[key], color="grey", lw=1, label="isomorphism")
@@ -114,8 +119,8 @@ def plot_bounds(report: dict, path: str | Path) -> None:
     ax.set_xlabel("rounds (layers)")
     ax.set_ylabel("lowest MAE (MAE floor)" if key == "mae_floor" else "accuracy upper bound")
     ax.set_title(f"{report['dataset']['name']}: {'MAE floor' if key == 'mae_floor' else 'accuracy bound'} by rounds")
-    ax.legend(loc="best" if key == "mae_floor" else "lower right")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, ncol=ncol, frameon=False)  # outside the axes
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
