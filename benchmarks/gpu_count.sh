@@ -32,11 +32,5 @@ PY
 start=$(date +%s)
 timeout "$BUDGET" $RUN --model $SUB --seeds 1,2,3,4 --out "$RUNS/subgraph-zhang-protocol-gpu" >"$LOGS/sub.log" 2>&1 &
 timeout "$BUDGET" $RUN --model $MP --seeds 1,2,3,4 --out "$RUNS/mpnn-zhang-protocol-gpu" >"$LOGS/mpnn.log" 2>&1 &
-while [ -n "$(jobs -r)" ]; do  # one line every 30 s: units recorded per run, GPU memory in use
-  sleep 30; printf '%4ss' $(( $(date +%s) - start ))
-  for d in "$RUNS"/*/; do printf ' %s=%s' "$(basename "$d")" "$(cat "$d"/results.jsonl 2>/dev/null | wc -l)"; done
-  nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader 2>/dev/null | tr '\n' ' '; echo
-done
-wait
-if [ -n "${OUT:-}" ]; then tar czf "$OUT/runs.tgz" -C "$RUNS" .; fi
+watch_runs "$RUNS" "$start" 30  # one line every 30 s, until the runs end; then runs.tgz into $OUT
 tail -n 3 "$LOGS"/*.log

@@ -22,11 +22,5 @@ for k in 1 2; do
   timeout "$BUDGET" python3 -m cli brec run --device "$DEVICE" --seed 0 --quiet $EXTRA_BREC --model ppgt --preset brec \
     --pairs "$PAIRS" --workers "$PPGT_WORKERS" --shard "$k/2" --out "$RUNS/ppgt-brec-regular-extension-gpu" >"$LOGS/ppgt$k.log" 2>&1 &
 done
-while [ -n "$(jobs -r)" ]; do  # one line every 30 s: units recorded per run, GPU use
-  sleep 30; printf '%4ss' $(( $(date +%s) - start ))
-  for d in "$RUNS"/*/; do printf ' %s=%s' "$(basename "$d")" "$(cat "$d"/results*.jsonl 2>/dev/null | wc -l)"; done
-  nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader 2>/dev/null | tr '\n' ' '; echo
-done
-wait
-if [ -n "${OUT:-}" ]; then tar czf "$OUT/runs.tgz" -C "$RUNS" .; fi
+watch_runs "$RUNS" "$start" 30  # one line every 30 s, until the runs end; then runs.tgz into $OUT
 tail -n 2 "$LOGS"/*.log
