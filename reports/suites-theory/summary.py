@@ -3,6 +3,7 @@
     for s in csl sr16 sr25 sr26 sr28 graph8c exp; do
       wltools suite theory $s --tests 1wl,spd,rd,rrwp,3wl,epwl,epwl-lap --format json --out reports/suites-theory/$s.json
     done
+    wltools suite theory certified --tests all --format json --out reports/suites-theory/certified.json
     python reports/suites-theory/summary.py > reports/suites-theory/README.md
 """
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from wltools.refine.names import TEST_LABELS
 
 HERE = Path(__file__).resolve().parent
-SUITES = ["csl", "exp", "graph8c", "sr16", "sr25", "sr26", "sr28"]
+SUITES = ["csl", "exp", "graph8c", "sr16", "sr25", "sr26", "sr28", "certified"]
 
 
 def main() -> None:

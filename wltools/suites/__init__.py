@@ -39,7 +39,7 @@ from typing import Iterable
 import networkx as nx
 
 from ..errors import DataIntegrityError, UnknownNameError
-from . import csl, exp, graph8c, sr
+from . import certified, csl, exp, graph8c, sr
 from .base import CHECKSUMS, DATA_DIR, Suite, SuiteData, SuitePair, check_file, degree_summary
 
 __all__ = [
@@ -195,6 +195,22 @@ SUITES: dict[str, Suite] = {
                         "CEXP (1,200 graphs): EXP-style pairs, half of them with edges added to the SAT graph",
                         (300, "the 300 added-edge pairs differ in edge count; data/suites/README.md"),
                         exp.build_cexp, _cexp_checks),
+        Suite(
+            name="certified",
+            title="the certified separating pairs of wltools hierarchy (17 pairs, 6 to 68 vertices)",
+            pairs_rule="the distinct pairs of the committed hierarchy's certificates, each tagged with the ordered "
+                       "test pairs (A, B) it separates: B distinguishes it, A does not",
+            source="wltools hierarchy --tests all --brec (reports/hierarchy.json): Fürer pairs over small patterns "
+                   "(Fürer 2001; Zhang et al., ICLR 2024), the networkx graph atlas and BREC pairs",
+            licence="generated here (Fürer and atlas pairs); BREC's pairs under BREC's licence (data/brec/LICENSE)",
+            files=certified.FILES,
+            expected={
+                "1wl": (0, "each pair's weaker test A does not separate it, and every built-in test is at least "
+                           "as strong as 1-WL"),
+            },
+            build=certified.build,
+            extra_checks=certified.check,
+        ),
         _srg_suite("sr16", 2),
         _srg_suite("sr26", 10),
         _srg_suite("sr28", 4),

@@ -51,6 +51,8 @@ CHECKSUMS: dict[str, str] = {
     "sr/sr401224.g6": "b899979459e6304bfff848d112d0ac8d738c837e5e21dc6e9d310a386aee8be6",
     "sr/LICENSE-cwn": "22a6e66e25e95d805d20667b3b8c4be15e4a283ce00069d3e0d11c14ae584b91",
     "graph8c/graph8c.g6": "0002354f1ab3344a2706626a037ad15367bf23a2163aa68f552c3a169ca9a036",
+    "certified/certified.g6": "0ba0fbb5df1f067ce6abb25530d08100139bca2b4d2f92bcca42723b86b24b50",
+    "certified/pairs.json": "0ba8435611a80ef48941e8681c27c4368c112d2850b8e49264c3cf023b9d7f7e",
 }
 
 

@@ -98,3 +98,22 @@ def test_brec_notes_agree_with_the_committed_brec_table(record):
     assert record["notes"] == notes
     # the issue's measured groups: RD, RRWP and the EPWLs separate the same 236 BREC pairs
     assert any(line.startswith("rd, rrwp, epwl, epwl-lap separate exactly the same") for line in notes)
+
+
+def test_the_certified_suite_is_the_committed_hierarchy_and_separates_what_it_is_tagged_with(record):
+    """data/suites/certified holds the distinct certified pairs of the committed report (rebuilt here
+    from its json), and the committed suite theory table (reports/suites-theory/certified.json, itself
+    checked against the code in tests/wltools/suites) has, for every pair and every tag [A, B], B
+    distinguishing the pair and A not."""
+    from wltools.hierarchy.suite import suite_files
+    from wltools.suites.base import DATA_DIR
+
+    g6, listed = suite_files(record)
+    assert (DATA_DIR / "certified" / "certified.g6").read_text() == g6
+    assert (DATA_DIR / "certified" / "pairs.json").read_text(encoding="utf-8") == listed
+    table = json.loads((ROOT / "reports" / "suites-theory" / "certified.json").read_text())
+    tags = json.loads(listed)["pairs"]
+    assert [p["id"] for p in table["pairs"]] == [p["id"] for p in tags]
+    for pair, tagged in zip(table["pairs"], tags):
+        for a, b in tagged["separates"]:
+            assert pair["tests"][b]["distinguished"] and not pair["tests"][a]["distinguished"], (pair["id"], a, b)

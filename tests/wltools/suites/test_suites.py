@@ -21,7 +21,7 @@ from wltools.suites.base import CHECKSUMS, DATA_DIR, check_file
 from wltools.suites.theory import counts, parse_tests, render, suite_theory
 
 PAIR_COUNTS = {"csl": 45, "exp": 600, "sr25": 105, "graph8c": 312, "exp-ppgn": 600, "cexp": 600,
-               "sr16": 1, "sr26": 45, "sr28": 6, "sr29": 820, "sr40": 378}
+               "certified": 17, "sr16": 1, "sr26": 45, "sr28": 6, "sr29": 820, "sr40": 378}
 
 
 # ------------------------------------------------------------------ files and provenance
@@ -208,7 +208,7 @@ def test_csl_counts():
     assert counts(th) == {"1wl": (0, 45), "spd": (44, 45), "3wl": (45, 45), "epwl": (45, 45)}
 
 
-_COMMITTED_SUITES = ("csl", "exp", "graph8c", "sr16", "sr25", "sr26", "sr28")
+_COMMITTED_SUITES = ("csl", "exp", "graph8c", "sr16", "sr25", "sr26", "sr28", "certified")
 
 
 @pytest.mark.xdist_group("suite-verdicts")  # with the claims that read the suites: refined once
