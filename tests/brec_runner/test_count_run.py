@@ -163,7 +163,7 @@ def test_report_theory_column_reads_the_families(finished, monkeypatch):
     homomorphic image, is not a forest (Zhang et al. 2024, Theorem 4.5); the witness is its graph6.
     A fake can_count shows the column follows the theory module, flags included."""
     report = count_report.build_count_report([finished])
-    assert {(r["theory"], r["witness"]) for r in report["rows"]} == {("cannot count", "Bw")}
+    assert {(r["theory"], r["witness"]) for r in report["rows"]} == {("cannot count", "Bw (triangle)")}
     assert not any(r["flag"] for r in report["rows"])  # one epoch: far from zero
     fake = types.ModuleType("wltools.hom.spasm")
     fake.can_count = lambda F, test, level, roots=None: (test == "1wl" and F.number_of_nodes() == 3, "C3")

@@ -83,7 +83,7 @@ def test_check_explain_text_covers_every_test():
     lines = r.output.split("homomorphism witnesses")[1].splitlines()
     assert "  1wl: every family pattern up to 4 vertices has equal counts, as the theorem says" in lines
     assert "  spd: no known family" in lines
-    assert "  3wl: pattern Bw (3 vertices, 3 edges): hom = 0 into G, 12 into H" in lines  # the triangle
+    assert "  3wl: pattern Bw (triangle) (3 vertices, 3 edges): hom = 0 into G, 12 into H" in lines
     plain = _run("check", "cycle:6", "cycle:3+cycle:3", "--format", "json", "--no-iso")
     assert "hom_witness" not in plain.output
 

@@ -29,9 +29,10 @@ def test_patterns_text_and_json():
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     assert "2: 1, 3: 2, 4: 5, 5: 15" in lines[2]  # Table 4, Subgraph GNN, graph level
-    g6 = [line for line in lines if not line.startswith("#")]
+    g6 = [line.split(" (")[0] for line in lines if not line.startswith("#")]  # "C~ (K4)": graph6, then its name
     assert len(g6) == 1 + 1 + 2 + 5 + 15
     assert all(nx.is_connected(nx.from_graph6_bytes(s.encode())) for s in g6)
+    assert "Bw (triangle)" in lines and "Cr (cycle:4)" in lines
     res = _run("patterns", "--test", "slfwl2", "--max-nodes", "4", "--level", "edge", "--format", "json")
     data = json.loads(res.stdout)
     assert data["counts"] == {"1": 0, "2": 1, "3": 4, "4": 21} and len(data["patterns"]) == 26

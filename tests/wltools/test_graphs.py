@@ -70,6 +70,10 @@ NAMED_FACTS = {
     "complete:5": (5, 10, 4, 3, 1),
     "cycle:7": (7, 7, 2, 7, 3),
     "path:4": (4, 3, None, float("inf"), 3),
+    "triangle": (3, 3, 2, 3, 1),
+    "tailed-triangle": (4, 4, None, 3, 2),
+    "star:3": (4, 3, None, float("inf"), 2),
+    "chordal:4": (4, 5, None, 3, 2),
 }
 
 

@@ -119,7 +119,7 @@ def smallest_witness(G: nx.Graph, H: nx.Graph, patterns, cache: CountCache | Non
     >>> from wltools.graphs import load_graph
     >>> w = smallest_witness(load_graph("shrikhande"), load_graph("rook4x4"), [nx.complete_graph(4)])
     >>> w.to_dict()
-    {'pattern': 'C~', 'hom_g': 0, 'hom_h': 192}
+    {'pattern': 'C~', 'name': 'K4', 'hom_g': 0, 'hom_h': 192}
     """
     check_unlabelled(G, "G")
     check_unlabelled(H, "H")

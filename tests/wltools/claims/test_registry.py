@@ -26,7 +26,7 @@ from wltools.errors import RunDirectoryError, UnknownNameError
 
 EXPECTED = {"grit-3.2", "grit-3.1a", "grit-3.3", "gdwl-hierarchy", "epwl-placement", "ppgt-e3", "ppgt-e1",
             "sgformer-1wl", "subgraph-hierarchy", "hom-expressivity", "subgraph-counting",
-            "hom-consistency"}
+            "hom-consistency", "fuerer-pairs", "hierarchy-certified"}
 
 
 def test_every_claim_is_registered_with_source_and_method():

@@ -28,7 +28,7 @@ def test_k4_is_the_smallest_treewidth_3_witness_for_shrikhande_and_rook(srg_pair
     assert nx.is_isomorphic(nx.from_graph6_bytes(w.pattern.encode()), nx.complete_graph(4))
     K4 = nx.complete_graph(4)
     assert (w.hom_g, w.hom_h) == (hom_count_brute(K4, G), hom_count_brute(K4, H)) == (0, 192)
-    assert w.to_dict() == {"pattern": "C~", "hom_g": 0, "hom_h": 192}
+    assert w.to_dict() == {"pattern": "C~", "name": "K4", "hom_g": 0, "hom_h": 192}
 
 
 def test_order_early_stop_and_cache():
