@@ -235,7 +235,7 @@ def get_suite(name: str) -> Suite:
     >>> get_suite("sr35")
     Traceback (most recent call last):
     ...
-    wltools.errors.UnknownNameError: unknown suite 'sr35'; choose from csl, exp, sr25, graph8c, exp-ppgn, cexp, sr16, sr26, sr28, sr29, sr40
+    wltools.errors.UnknownNameError: unknown suite 'sr35'; choose from csl, exp, sr25, graph8c, exp-ppgn, cexp, certified, sr16, sr26, sr28, sr29, sr40
     """
     key = str(name).strip().lower()
     if key not in SUITES:
