@@ -22,7 +22,8 @@ MAX_NAMED_NODES = 8
 
 @functools.lru_cache(maxsize=1)
 def _names() -> dict:
-    from wltools.counting.tasks import HOM_PATTERNS, _chordal, _from_matrix, _tailed_triangle
+    from wltools.counting.tasks import HOM_PATTERNS, parse_task
+    from wltools.graphs.named import chordal_cycle, tailed_triangle
     from wltools.iso import certificate
 
     named: list[tuple[str, nx.Graph]] = [("triangle", nx.complete_graph(3))]
@@ -30,8 +31,8 @@ def _names() -> dict:
     named += [(f"cycle:{n}", nx.cycle_graph(n)) for n in range(4, MAX_NAMED_NODES + 1)]
     named += [(f"star:{k}", nx.star_graph(k)) for k in range(2, MAX_NAMED_NODES)]
     named += [(f"path:{n}", nx.path_graph(n)) for n in range(4, MAX_NAMED_NODES + 1)]
-    named += [("chordal:4", _chordal(4)), ("chordal:5", _chordal(5)), ("tailed-triangle", _tailed_triangle())]
-    named += [(f"hom:{k}", _from_matrix(rows)) for k, rows in HOM_PATTERNS.items()]
+    named += [("chordal:4", chordal_cycle(4)), ("chordal:5", chordal_cycle(5)), ("tailed-triangle", tailed_triangle())]
+    named += [(f"hom:{k}", parse_task(f"hom:{k}").pattern) for k in HOM_PATTERNS]
     table: dict[bytes, str] = {}
     for name, F in named:
         table.setdefault(certificate(_bare(F)), name)
