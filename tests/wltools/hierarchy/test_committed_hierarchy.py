@@ -117,3 +117,13 @@ def test_the_certified_suite_is_the_committed_hierarchy_and_separates_what_it_is
     for pair, tagged in zip(table["pairs"], tags):
         for a, b in tagged["separates"]:
             assert pair["tests"][b]["distinguished"] and not pair["tests"][a]["distinguished"], (pair["id"], a, b)
+
+
+def test_a_file_that_is_no_brec_table_is_one_line(tmp_path):
+    """hierarchy --against-brec with a CSV of other columns: one line, exit 2, no traceback."""
+    from cli_run import one_error_line, run
+
+    bad = tmp_path / "other.csv"
+    bad.write_text("a,b\n1,2\n")
+    one_error_line(run("hierarchy", "--tests", "1wl,spd", "--max-seconds", "5", "--against-brec", bad),
+                   "not a BREC theory table")
