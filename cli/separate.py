@@ -105,6 +105,30 @@ def separate_cmd(a: str, b: str, max_seconds: float, max_vertices: int, brec: bo
             click.echo(f"wrote {', '.join(written)}")
 
 
+def _stopped_sweep(out: str | None):
+    """The sweep ``wltools hierarchy --out OUT`` left in OUT/hierarchy.json, to resume (one line,
+    exit 2, when there is none, it is damaged, or it finished)."""
+    from pathlib import Path
+
+    from wltools.hierarchy.table import Hierarchy
+
+    if not out:
+        raise ReportedError("--resume needs --out: the folder of the sweep to go on with")
+    path = Path(out) / "hierarchy.json"
+    if not path.is_file():
+        raise ReportedError(f"--resume: no sweep to resume in {out} ({path} does not exist)")
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        h = Hierarchy.from_dict(record)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ReportedError(f"--resume: {path} is damaged or not a hierarchy record ({type(exc).__name__})") from None
+    if not h.fingerprint:
+        raise ReportedError(f"--resume: {path} was written before sweeps could resume; run it again without --resume")
+    if h.complete:
+        raise ReportedError(f"--resume: the sweep in {out} finished (nothing left to resume)")
+    return h
+
+
 @click.command("hierarchy")
 @click.option("--tests", "tests_text", required=True,
               help="Comma list of tests to place (at least two), or all (every test but 3fwl; all,3fwl adds it).")
@@ -119,14 +143,18 @@ def separate_cmd(a: str, b: str, max_seconds: float, max_vertices: int, brec: bo
 @click.option("--against-brec", "brec_table", type=click.Path(exists=True, dir_okay=False), default=None,
               metavar="VERDICTS_CSV", help="A BREC theory table (verdicts.csv of wltools brec theory): say which "
               "tests it cannot tell apart that the certified pairs here separate.")
+@click.option("--resume", is_flag=True, default=False,
+              help="Go on with the sweep in --out that its time budget stopped (same --tests, --max-vertices and "
+              "--brec), with a new budget of --max-seconds.")
 def hierarchy_cmd(tests_text: str, max_seconds: float, max_vertices: int, brec: bool, fmt: str,
-                  out: str | None, brec_table: str | None) -> None:
+                  out: str | None, brec_table: str | None, resume: bool) -> None:
     """Every pair of TESTS placed from evidence: incomparable, strictly weaker, or equal on everything
     searched, each "not weaker" with its smallest certified pair (as wltools separate certifies it).
 
     "Weaker" is an observation on the pairs searched (the coverage is printed), not a theorem.
 
     Example: wltools hierarchy --tests 1wl,spd,rd,3wl --out hierarchy
+    (then, if the budget stopped it: the same command with --resume)
     """
     from pathlib import Path
 
@@ -143,8 +171,9 @@ def hierarchy_cmd(tests_text: str, max_seconds: float, max_vertices: int, brec: 
             check_output_file("--out", Path(out) / name)
     try:
         tests = parse_tests(tests_text, command="hierarchy --tests")
+        stopped = _stopped_sweep(out) if resume else None
         h = hierarchy(tests, pairs=_brec_candidates() if brec else (), max_seconds=max_seconds,
-                      max_vertices=max_vertices, progress=lambda line: click.echo(line, err=True))
+                      max_vertices=max_vertices, progress=lambda line: click.echo(line, err=True), resume=stopped)
         if brec_table:
             from wltools.hierarchy.sources import brec_notes
 

@@ -15,20 +15,26 @@ witness, two homomorphism counters, canonical forms). Two tests are then:
 * **equal on everything searched**: no pair either way.
 
 The Hasse diagram keeps the "strictly weaker" edges that no third test lies between.
+
+A sweep stopped by its time budget resumes: :meth:`Hierarchy.to_dict` records how many candidates
+were swept and a fingerprint of the candidate list, and ``hierarchy(..., resume=h)`` goes on from the
+next candidate when the tests and candidates are the same (:class:`ResumeMismatch` otherwise).
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 
 import networkx as nx
 
+from ..errors import WLToolsError
 from ..refine import refine_pair, verdict_only
 from .separate import FURER_NODES, Candidate, Certificate, _check_tests, _try, candidates
 from .sources import contradicted_theorems, theorem_source
 
-__all__ = ["Hierarchy", "hierarchy", "draw_hasse", "MAX_VERTICES_OF"]
+__all__ = ["Hierarchy", "hierarchy", "draw_hasse", "MAX_VERTICES_OF", "ResumeMismatch"]
 
 #: Largest candidate (vertices) refined by tests whose rounds cost n^4 or refine many marked copies;
 #: the others take every candidate up to ``max_vertices``.
@@ -46,6 +52,13 @@ class Hierarchy:
     seconds: float = 0.0
     out_of_time: bool = False
     notes: list = field(default_factory=list)  # lines a caller adds (e.g. against BREC's table)
+    swept: int = 0  # candidates swept, in order (a resumed sweep starts at the next one)
+    fingerprint: str = ""  # of the candidate list and the per-test caps (see _fingerprint)
+
+    @property
+    def complete(self) -> bool:
+        """Every candidate swept, or every ordered pair certified (nothing left to resume)."""
+        return not self.out_of_time
 
     def relation(self, a: str, b: str) -> str:
         """``"incomparable"``, ``"weaker"`` (a strictly weaker than b), ``"stronger"`` or ``"equal"``
@@ -88,14 +101,16 @@ class Hierarchy:
         return {"tests": list(self.tests), "pairs": pairs, "hasse": [list(e) for e in self.hasse_edges()],
                 "candidates_refined": dict(self.checked), "coverage": self.coverage,
                 "contradicted_theorems": self.contradictions(), "notes": list(self.notes),
-                "out_of_time": self.out_of_time, "seconds": round(self.seconds, 1)}
+                "out_of_time": self.out_of_time, "seconds": round(self.seconds, 1),
+                "candidates_swept": self.swept, "fingerprint": self.fingerprint}
 
     @classmethod
     def from_dict(cls, record: dict) -> "Hierarchy":
         """The hierarchy a :meth:`to_dict` record holds (certificates rebuilt from their graph6)."""
         h = cls(tuple(record["tests"]), checked=dict(record["candidates_refined"]),
                 coverage=list(record["coverage"]), seconds=record["seconds"], out_of_time=record["out_of_time"],
-                notes=list(record.get("notes", ())))
+                notes=list(record.get("notes", ())), swept=record.get("candidates_swept", 0),
+                fingerprint=record.get("fingerprint", ""))
         for row in record["pairs"]:
             for key in ("b_over_a", "a_over_b"):
                 c = row[key]
@@ -143,10 +158,37 @@ def _verdicts(c: Candidate, tests, max_vertices_of: dict) -> dict:
     return out
 
 
+class ResumeMismatch(WLToolsError):
+    """A sweep to resume was made with other tests or other candidates."""
+
+
+def _fingerprint(todo, caps: dict) -> str:
+    """A digest of the candidates in sweep order and the per-test vertex caps: equal fingerprints
+    mean a resumed sweep sees the same candidates in the same order."""
+    text = "\n".join(f"{c.size} {c.edges} {c.order} {c.construction}" for c in todo)
+    text += "\n" + repr(sorted(caps.items()))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _resumed(resume: Hierarchy, tests: tuple, fingerprint: str, coverage: list) -> Hierarchy:
+    """The stopped sweep ``resume`` set up to go on (its coverage lines rebuilt at the end)."""
+    if tuple(resume.tests) != tests:
+        raise ResumeMismatch(f"the sweep to resume placed the tests {','.join(resume.tests)}, not "
+                             f"{','.join(tests)}: give the same tests, or start a new sweep")
+    if resume.fingerprint != fingerprint:
+        raise ResumeMismatch("the sweep to resume tried other candidates (another --max-vertices or --brec, "
+                             "or another version): give the same settings, or start a new sweep")
+    return Hierarchy(tests, certificates=dict(resume.certificates), checked=dict(resume.checked),
+                     coverage=coverage, seconds=resume.seconds, notes=[], swept=resume.swept,
+                     fingerprint=fingerprint)
+
+
 def hierarchy(tests, *, pairs=(), max_seconds: float = 300.0, max_vertices: int = 64,
-              max_vertices_of: dict | None = None, progress=None) -> Hierarchy:
+              max_vertices_of: dict | None = None, progress=None, resume: Hierarchy | None = None) -> Hierarchy:
     """Place every ordered pair of ``tests`` (module docstring) within ``max_seconds``;
-    ``progress(line)``, when given, is called with a status line at most every 10 seconds."""
+    ``progress(line)``, when given, is called with a status line at most every 10 seconds.
+    ``resume``: a sweep stopped by its time budget (:meth:`Hierarchy.from_dict`), continued from
+    its next candidate with a new budget of ``max_seconds``."""
     tests = tuple(dict.fromkeys(tests))
     if len(tests) < 2:
         from ..errors import UnknownNameError
@@ -158,10 +200,15 @@ def hierarchy(tests, *, pairs=(), max_seconds: float = 300.0, max_vertices: int 
     caps = MAX_VERTICES_OF if max_vertices_of is None else max_vertices_of
     started = time.perf_counter()
     todo, coverage = candidates(tests[0], tests[1], pairs=pairs, max_vertices=max_vertices, family_guided=False)
-    h = Hierarchy(tests, coverage=coverage, checked={t: 0 for t in tests})
-    open_pairs = {(a, b) for a in tests for b in tests if a != b}
+    fingerprint = _fingerprint(todo, {t: v for t, v in caps.items() if t in tests})
+    if resume is not None:
+        h = _resumed(resume, tests, fingerprint, coverage)
+    else:
+        h = Hierarchy(tests, coverage=coverage, checked={t: 0 for t in tests}, fingerprint=fingerprint)
+    before = h.seconds
+    open_pairs = {(a, b) for a in tests for b in tests if a != b} - set(h.certificates)
     said = started
-    for tried, c in enumerate(todo, 1):
+    for tried, c in enumerate(todo[h.swept:], h.swept + 1):
         if progress is not None and time.perf_counter() - said >= 10:
             said = time.perf_counter()
             progress(f"hierarchy: candidate {tried} of {len(todo)} ({c.size} vertices), {len(open_pairs)} ordered "
@@ -176,11 +223,12 @@ def hierarchy(tests, *, pairs=(), max_seconds: float = 300.0, max_vertices: int 
             h.checked[t] += 1
         for a, b in sorted(open_pairs):
             if seen.get(b) is True and seen.get(a) is False:
-                cert = _try(a, b, c, None, FURER_NODES, started, tried)
+                cert = _try(a, b, c, None, FURER_NODES, started - before, tried)
                 if cert is not None:
                     h.certificates[(a, b)] = cert
                     open_pairs.discard((a, b))
-    h.seconds = time.perf_counter() - started
+        h.swept = tried
+    h.seconds = before + time.perf_counter() - started
     if h.out_of_time:
         h.coverage.append(f"stopped after {h.seconds:.0f} s (time budget): larger candidates not tried")
     capped = {t: v for t, v in caps.items() if t in tests}
