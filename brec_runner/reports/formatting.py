@@ -15,6 +15,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Sequence
 
+from .separations import separation_lines
+
 __all__ = ["format_report", "plot_report", "published_note", "units_text", "REGULAR_PUBLISHED_NOTE",
            "BEYOND_BOUND_HEADING"]
 
@@ -99,7 +101,8 @@ def format_report(rep: dict[str, Any], fmt: str = "md") -> str:
     lines = _md_head(rep, th, bound) + _md_table(rep, th, bound)
     if rep.get("published_note"):
         lines += ["", f"Note: {rep['published_note']}."]
-    return "\n".join(lines + _md_pairs(rep["pairs_by_class"]))
+    lines += _md_pairs(rep["pairs_by_class"])
+    return "\n".join(lines + separation_lines(rep.get("separations") or [], th["upper"], rep["seeds"]))
 
 
 def _format_csv(rep: dict[str, Any]) -> str:

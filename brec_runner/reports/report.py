@@ -54,6 +54,7 @@ from .formatting import (  # noqa: F401 - format_report, plot_report and the hea
                          plot_report,
                          )
 from .html_page import report_fragment, report_html
+from .separations import separation_rows
 
 __all__ = ["Report", "load_runs", "group_runs", "run_groups", "run_key", "with_declared_bound", "RunGroup", "build_report", "build_reports", "format_report", "plot_report", "REGULAR_PUBLISHED_NOTE",
            "BEYOND_BOUND_HEADING"]
@@ -438,6 +439,7 @@ def _report(config: dict[str, Any], records: list[dict], run_dirs: Sequence, *, 
         "seed_coverage": coverage,
         "failure_log_skipped": list(failure_log_bad or []),
         "training": _training(config, records),
+        "separations": separation_rows(config.get("suite"), records),
     }
 
 

@@ -6,6 +6,8 @@ run directories here, each read and checked as `wltools brec report` reads it.
 A cell is ``realised / theory`` on the pairs run: pairs the model separated with a passing
 reliability check in its seed-0 run, and pairs its declared bound's test separates (``lo .. hi``
 when the bound is a range); a run over a deterministic subset of the suite (its first pairs) says so.
+A second table takes the certified suite's runs by the strict edges A < B of the committed hierarchy
+(``reports/hierarchy.json``): of the pairs run that separate A from B, how many each model realised.
 """
 
 import json
@@ -27,6 +29,7 @@ def _report(d: Path) -> dict:
 def main() -> None:
     rows: dict[str, dict] = {}
     fails: dict[str, int] = {}
+    certified: dict[str, dict] = {}
     for d in sorted(p for p in HERE.iterdir() if (p / "config.json").exists()):
         rep = _report(d)
         cat = next(c for c in rep["categories"] if c["category"] != "total")
@@ -41,6 +44,8 @@ def main() -> None:
             cell += (f" (first {cat['pairs']} pairs)" if ids[0] == 0 and contiguous else
                      f" (pairs {ids[0]}-{ids[-1]})" if contiguous else f" ({cat['pairs']} pairs)")
         rows.setdefault(model, {})[rep["suite"]] = (cell, d.name)
+        if rep["suite"] == "certified":
+            certified[model] = {(r["a"], r["b"]): r for r in rep["separations"]}
         fails[model] = fails.get(model, 0) + int(cat["reliability_failures"]["max"])
     print("# Realised on the classic suites and the certified suite (CPU)\n")
     print("> The commands on this page write into `reports/`: run them with `WLTOOLS_REGENERATE_REPORTS=1` in the\n"
@@ -60,6 +65,30 @@ def main() -> None:
           "(all pairs by default) completes a subset run. PPGT's runs used `--preset small --epochs 20`. "
           "The LapPE Graph Transformer is not permutation invariant (its reports say by how much), so "
           "its bound is the range 1-WL .. 3-WL.")
+    _certified_table(certified)
+
+
+def _certified_table(certified: dict[str, dict]) -> None:
+    """Rows: the strict edges A < B of the committed hierarchy; columns: the certified suite's runs;
+    a cell: realised / pairs run that B separates and A does not (seed 0)."""
+    if not certified:
+        return
+    edges = json.loads((HERE.parent / "hierarchy.json").read_text(encoding="utf-8"))["hasse"]
+    models = list(certified)
+    print("\n## The certified suite by the hierarchy's edges\n")
+    print("Of the pairs run that separate A from B (B distinguishes them, A does not; the Hasse edges "
+          "A < B of `reports/hierarchy.md`), how many each model realised (seed 0, with a passing "
+          "reliability check); \"—\": no pair run separates them (the two 6-vertex pairs are not run). "
+          "A model realises such a pair only if its class lies above A; each report lists every ordered "
+          "test pair under \"Pairs by the tests they separate\".\n")
+    print("| A < B | " + " | ".join(models) + " |")
+    print("|---|" + "---|" * len(models))
+    for a, b in edges:
+        cells = []
+        for m in models:
+            row = certified[m].get((a, b))
+            cells.append("—" if row is None else f"{row['realised'][0]} / {len(row['pairs'])}")
+        print(f"| {a} < {b} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
