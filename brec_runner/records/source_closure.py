@@ -102,14 +102,75 @@ def _stamps(paths: Iterable[Path]) -> list:
 
 
 def _closure(entries: Iterable[str], package: str) -> tuple[dict[str, Path], dict[str, list[str]]]:
-    """``(closure, {library outside package and the standard library: closure modules importing it})``."""
+    """``(closure, {library outside package and the standard library: closure modules importing it})``,
+    remembered in this process and on disk (:func:`_stored_closure`) while no file of it changed."""
     key = (tuple(entries), package)
     held = _MEMO.get(key)
     if held is not None and _stamps(held[0].values()) == held[2]:
         return held[0], held[1]
-    found, outside = _walk(key[0], package)
+    store = _closure_store(key)
+    found_outside = _stored_closure(store)
+    if found_outside is None:
+        found_outside = _walk(key[0], package)
+        _store_closure(store, *found_outside)
+    found, outside = found_outside
     _MEMO[key] = (found, outside, _stamps(found.values()))
     return found, outside
+
+
+def _closure_store(key: tuple) -> Path | None:
+    """The file remembering the closure of ``key`` across processes: in the cache folder, named by
+    the entries, the package and where the package is loaded from (two checkouts never share one)."""
+    from ..models.encoding_cache import CacheUnavailableError, cache_root
+
+    root = _origin(key[1])
+    try:
+        folder = cache_root() / "source-closure"
+    except CacheUnavailableError:
+        return None
+    name = hashlib.sha256(repr((key, str(root), sys.version)).encode()).hexdigest()[:16]
+    return folder / f"{name}.json"
+
+
+def _dir_stamps(paths: Iterable[Path]) -> list:
+    """Stamps of the folders holding ``paths``: a module added next to them changes its folder's."""
+    return _stamps(sorted({p.parent for p in paths}))
+
+
+def _stored_closure(store: Path | None):
+    """The closure remembered in ``store`` when none of its files and folders changed since, else None."""
+    import json
+
+    if store is None:
+        return None
+    try:
+        held = json.loads(store.read_text(encoding="utf-8"))
+        found = {name: Path(path) for name, path in held["found"].items()}
+        if [list(s) for s in _stamps(found.values())] != held["stamps"] or \
+                [list(s) for s in _dir_stamps(found.values())] != held["dirs"]:
+            return None
+        return found, {top: list(mods) for top, mods in held["outside"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # missing, damaged or of another shape: walked again and rewritten
+
+
+def _store_closure(store: Path | None, found: dict[str, Path], outside: dict[str, list[str]]) -> None:
+    import json
+    import os
+    import tempfile
+
+    if store is None:
+        return
+    body = json.dumps({"found": {n: str(p) for n, p in found.items()}, "outside": outside,
+                       "stamps": _stamps(found.values()), "dirs": _dir_stamps(found.values())})
+    try:
+        store.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=store.parent, prefix=".closure-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(body)
+        os.replace(tmp, store)
+    except OSError:
+        pass  # an unwritable cache: the walk is repeated next time, nothing else changes
 
 
 def import_closure(entries: Iterable[str], package: str) -> dict[str, Path]:

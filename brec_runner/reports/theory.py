@@ -58,7 +58,7 @@ from wltools.refine.names import ALL_TESTS, DEFAULT_RRWP_STEPS, TESTS
 
 from ..records.fileio import load_json, read_regular, write_atomic
 from ..records.identity import record_checksum
-from ..runs.dataset import CATEGORY_IDS, NUM_PAIRS, load_pairs, select_ids
+from ..runs.dataset import CATEGORY_IDS, NUM_PAIRS, load_pairs, raw_graph6, select_ids
 
 __all__ = [
     "DEFAULT_TESTS",
@@ -139,12 +139,17 @@ def code_version() -> str:
                           leave_out=NOT_READ_BY_VERDICTS)
 
 
+def graph6_fingerprint(g6: Iterable[str]) -> str:
+    """:func:`pair_fingerprint` of a pair given by the graph6 text of its two graphs (no parsing)."""
+    return hashlib.sha256(("graph6\n" + "\n".join(g6)).encode()).hexdigest()[:16]
+
+
 def pair_fingerprint(pair) -> str:
     """sha256 (16 hex) of the pair's two graphs as refined: their graph6 text (BREC pairs), else
     their sorted node and edge lists with attributes."""
     g6 = (getattr(pair, "meta", None) or {}).get("graph6")
     if g6:
-        text = "graph6\n" + "\n".join(g6)
+        return graph6_fingerprint(g6)
     else:
         text = json.dumps([[sorted(map(repr, X.nodes(data=True))), sorted(map(repr, X.edges(data=True)))]
                            for X in (pair.g, pair.h)])
@@ -466,7 +471,6 @@ def theory_verdicts(
     if K < 1:
         raise UnknownNameError(f"rrwp steps must be >= 1, got {K}")
     pair_ids = select_ids(categories, ids)
-    pairs = load_pairs(ids=pair_ids)
     version = code_version()
     out: dict[int, dict[str, dict]] = {pid: {} for pid in pair_ids}
     todo: list[tuple[str, object]] = []
@@ -479,18 +483,22 @@ def theory_verdicts(
             print(f"wltools: no usable cache folder ({getattr(exc, 'strerror', None) or exc}); computing the "
                   "theory without caching", file=sys.stderr)
             use_cache = False
-    prints = {pair.id: pair_fingerprint(pair) for pair in pairs} if use_cache else {}
+    # the cache is keyed by the graphs' graph6 text: the pairs are parsed only for what is computed
+    prints = {pid: graph6_fingerprint(raw_graph6(pid)) for pid in pair_ids} if use_cache else {}
     for test in tests:
         cached: dict[int, dict] = {}
         if use_cache:
             cached, writers[test] = _open_caches(test, K, fast, version, prints, verdict_only)
-        for pair in pairs:
-            if pair.id in cached:
-                out[pair.id][test] = _plain(cached[pair.id])
+        for pid in pair_ids:
+            if pid in cached:
+                out[pid][test] = _plain(cached[pid])
             else:
-                todo.append((test, pair))
+                todo.append((test, pid))
+    if todo:
+        pairs = {pair.id: pair for pair in load_pairs(ids=sorted({pid for _, pid in todo}))}
+        todo = [(test, pairs[pid]) for test, pid in todo]
     if stats is not None:
-        stats.update(computed=len(todo), cached=len(tests) * len(pairs) - len(todo))
+        stats.update(computed=len(todo), cached=len(tests) * len(pair_ids) - len(todo))
     if todo:
         _require_memory(todo, K, max_memory)
         # cheap tests first, so the bar's ETA is honest about the slow tail (3-WL on CFI)

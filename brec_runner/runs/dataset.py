@@ -65,6 +65,7 @@ __all__ = [
     "parse_id_ranges",
     "select_ids",
     "load_pairs",
+    "raw_graph6",
     "relabeling_plan",
     "relabelings",
     "reliability_plan",
@@ -263,6 +264,13 @@ def _raw_pairs() -> tuple[tuple[int, str, str, bytes, bytes, str], ...]:
     if [r[0] for r in out] != list(range(NUM_PAIRS)):
         raise DataIntegrityError("BREC files do not cover ids 0-399 in order")
     return tuple(out)
+
+
+def raw_graph6(pid: int) -> tuple[str, str]:
+    """The graph6 text of BREC pair ``pid``'s G and H as shipped (``meta["graph6"]`` of its
+    :class:`BrecPair`), without parsing the graphs."""
+    _, _, _, a, b, _ = _raw_pairs()[pid]
+    return a.decode("ascii"), b.decode("ascii")
 
 
 @functools.lru_cache(maxsize=NUM_PAIRS)

@@ -276,3 +276,12 @@ def test_tests_3wl_does_not_bound_are_not_containment_violations():
     assert th.containment_violations(v, beyond=True) == {"3fwl": [110], "m2": [110], "n2": [110], "s4": [110]}
     v[110]["m1"] = rec(True)
     assert th.containment_violations(v) == {"m1": [110]}
+
+
+def test_the_cache_key_from_shipped_text_is_the_parsed_pairs_key():
+    """theory_verdicts keys its cache from the shipped graph6 text without parsing the graphs; the
+    key must be the one of the parsed pair (every BREC pair)."""
+    from brec_runner.runs.dataset import load_pairs, raw_graph6
+
+    for pair in load_pairs():
+        assert th.graph6_fingerprint(raw_graph6(pair.id)) == th.pair_fingerprint(pair), pair.id
