@@ -138,7 +138,8 @@ def _dir_stamps(paths: Iterable[Path]) -> list:
 
 
 def _stored_closure(store: Path | None):
-    """The closure remembered in ``store`` when none of its files and folders changed since, else None."""
+    """The closure remembered in ``store`` when none of its files and folders changed since and each
+    module still loads from its file, else None."""
     import json
 
     if store is None:
@@ -147,7 +148,8 @@ def _stored_closure(store: Path | None):
         held = json.loads(store.read_text(encoding="utf-8"))
         found = {name: Path(path) for name, path in held["found"].items()}
         if [list(s) for s in _stamps(found.values())] != held["stamps"] or \
-                [list(s) for s in _dir_stamps(found.values())] != held["dirs"]:
+                [list(s) for s in _dir_stamps(found.values())] != held["dirs"] or \
+                any(_origin(name) != path for name, path in found.items()):  # each still loads from there
             return None
         return found, {top: list(mods) for top, mods in held["outside"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
