@@ -217,13 +217,13 @@ def run_count(model, tasks: Sequence[str], levels: Sequence[str], seeds: Sequenc
         raise WLToolsError(f"need tasks, seeds and levels among {', '.join(LEVELS)} (got levels {list(levels)})")
     _refuse_repeats(tasks, levels, seeds)
     _refuse_missing_device(device)
-    for t in tasks:  # refuse an unavailable task before any work
+    for t in tasks:  # refuse an unavailable task before any work (the pattern's check before its targets)
         from wltools.counting.data import targets
 
-        targets(t, "graph", [0])
         if "edge" in levels and parse_task(t).edge_targets_ordered():
             raise WLToolsError(f"{t} at edge level has ordered targets (roots 0 -> u, 1 -> v differ from 0 -> v, "
                                "1 -> u), which the symmetric edge head cannot learn; train it at graph or node level")
+        targets(t, "graph", [0])
     protocol = protocol if isinstance(protocol, CountProtocol) else count_protocol(protocol)
     source = resolve_model(model, preset=preset, options=options, bound=bound, transform=transform)
     _refuse_graph_wide(source, levels)
