@@ -195,9 +195,9 @@ def _import_file(path: Path, what: str, text: str):
 
 def plugin_entry_points() -> dict[str, Any]:
     """Entry points of the group ``wltools.models`` of the installed packages, by name."""
-    from importlib.metadata import entry_points
+    from wltools.runtime.entry_points import entry_points_of
 
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return entry_points_of(ENTRY_POINT_GROUP)
 
 
 # ----------------------------------------------------------------------------------------------

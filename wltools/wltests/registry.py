@@ -114,9 +114,9 @@ def _family(name: str) -> WLTest | None:
 
 def _entry_points() -> dict:
     """Entry points of the group :data:`ENTRY_POINT_GROUP` of the installed packages, by name."""
-    from importlib.metadata import entry_points
+    from ..runtime.entry_points import entry_points_of
 
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return entry_points_of(ENTRY_POINT_GROUP)
 
 
 def _load_plugin(name: str, ep) -> WLTest:
