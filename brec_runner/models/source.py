@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wltools.errors import UnknownNameError, WLToolsError
-from wltools.refine.names import ALL_TESTS, TEST_LABELS, is_test_name, label_of
+from wltools.refine.names import ALL_TESTS, is_test_name, label_of
 
 from ..runs.protocol import Protocol
 from .errors import ModelContractError

@@ -142,7 +142,7 @@ class Hierarchy:
         if self.notes:
             lines += ["", "Against BREC's theory table:", *(f"- {n}" for n in self.notes)]
         lines += ["", "Searched:", *(f"- {c}" for c in self.coverage),
-                  f"- candidates refined per test: " + ", ".join(f"{t} {n}" for t, n in self.checked.items()),
+                  "- candidates refined per test: " + ", ".join(f"{t} {n}" for t, n in self.checked.items()),
                   "", "\"<\" means: a certified pair one way and none the other way on everything searched; "
                   "the source column says whether a published theorem also proves it."]
         return "\n".join(lines) + "\n"

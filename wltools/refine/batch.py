@@ -41,7 +41,6 @@ Examples
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import Sequence
 
 import networkx as nx
