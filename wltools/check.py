@@ -56,29 +56,23 @@ EXPLAIN_MAX_NODES = 5
 MAX_ISO_TIMEOUT = 1_000_000.0
 
 
-#: Time model of the refinements that can run for minutes: ``test: (k, seconds)``, a round of the
-#: fast path costs about ``seconds * n^k`` (3-FWL colours ``n^3`` triples from ``n`` items each).
-#: Measured on BREC's CFI pairs of 30-50 vertices on a loaded 2-core machine: 0.9-2.1e-7 s per item
-#: and round, 4-6 rounds; BREC's largest CFI pair (198 vertices) took 8 min 43 s. A guide shown
-#: before the work, not a limit. (The registry, :mod:`wltools.refine.cost`, should hold this beside
-#: ``peak_bytes``.)
-ROUND_SECONDS = {"3fwl": (4, 1.5e-7)}
-
 #: A refinement whose estimated round is longer than this shows the estimate and progress.
 LONG_ROUND_SECONDS = 5.0
 
 
 def round_seconds(test: str, n: int) -> float | None:
     """Estimated seconds of one round of ``test`` (fast path) on graphs of ``n`` nodes, or None
-    where the test has no time model (:data:`ROUND_SECONDS`).
+    where the test has no time model (the registry's
+    :meth:`~wltools.wltests.base.WLTest.round_seconds`).
 
     Examples
     --------
     >>> round(round_seconds("3fwl", 198)), round_seconds("1wl", 198) is None
     (231, True)
     """
-    model = ROUND_SECONDS.get(test)
-    return None if model is None else model[1] * float(n) ** model[0]
+    from .wltests.registry import get_test
+
+    return get_test(test).round_seconds(n)
 
 
 def _duration(seconds: float) -> str:
@@ -98,7 +92,9 @@ def _refine_shown(G: nx.Graph, H: nx.Graph, test: str, rrwp_steps, exact: bool, 
     per_round = round_seconds(test, n)
     if not progress or exact or per_round is None or per_round < LONG_ROUND_SECONDS:
         return refine_pair(G, H, test, rrwp_steps=rrwp_steps, fast=not exact)
-    k = ROUND_SECONDS[test][0]
+    from .wltests.registry import get_test
+
+    k = get_test(test).time_power
     need = peak_bytes(test, n, max(edge_count(G), edge_count(H)))
     estimate = (f"estimated {format_bytes(need)} and about {_duration(per_round)} a round (n^{k} = "
                 f"{float(n) ** k:.2g} items; BREC's CFI pairs take 4-6 rounds)")

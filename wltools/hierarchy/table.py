@@ -34,11 +34,19 @@ from ..refine import refine_pair, verdict_only
 from .separate import FURER_NODES, Candidate, Certificate, _check_tests, _try, candidates
 from .sources import contradicted_theorems, theorem_source
 
-__all__ = ["Hierarchy", "hierarchy", "draw_hasse", "MAX_VERTICES_OF", "ResumeMismatch"]
+__all__ = ["Hierarchy", "hierarchy", "draw_hasse", "N4_MAX_VERTICES", "ResumeMismatch"]
 
-#: Largest candidate (vertices) refined by tests whose rounds cost n^4 or refine many marked copies;
-#: the others take every candidate up to ``max_vertices``.
-MAX_VERTICES_OF = {"3fwl": 24, "m2": 24}
+#: Largest candidate (vertices) refined by the tests whose rounds cost ``n^4`` (the registry's
+#: ``time_power``: 4-WL, M2's doubly marked copies); the others take every candidate up to
+#: ``max_vertices``.
+N4_MAX_VERTICES = 24
+
+
+def _default_caps(tests) -> dict:
+    """``{test: N4_MAX_VERTICES}`` for the tests of ``tests`` whose rounds cost ``n^4``."""
+    from ..wltests.registry import get_test
+
+    return {t: N4_MAX_VERTICES for t in tests if get_test(t).time_power >= 4}
 
 
 @dataclass
@@ -197,7 +205,7 @@ def hierarchy(tests, *, pairs=(), max_seconds: float = 300.0, max_vertices: int 
     for i, a in enumerate(tests):
         for b in tests[i + 1:]:
             _check_tests(a, b)
-    caps = MAX_VERTICES_OF if max_vertices_of is None else max_vertices_of
+    caps = _default_caps(tests) if max_vertices_of is None else max_vertices_of
     started = time.perf_counter()
     todo, coverage = candidates(tests[0], tests[1], pairs=pairs, max_vertices=max_vertices, family_guided=False)
     fingerprint = _fingerprint(todo, {t: v for t, v in caps.items() if t in tests})

@@ -80,6 +80,10 @@ class WLTest:
     time_power : int
         A pair refinement's time grows as ``n^time_power`` (the time estimate of pairwise
         collections, :func:`wltools.dataset.pairwise.estimate_seconds`).
+    round_item_seconds : float, optional
+        Seconds of its fast path per item and round, ``n^time_power`` items a round: the time
+        estimate ``check`` shows before a long refinement (:meth:`round_seconds`); None: no
+        time model.
     max_nodes : int, optional
         The largest order a collection refines under it (``n^3`` or ``n^4`` work per graph).
     group : str
@@ -125,6 +129,7 @@ class WLTest:
     draw: tuple | None = None
     collection: str = "shared"
     time_power: int = 3
+    round_item_seconds: float | None = None
     max_nodes: int | None = None
     group: str = "plugin"
     options: tuple = ()
@@ -190,6 +195,10 @@ class WLTest:
         from ..refine.kernel import refine
 
         return refine(self.declaration(G, H, **kw))
+
+    def round_seconds(self, n: int) -> float | None:
+        """Estimated seconds of one round of its fast path on graphs of ``n`` nodes (None: no model)."""
+        return None if self.round_item_seconds is None else self.round_item_seconds * float(n) ** self.time_power
 
     def cost(self, n: int, m: int, **kw) -> int | None:
         """Its estimated peak memory on a pair of ``n`` nodes and ``m`` edges each (None: no model)."""

@@ -9,6 +9,11 @@ transposed colours, the histogram copies), the block of ``(u, v, x, w)`` items (
 budget), the verified row store (capped) and the row grouper's 64 bytes per colour class, with as
 many classes as triples in the worst case: an upper fit of tracemalloc peaks (n = 20-80: 1.2-1.6x
 on random cubic graphs, 1.5-2x on BREC CFI pairs).
+
+Time: about :data:`ROUND_ITEM_SECONDS` per ``(u, v, x, w)`` item and round, ``n^4`` items: measured
+on BREC's CFI pairs of 30-50 vertices on a loaded 2-core machine, 0.9-2.1e-7 s per item and round,
+4-6 rounds (BREC's largest CFI pair, 198 vertices, took 8 min 43 s). A guide shown before the work
+(``wltools check``), not a limit.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from .base import WLTest
 
 #: Bytes per ordered triple besides the blocks.
 PER_TRIPLE = 48
+#: Seconds per item and round of the fast path (module docstring).
+ROUND_ITEM_SECONDS = 1.5e-7
 
 
 def peak_bytes(n: int, m: int, **_) -> int:
@@ -35,6 +42,6 @@ FWL3 = WLTest(
     declaration=lambda G, H, *, labels=None: fwl3_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl3_reference(G, H, labels=labels),
     peak_bytes=peak_bytes, hom_family="3fwl", collection="pairwise", group="on-request", beyond_3wl=True,
-    time_power=4, max_nodes=120, classes=fwl3_classes)
+    time_power=4, round_item_seconds=ROUND_ITEM_SECONDS, max_nodes=120, classes=fwl3_classes)
 
 TESTS = (FWL3,)
