@@ -158,8 +158,9 @@ def _stored_closure(store: Path | None):
 
 def _store_closure(store: Path | None, found: dict[str, Path], outside: dict[str, list[str]]) -> None:
     import json
-    import os
-    import tempfile
+
+    from wltools.errors import WLToolsError
+    from wltools.runtime.atomic import write_atomic
 
     if store is None:
         return
@@ -167,11 +168,8 @@ def _store_closure(store: Path | None, found: dict[str, Path], outside: dict[str
                        "stamps": _stamps(found.values()), "dirs": _dir_stamps(found.values())})
     try:
         store.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=store.parent, prefix=".closure-")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(body)
-        os.replace(tmp, store)
-    except OSError:
+        write_atomic(store, body)
+    except (OSError, WLToolsError):
         pass  # an unwritable cache: the walk is repeated next time, nothing else changes
 
 
