@@ -179,7 +179,8 @@ def _applicable(tests: tuple, text: str, G, H) -> tuple:
 def iso(g: str, h: str, fmt: str, max_memory: int | None, iso_timeout: float, node_attr: str | None,
         edge_attr: str | None, stereo: bool) -> None:
     """Are graphs G and H isomorphic? Exact, by canonical certificates: nauty (pynauty) up to 256
-    nodes, bliss (igraph) above, up to 100,000 nodes.
+    nodes, bliss (igraph) above, Traces (pip install -e ".[traces]") above 1,000 nodes where
+    installed; up to 100,000 nodes.
 
     G and H are given as for `wltools check` (or one pair name: wltools iso brec:270). Exit code 0 whether or not they are isomorphic.
     Cheap exact invariants (degrees, components, triangles, 4-cycles, closed walks) are compared

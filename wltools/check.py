@@ -10,10 +10,10 @@ and decides isomorphism in three steps, cheapest first:
    non-isomorphic and is the witness; no canonical labelling is run;
 2. **a distinguishing test**: a refinement test that tells the graphs apart also proves them
    non-isomorphic (it is what is reported when the labelling is skipped or stopped);
-3. **canonical labelling** (:mod:`wltools.iso`: nauty up to 256 nodes, bliss above), only when the
-   invariants agree. Above 256 nodes it runs in two child processes (one per graph, in parallel)
-   with a time budget (``iso_timeout``); a labelling that runs over is killed and isomorphism is
-   *undecided* (``isomorphic = None``), never guessed.
+3. **canonical labelling** (:mod:`wltools.iso`: nauty up to 256 nodes, bliss above, Traces above
+   1,000 where installed), only when the invariants agree. Above 256 nodes it runs in two
+   processes (one per graph, in parallel) with a time budget (``iso_timeout``); a labelling that
+   runs over is killed and isomorphism is *undecided* (``isomorphic = None``), never guessed.
 
 Examples
 --------
@@ -336,11 +336,17 @@ def canonical_forms(G: nx.Graph, H: nx.Graph, timeout: float | None = None):
 
     Graphs of at most :data:`wltools.iso.NAUTY_MAX_NODES` nodes (nauty, milliseconds) are
     labelled in this process, as is everything when ``timeout`` is None; larger ones in two child
-    processes (one per graph, in parallel) given ``timeout`` seconds for both."""
-    from .iso import NAUTY_MAX_NODES, canonical_form
+    processes (one per graph, in parallel) given ``timeout`` seconds for both, or, where both are
+    Traces's, in its two dreadnaut processes, killed at the deadline
+    (:func:`wltools.iso.canonical_forms`)."""
+    from .iso import NAUTY_MAX_NODES, canonical_form, labeller
+    from .iso import canonical_forms as forms_at_once
 
     if timeout is None or max(G.number_of_nodes(), H.number_of_nodes()) <= NAUTY_MAX_NODES:
         return canonical_form(G), canonical_form(H)
+    if labeller(G) == labeller(H) == "traces":  # processes already: run at once, killed at the deadline
+        forms = forms_at_once((G, H), timeout=timeout, validated=True)
+        return None if forms is None else tuple(forms)
     return _forms_in_children(G, H, timeout)
 
 

@@ -238,11 +238,13 @@ def test_large_sparse_graphs_by_bliss():
     H = random_relabel(G, random.Random(1))
     assert is_isomorphic(G, H)
     assert not is_isomorphic(G, load_graph("cycle:2500+cycle:2500"))
+    assert canonical_form(G, "bliss").isomorphic(canonical_form(H, "bliss"))
+    assert not canonical_form(G, "bliss").isomorphic(canonical_form(load_graph("cycle:2500+cycle:2500"), "bliss"))
     R = nx.random_regular_graph(3, 2000, seed=1)
-    f = canonical_form(R)
+    f = canonical_form(R, "bliss")
     assert f.method == "bliss"
-    assert canonical_form(random_relabel(R, random.Random(2))).certificate == f.certificate
-    assert not f.isomorphic(canonical_form(nx.random_regular_graph(3, 2000, seed=2)))
+    assert canonical_form(random_relabel(R, random.Random(2)), "bliss").certificate == f.certificate
+    assert not f.isomorphic(canonical_form(nx.random_regular_graph(3, 2000, seed=2), "bliss"))
 
 
 def test_canonical_form_fields_and_comparisons():
@@ -255,7 +257,7 @@ def test_canonical_form_fields_and_comparisons():
     with pytest.raises(ValueError):
         f.isomorphic(canonical_form(nx.path_graph(4), "bliss"))
     with pytest.raises(UnknownNameError):
-        canonical_form(nx.path_graph(4), "traces")
+        canonical_form(nx.path_graph(4), "saucy")
 
 
 def test_size_limits_refuse_before_labelling(monkeypatch):

@@ -1,24 +1,35 @@
 """Graph isomorphism through canonical labelling: nauty (pynauty) for small graphs, bliss (igraph)
-for large ones.
+and Traces (nauty's dreadnaut) for large ones.
 
 Colour refinement answers "does test X tell G and H apart?"; this module answers the different
 question "are G and H the same graph?", so that "not distinguished" and "isomorphic" are never
 confused. Two graphs are isomorphic iff their canonical forms coincide (McKay & Piperno,
 "Practical graph isomorphism, II", J. Symb. Comput. 2014).
 
-Two canonical labellers, chosen by the order ``n`` alone (so two graphs that may be isomorphic
-always get the same one):
+Three canonical labellers, chosen by the order ``n`` alone (so two graphs that may be isomorphic
+always get the same one on one machine):
 
 * ``n <= NAUTY_MAX_NODES`` (256; every BREC graph): **nauty** through pynauty, on a dense
   adjacency matrix. Its certificate is the packed adjacency matrix of the canonical form, as
   ``pynauty.certificate`` returns it.
-* larger graphs: **bliss** (Junttila & Kaski, "Engineering an efficient canonical labeling tool
+* ``n > TRACES_MIN_NODES`` (1,000) where nauty's ``dreadnaut`` program is installed
+  (``pip install -e ".[traces]"``, :mod:`wltools.iso.traces`): **Traces** (McKay & Piperno
+  2014, Sec. 6), on the sparse graph; memory ``O(n + m)``. A random 3-regular graph of 30,000
+  nodes: Traces 0.6 s, bliss 22 s; of 100,000 nodes: about 6 s against about 100 s
+  (``benchmarks/results/iso_scale.json``). Its certificate is ``b"traces"`` and the sorted
+  canonical edges.
+* the others: **bliss** (Junttila & Kaski, "Engineering an efficient canonical labeling tool
   for large and sparse graphs", ALENEX 2007) through python-igraph's ``canonical_permutation``,
   on the sparse graph: memory ``O(n + m)`` instead of nauty's ``O(n^2)``, and on sparse graphs
-  far faster (a random 3-regular graph of 2,000 nodes: nauty 10 to 27 s, bliss 0.03 to 0.09 s).
-  Its certificate is the sorted edge list of the canonical form. A graph with more than half of
+  far faster (a random 3-regular graph of 2,000 nodes: nauty 10 to 27 s, bliss 0.03 to 0.09 s);
+  between 257 and 1,000 nodes it is as fast as Traces without starting a process. Its
+  certificate is the sorted edge list of the canonical form. A graph with more than half of
   all possible edges is labelled through its complement (the same automorphisms; bliss takes
   about 10 s on K_1000 itself).
+
+The three are cross-checked on every graph family the tests use (``tests/wltools/test_iso.py``):
+the same partition into isomorphism classes. Certificates of different labellers never compare
+equal (:meth:`CanonicalForm.isomorphic` refuses to compare them).
 
 Each labelling is computed once per graph (:func:`canonical_form`); the certificate, the digest,
 the canonical order and graph6 all come from that one :class:`CanonicalForm`. Graphs above
@@ -61,11 +72,13 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from itertools import chain
 from dataclasses import dataclass, field
 
 import networkx as nx
 
 from wltools.errors import ResourceLimitError, UnknownNameError
+from . import traces
 from wltools.graphs import validate_graph
 from wltools.graphs.labels import (EDGE_LABEL, NODE_LABEL, edge_labels, has_attribute, label_bytes, label_key, node_labels,
                             pair_labels)
@@ -73,11 +86,13 @@ from wltools.graphs.labels import (EDGE_LABEL, NODE_LABEL, edge_labels, has_attr
 __all__ = [
     "METHODS",
     "NAUTY_MAX_NODES",
+    "TRACES_MIN_NODES",
     "PYNAUTY_MAX_NODES",
     "MAX_NODES",
     "CanonicalForm",
     "canonical_form",
     "choose_method",
+    "labeller",
     "peak_bytes",
     "certificate",
     "certificate_digest",
@@ -85,42 +100,56 @@ __all__ = [
     "canonical_order",
     "canonical_graph6",
     "is_isomorphic",
+    "canonical_forms",
 ]
 
-#: Canonical labellers: ``"nauty"`` (pynauty) and ``"bliss"`` (python-igraph).
-METHODS = ("nauty", "bliss")
+#: Canonical labellers: ``"nauty"`` (pynauty), ``"bliss"`` (python-igraph), ``"traces"`` (nauty's
+#: dreadnaut, :mod:`wltools.iso.traces`).
+METHODS = ("nauty", "bliss", "traces")
 
 #: Graphs up to this order are labelled by nauty, larger ones by bliss (:func:`choose_method`).
 #: Every BREC graph (at most 198 nodes) is below it, so the runner's canonical orders are nauty's.
 NAUTY_MAX_NODES = 256
 
+#: Graphs above this order are labelled by Traces where dreadnaut is installed: measured on random
+#: 3-regular graphs, Traces (process start included) overtakes bliss between 1,000 and 3,000 nodes
+#: (0.010 s against 0.029 s at 1,000; 0.09 s against 2.1 s at 10,000), and on grids, trees,
+#: cycles, G(n, p) and hypercubes the two stay within a few hundredths of a second up to 30,000.
+TRACES_MIN_NODES = 1000
+
 #: The most nodes pynauty 2.8.8.1 is safe with: ``ceil(n / 64) * n * 64 < 2**31`` (module
 #: docstring); larger graphs given ``method="nauty"`` are refused.
 PYNAUTY_MAX_NODES = 46_340
 
-#: The largest order accepted at all: the size the bliss path is tested at (cycles and paths of
-#: 100,000 nodes take seconds; a random 3-regular graph of 100,000 nodes about three minutes, and
-#: bliss's time on such graphs grows about as ``n^2``).
+#: The largest order accepted at all: the size the labellers are measured at (cycles and paths of
+#: 100,000 nodes take seconds; a random 3-regular graph of 100,000 nodes about 6 s by Traces, about
+#: two minutes by bliss, whose time on such graphs grows about as ``n^2``).
 MAX_NODES = 100_000
 
 
 def choose_method(n: int) -> str:
-    """The labeller for graphs of order ``n``: ``"nauty"`` up to :data:`NAUTY_MAX_NODES`, else
-    ``"bliss"``.
+    """The labeller for graphs of order ``n``: ``"nauty"`` up to :data:`NAUTY_MAX_NODES`,
+    ``"traces"`` above :data:`TRACES_MIN_NODES` where dreadnaut is installed, else ``"bliss"``.
 
     Examples
     --------
-    >>> choose_method(198), choose_method(2000)
+    >>> choose_method(198), choose_method(600)
     ('nauty', 'bliss')
+    >>> choose_method(2000) == ("traces" if traces.available() else "bliss")
+    True
     """
-    return "nauty" if n <= NAUTY_MAX_NODES else "bliss"
+    if n <= NAUTY_MAX_NODES:
+        return "nauty"
+    return "traces" if n > TRACES_MIN_NODES and traces.available() else "bliss"
 
 
 def peak_bytes(n: int, m: int, method: str | None = None) -> int:
     """Estimated peak memory (bytes) of :func:`canonical_form` on a graph of ``n`` nodes and ``m``
     edges, beyond the graph itself: the validated copy, and nauty's two ``n x n`` bit matrices
     (pynauty allocates the canonical one eight times too large) or bliss's ``O(n + m)`` structures
-    (measured: about 170 bytes per node and edge on a cycle of 10^6 nodes) and the certificate.
+    (measured: about 170 bytes per node and edge on a cycle of 10^6 nodes) and the certificate;
+    Traces runs in its own process (27 MB for a random 3-regular graph of 100,000 nodes), counted
+    in the same ``O(n + m)`` term.
 
     Examples
     --------
@@ -134,7 +163,7 @@ def peak_bytes(n: int, m: int, method: str | None = None) -> int:
     if method == "nauty":
         words = (n + 63) // 64
         return 64 * 1024 + copy + words * n * (8 + 64) + 66 * words * 8
-    dense = n * n + 16 * (n * (n - 1) // 2 - m) if _dense(n, m) else 0
+    dense = n * n + 16 * (n * (n - 1) // 2 - m) if method != "nauty" and _dense(n, m) else 0
     return 64 * 1024 + copy + 400 * (n + m) + 64 * m + dense
 
 
@@ -261,17 +290,10 @@ def _bliss_order(G: nx.Graph, colour: list | None = None) -> tuple[int, ...]:
             f"graphs of more than {NAUTY_MAX_NODES} nodes need python-igraph (bliss): "
             "pip install python-igraph"
         ) from None
-    import numpy as np
-
     n, m = G.number_of_nodes(), G.number_of_edges()
-    edges = np.fromiter((x for e in G.edges() for x in e), dtype=np.int64, count=2 * m).reshape(-1, 2)
+    edges = _edge_array(G)
     if _dense(n, m) and colour is None:  # label the complement: the same automorphisms, far fewer edges
-        A = np.zeros((n, n), dtype=bool)
-        A[edges[:, 0], edges[:, 1]] = True
-        A |= A.T
-        A[np.triu_indices(n)] = True  # keep i < j only
-        edges = np.argwhere(~A)
-        del A
+        edges = _complement(n, edges)
     g = igraph.Graph(n=n, edges=edges)
     lab = g.canonical_permutation(sh="fl", color=colour)  # lab[i]: the node at position i (tested)
     order = [0] * n
@@ -280,8 +302,19 @@ def _bliss_order(G: nx.Graph, colour: list | None = None) -> tuple[int, ...]:
     return tuple(order)
 
 
+def _complement(n: int, edges):
+    """The edges ``(i, j)``, ``i < j``, of the complement of the graph with these edges."""
+    import numpy as np
+
+    A = np.zeros((n, n), dtype=bool)
+    A[edges[:, 0], edges[:, 1]] = True
+    A |= A.T
+    A[np.triu_indices(n)] = True  # keep i < j only
+    return np.argwhere(~A)
+
+
 def _dense(n: int, m: int) -> bool:
-    """Whether bliss labels the complement: more than half of the ``n (n - 1) / 2`` possible edges
+    """Whether bliss and Traces label the complement: more than half of the ``n (n - 1) / 2`` possible edges
     (bliss takes minutes on K_1000 itself, milliseconds on its complement)."""
     return 4 * m > n * (n - 1)
 
@@ -317,40 +350,200 @@ def canonical_form(G: nx.Graph, method: str | None = None) -> CanonicalForm:
     return _form(_validated(G), method)
 
 
+def labeller(G: nx.Graph) -> str:
+    """The labeller :func:`canonical_form` uses for ``G``: :func:`choose_method` of the order of
+    the graph it labels (``n + m`` when edge labels subdivide the edges).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> labeller(nx.path_graph(5))
+    'nauty'
+    """
+    n, m = G.number_of_nodes(), G.number_of_edges()
+    return choose_method(n + m if edge_labels(G) is not None else n)
+
+
 def _form(G: nx.Graph, method: str | None) -> CanonicalForm:
     """:func:`canonical_form` of a graph already validated onto ``0..n-1``."""
-    n, m = G.number_of_nodes(), G.number_of_edges()
-    has_edge_labels = edge_labels(G) is not None
-    labelled = has_edge_labels or node_labels(G) is not None
-    method = method or choose_method(n + m if has_edge_labels else n)  # the order of what is labelled
-    if method not in METHODS:
-        raise UnknownNameError(
-            f"unknown canonical labeller {method!r}; choose from {', '.join(METHODS)}"
-        )
-    if n > MAX_NODES:
-        raise ResourceLimitError(
-            f"canonical labelling of a graph of {n:,} nodes: above the tested limit of "
-            f"{MAX_NODES:,} nodes (bliss on a random 3-regular graph of {MAX_NODES:,} nodes takes "
-            "about three minutes, and its time grows about as n^2)"
-        )
-    if method == "nauty" and n > PYNAUTY_MAX_NODES:
-        raise ResourceLimitError(
-            f"nauty (pynauty) on {n:,} nodes: pynauty overflows above {PYNAUTY_MAX_NODES:,} nodes; "
-            "use bliss"
-        )
-    if labelled:
-        return _labelled_form(G, method)
-    order = _nauty_order(G) if method == "nauty" else _bliss_order(G)
-    edges = sorted(tuple(sorted((order[u], order[v]))) for u, v in G.edges())
-    if method == "nauty":
-        cert = n.to_bytes(8, "big") + _nauty_matrix(n, edges)
-    else:
-        import numpy as np
+    return _Labelling(G, method).form()
 
-        flat = np.asarray(edges, dtype="<u4").reshape(-1)
-        cert = n.to_bytes(8, "big") + b"bliss" + flat.tobytes()
-    degrees = tuple(sorted(d for _, d in G.degree()))
-    return CanonicalForm(method, n, m, order, tuple(edges), cert, degrees)
+
+def _edge_array(G: nx.Graph):
+    """The edges of ``G`` (nodes ``0..n-1``) as an ``(m, 2)`` int64 array, ``u < v`` in each row;
+    from the adjacency in one pass (iterating ``G.edges()`` takes 0.5 s on 150,000 edges)."""
+    import numpy as np
+
+    rows = list(G.adjacency())
+    deg = np.fromiter((len(nbrs) for _, nbrs in rows), dtype=np.int64, count=len(rows))
+    src = np.repeat(np.fromiter((u for u, _ in rows), dtype=np.int64, count=len(rows)), deg)
+    dst = np.fromiter(chain.from_iterable(nbrs for _, nbrs in rows), dtype=np.int64, count=int(deg.sum()))
+    keep = src < dst
+    return np.stack([src[keep], dst[keep]], axis=1)
+
+
+def _canonical_edges(E, order) -> list[tuple[int, int]]:
+    """The edges ``E`` (:func:`_edge_array`) renamed by ``order`` (node ``v`` to ``order[v]``),
+    each ``(i, j)`` with ``i < j``, sorted."""
+    import numpy as np
+
+    P = np.sort(np.asarray(order, dtype=np.int64)[E], axis=1)
+    P = P[np.lexsort((P[:, 1], P[:, 0]))]
+    return list(map(tuple, P.tolist()))
+
+
+class _Labelling:
+    """One canonical labelling of a validated graph, started and then finished: Traces runs as a
+    process (:mod:`wltools.iso.traces`), so several can run at once (:func:`canonical_forms`);
+    nauty and bliss run to the end in :meth:`form`.
+
+    A labelled graph is labelled as its vertex-coloured graph (:func:`_coloured`); ``S`` is the
+    graph handed to the labeller, ``colour`` its vertex colours (None when unlabelled)."""
+
+    def __init__(self, G: nx.Graph, method: str | None):
+        n = G.number_of_nodes()
+        self.labelled = edge_labels(G) is not None or node_labels(G) is not None
+        method = method or labeller(G)
+        if method not in METHODS:
+            raise UnknownNameError(
+                f"unknown canonical labeller {method!r}; choose from {', '.join(METHODS)}"
+            )
+        if n > MAX_NODES:
+            raise ResourceLimitError(
+                f"canonical labelling of a graph of {n:,} nodes: above the tested limit of "
+                f"{MAX_NODES:,} nodes (the size the labellers are measured at: "
+                "benchmarks/results/iso_scale.json)"
+            )
+        self.G, self.method = G, method
+        if self.labelled:
+            self.S, self.colour, self.classes = _coloured(G)
+        else:
+            self.S, self.colour, self.classes = G, None, None
+        N = self.S.number_of_nodes()
+        self.edges = _edge_array(self.S)
+        if method == "nauty" and N > PYNAUTY_MAX_NODES:
+            raise ResourceLimitError(
+                f"nauty (pynauty) on {N:,} nodes{' (a labelled graph subdivided)' if self.labelled else ''}: "
+                f"pynauty overflows above {PYNAUTY_MAX_NODES:,} nodes; use bliss or traces"
+            )
+        self._run = None
+        if method == "traces":
+            cells = None
+            if self.colour is not None:
+                cells = [[] for _ in self.classes]
+                for v, c in enumerate(self.colour):
+                    cells[c].append(v)
+                cells = [c for c in cells if c]
+            dense = cells is None and _dense(N, len(self.edges))  # as bliss: label the complement
+            self._run = traces.start(N, _complement(N, self.edges) if dense else self.edges, cells)
+
+    def close(self) -> None:
+        """Stop a Traces run that is not needed any more."""
+        if self._run is not None:
+            self._run.close()
+
+    def form(self, deadline: float | None = None) -> CanonicalForm | None:
+        """The canonical form; None when a Traces run is still going at ``deadline``
+        (``time.monotonic``; it is then killed)."""
+        S = self.S
+        if self.method == "traces":
+            lab = self._run.result(deadline)
+            if lab is None:
+                return None
+            import numpy as np
+
+            inverse = np.empty(len(lab), dtype=np.int64)
+            inverse[np.asarray(lab, dtype=np.int64)] = np.arange(len(lab))
+            order = tuple(inverse.tolist())
+        elif self.method == "nauty":
+            cells = None
+            if self.colour is not None:
+                cells = [set() for _ in self.classes]
+                for v, c in enumerate(self.colour):
+                    cells[c].add(v)
+            order = _nauty_order(S, cells)
+        else:
+            order = _bliss_order(S, self.colour)
+        return self._labelled_form(order) if self.labelled else self._plain_form(order)
+
+    def _plain_form(self, order) -> CanonicalForm:
+        G, method = self.G, self.method
+        n, m = G.number_of_nodes(), G.number_of_edges()
+        edges = _canonical_edges(self.edges if self.S is G else _edge_array(G), order)
+        if method == "nauty":
+            cert = n.to_bytes(8, "big") + _nauty_matrix(n, edges)
+        else:
+            import numpy as np
+
+            flat = np.asarray(edges, dtype="<u4").reshape(-1)
+            cert = n.to_bytes(8, "big") + method.encode() + flat.tobytes()
+        degrees = tuple(sorted(d for _, d in G.degree()))
+        return CanonicalForm(method, n, m, order, tuple(edges), cert, degrees)
+
+    def _labelled_form(self, order) -> CanonicalForm:
+        """The form of a labelled graph (module docstring)."""
+        G, S, colour, classes, method = self.G, self.S, self.colour, self.classes, self.method
+        n, m = G.number_of_nodes(), G.number_of_edges()
+        N = S.number_of_nodes()
+        s_edges = _canonical_edges(self.edges, order)
+        by_position = [0] * N
+        for v in range(N):
+            by_position[order[v]] = colour[v]
+        head = b"labelled" + n.to_bytes(8, "big") + m.to_bytes(8, "big") + method.encode()
+        table = b"|".join(kind + label_bytes(x) for kind, x in classes)
+        body = bytes(str(by_position), "ascii") + (
+            _nauty_matrix(N, s_edges) if method == "nauty" else str(s_edges).encode())
+        cert = head + len(table).to_bytes(8, "big") + table + len(body).to_bytes(8, "big") + body
+        node_order = _node_positions(order, n)
+        edges = _canonical_edges(_edge_array(G), node_order)
+        nl, el = node_labels(G), edge_labels(G)
+        inv = {p: v for v, p in enumerate(node_order)}
+        return CanonicalForm(
+            method, n, m, node_order, tuple(edges), cert, tuple(sorted(d for _, d in G.degree())),
+            None if nl is None else tuple(nl[inv[i]] for i in range(n)),
+            None if el is None else tuple(G.edges[inv[a], inv[b]][EDGE_LABEL] for a, b in edges),
+        )
+
+
+def canonical_forms(graphs, method: str | None = None, timeout: float | None = None, *,
+                    validated: bool = False):
+    """The canonical forms of several graphs, or None when they are not all done within
+    ``timeout`` seconds. Traces labellings run at the same time, one process each and as many
+    as there are cores (two graphs on two cores take the time of one); nauty and bliss ones run here, one after the other, and are
+    not stopped by ``timeout`` (:func:`wltools.check.canonical_forms` runs them in child
+    processes for that). ``validated``: the graphs are already
+    :func:`~wltools.graphs.validate_graph`'s (no copy is made; 3 s on 100,000 nodes).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> f, g = canonical_forms([nx.path_graph(3), nx.star_graph(2)])
+    >>> f.isomorphic(g)
+    True
+    """
+    import os
+    import time
+    from collections import deque
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+    window = max(2, os.cpu_count() or 1)  # Traces processes running at once
+    running: deque = deque()
+    forms = []
+    try:
+        for G in graphs:
+            running.append(_Labelling(G if validated else _validated(G), method))
+            if len(running) >= window:
+                forms.append(running.popleft().form(deadline))
+                if forms[-1] is None:
+                    return None
+        while running:
+            forms.append(running.popleft().form(deadline))
+            if forms[-1] is None:
+                return None
+        return forms
+    finally:
+        for labelling in running:
+            labelling.close()
 
 
 def _coloured(G: nx.Graph):
@@ -376,41 +569,6 @@ def _coloured(G: nx.Graph):
         S.add_edges_from(((u, n + i), (v, n + i)))
         colour.append(index[(b"e", el[(u, v)])])
     return S, colour, classes
-
-
-def _labelled_form(G: nx.Graph, method: str) -> CanonicalForm:
-    """:func:`canonical_form` of a labelled graph (module docstring)."""
-    n, m = G.number_of_nodes(), G.number_of_edges()
-    S, colour, classes = _coloured(G)
-    N = S.number_of_nodes()
-    if method == "nauty":
-        if N > PYNAUTY_MAX_NODES:
-            raise ResourceLimitError(f"nauty (pynauty) on {N:,} nodes (a labelled graph subdivided): above "
-                                     f"{PYNAUTY_MAX_NODES:,} nodes; use bliss")
-        cells = [set() for _ in classes]
-        for v, c in enumerate(colour):
-            cells[c].add(v)
-        order = _nauty_order(S, cells)
-    else:
-        order = _bliss_order(S, colour)
-    s_edges = sorted(tuple(sorted((order[u], order[v]))) for u, v in S.edges())
-    by_position = [0] * N
-    for v in range(N):
-        by_position[order[v]] = colour[v]
-    head = b"labelled" + n.to_bytes(8, "big") + m.to_bytes(8, "big") + method.encode()
-    table = b"|".join(kind + label_bytes(x) for kind, x in classes)
-    body = bytes(str(by_position), "ascii") + (
-        _nauty_matrix(N, s_edges) if method == "nauty" else str(s_edges).encode())
-    cert = head + len(table).to_bytes(8, "big") + table + len(body).to_bytes(8, "big") + body
-    node_order = _node_positions(order, n)
-    edges = sorted(tuple(sorted((node_order[u], node_order[v]))) for u, v in G.edges())
-    nl, el = node_labels(G), edge_labels(G)
-    inv = {p: v for v, p in enumerate(node_order)}
-    return CanonicalForm(
-        method, n, m, node_order, tuple(edges), cert, tuple(sorted(d for _, d in G.degree())),
-        None if nl is None else tuple(nl[inv[i]] for i in range(n)),
-        None if el is None else tuple(G.edges[inv[a], inv[b]][EDGE_LABEL] for a, b in edges),
-    )
 
 
 def _node_positions(order, n: int) -> tuple[int, ...]:
