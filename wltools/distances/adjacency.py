@@ -76,12 +76,8 @@ def csr_parts(G: nx.Graph) -> tuple[np.ndarray, np.ndarray]:
 def adjacency_csr(G: nx.Graph):
     """Sparse 0/1 adjacency (``scipy.sparse.csr_array`` of int8, sorted column indices, ``2m``
     stored entries) of a simple undirected graph on nodes ``0..n-1``, built in ``O(n + m)``
-    memory without Python lists of edges (:func:`csr_parts`).
-
-    Raises
-    ------
-    UnsupportedGraphError
-        As :func:`adjacency_matrix`.
+    memory without Python lists of edges from :func:`csr_parts` (which raises as
+    :func:`adjacency_matrix` does).
 
     Examples
     --------

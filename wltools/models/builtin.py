@@ -1,14 +1,14 @@
 """The built-in models: a static manifest of name -> config, presets and the module of the model.
 
-Reading it imports only the torch-free ``*_config`` modules; each model's own module (torch, PyG)
-is imported by its loader below when the model or its transform is first asked for
-(:class:`~wltools.models.spec.ModelSpec`). A new built-in model adds its ``NAME_config.py`` (config
-dataclass and ``PRESETS``), its ``NAME.py`` and one entry here.
+Reading it imports only the torch-free :mod:`wltools.models.configs`; each model's own module
+(torch, PyG) is imported by its loader below when the model or its transform is first asked for
+(:class:`~wltools.models.spec.ModelSpec`). A new built-in model adds its config dataclass and
+presets to ``configs.py``, its ``NAME.py`` and one entry here.
 """
 
 from __future__ import annotations
 
-from . import graph_transformer_config, graphormer_config, grit_config, ppgt_config, sgformer_config
+from . import configs
 from .spec import ModelSpec
 
 __all__ = ["BUILTIN_MODELS"]
@@ -46,10 +46,10 @@ def _sgformer():
 
 #: Built-in model specs, in the registry's order of registration.
 BUILTIN_MODELS: tuple[ModelSpec, ...] = (
-    ModelSpec("graph_transformer", graph_transformer_config.GraphTransformerConfig, graph_transformer_config.PRESETS,
+    ModelSpec("graph_transformer", configs.GraphTransformerConfig, configs.GRAPH_TRANSFORMER_PRESETS,
               _graph_transformer),
-    ModelSpec("graphormer", graphormer_config.GraphormerConfig, graphormer_config.PRESETS, _graphormer),
-    ModelSpec("grit", grit_config.GRITConfig, grit_config.PRESETS, _grit),
-    ModelSpec("ppgt", ppgt_config.PPGTConfig, ppgt_config.PRESETS, _ppgt),
-    ModelSpec("sgformer", sgformer_config.SGFormerConfig, sgformer_config.PRESETS, _sgformer),
+    ModelSpec("graphormer", configs.GraphormerConfig, configs.GRAPHORMER_PRESETS, _graphormer),
+    ModelSpec("grit", configs.GRITConfig, configs.GRIT_PRESETS, _grit),
+    ModelSpec("ppgt", configs.PPGTConfig, configs.PPGT_PRESETS, _ppgt),
+    ModelSpec("sgformer", configs.SGFormerConfig, configs.SGFORMER_PRESETS, _sgformer),
 )

@@ -45,7 +45,7 @@ from torch_geometric.utils import scatter, softmax
 
 from .embedder import GraphEmbedder
 from .layers import ReadoutMLP, graph_index
-from .graph_transformer_config import PRESETS, GraphTransformerConfig
+from .configs import GRAPH_TRANSFORMER_PRESETS as PRESETS, GraphTransformerConfig
 
 __all__ = [
     "GraphTransformerConfig",

@@ -30,7 +30,7 @@ from torch_geometric.transforms import BaseTransform, Compose
 from .embedder import GraphEmbedder
 from .encodings import AddSPD, to_dense_pair
 from .layers import degree, dense_attention, dense_batch, graph_index
-from .graphormer_config import PRESETS, GraphormerConfig
+from .configs import GRAPHORMER_PRESETS as PRESETS, GraphormerConfig
 
 __all__ = ["GraphormerConfig", "PRESETS", "AddShortestPathEdges", "graphormer_transform", "GraphormerLayer",
            "Graphormer"]

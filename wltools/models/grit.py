@@ -32,7 +32,7 @@ from torch_geometric.utils import scatter
 from .embedder import GraphEmbedder
 from .encodings import AddRRWP, PairPlan, dense_pair_mask, is_functorch_wrapped, pair_plan, to_dense_pair
 from .layers import ReadoutMLP, TokenBatchNorm, degree, dense_batch, graph_index
-from .grit_config import PRESETS, GRITConfig
+from .configs import GRIT_PRESETS as PRESETS, GRITConfig
 
 __all__ = ["GRITConfig", "PRESETS", "grit_transform", "signed_sqrt", "GRITAttention", "GRITLayer", "GRIT"]
 

@@ -439,15 +439,9 @@ def dense_attention(
     return attn @ v  # [B, H, N, D]
 
 
-def dense_attention_reference(
-    q: Tensor,
-    k: Tensor,
-    v: Tensor,
-    bias: Tensor | None = None,
-    key_padding_mask: Tensor | None = None,
-    kind: str = "sl2",
-    urpe: Tensor | None = None,
-) -> Tensor:
+def dense_attention_reference(q: Tensor, k: Tensor, v: Tensor, bias: Tensor | None = None,
+                              key_padding_mask: Tensor | None = None, kind: str = "sl2",
+                              urpe: Tensor | None = None) -> Tensor:
     r"""Readable reference for :func:`dense_attention` (no dropout), written from the definitions.
 
     ``kind="sl2"``: :math:`\mathrm{softmax}_j(-\|\mathbf{q}_i - \mathbf{k}_j\|^2 / (2\sqrt D)

@@ -51,7 +51,7 @@ from .layers import (
     make_norm,
     trunc_normal_init_,
 )
-from .ppgt_config import PRESETS, PPGTConfig
+from .configs import PPGT_PRESETS as PRESETS, PPGTConfig
 
 __all__ = [
     "PPGTConfig",

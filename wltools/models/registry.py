@@ -4,7 +4,7 @@ Each model has a config dataclass and a dict of named presets (field overrides o
 at least ``"brec"``, the paper configuration, and ``"small"``, a CPU-sized one of the same
 architecture), a model class whose ``__init__`` takes the config, and a function building the PyG
 transform that attaches the encodings the model needs. The built-in models are declared in
-:mod:`wltools.models.builtin` (config and presets in a torch-free ``NAME_config.py``, the model in
+:mod:`wltools.models.builtin` (configs and presets in the torch-free :mod:`wltools.models.configs`, the model in
 ``NAME.py``, imported on first use), so listing names, presets, configs and RRWP widths imports no
 torch. Other models register their class::
 

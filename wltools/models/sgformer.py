@@ -37,7 +37,7 @@ from torch_geometric.utils import scatter
 
 from .embedder import GraphEmbedder
 from .layers import ReadoutMLP, graph_index
-from .sgformer_config import PRESETS, SGFormerConfig
+from .configs import SGFORMER_PRESETS as PRESETS, SGFormerConfig
 
 __all__ = ["SGFormerConfig", "PRESETS", "NoEncoding", "sgformer_transform", "simple_global_attention",
            "simple_global_attention_reference",

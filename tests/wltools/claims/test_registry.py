@@ -11,17 +11,8 @@ import pytest
 
 import wltools.claims
 from wltools.claims import registry
-from wltools.claims.registry import (
-    Claim,
-    ClaimResult,
-    exit_code,
-    format_results,
-    get_claim,
-    list_claims,
-    run_claim,
-    status_counts,
-    tally,
-)
+from wltools.claims.registry import (Claim, ClaimResult, exit_code, format_results, get_claim, list_claims, run_claim,
+                                     status_counts, tally)
 from wltools.errors import RunDirectoryError, UnknownNameError
 
 EXPECTED = {"grit-3.2", "grit-3.1a", "grit-3.3", "gdwl-hierarchy", "epwl-placement", "ppgt-e3", "ppgt-e1",
