@@ -172,7 +172,8 @@ MAX_MEMORY_HELP = ("Refuse work whose estimated peak memory is above SIZE (e.g. 
                     "starting it; default 80% of the memory free now.")
 
 ISO_TIMEOUT_HELP = ("Stop the canonical labelling of graphs above 256 nodes (bliss, or Traces above "
-                     "1,000 nodes where installed; in processes of their own) after SECONDS and report isomorphism as undecided; cheap exact "
+                     "1,000 nodes where installed; in processes of their own) after SECONDS and "
+                     "report isomorphism as undecided; cheap exact "
                      "invariants (degrees, components, triangles, 4-cycles, closed walks) are "
                      "compared first. inf, or 1000000 and above (11.6 days), means no limit.")
 

@@ -314,8 +314,8 @@ def _complement(n: int, edges):
 
 
 def _dense(n: int, m: int) -> bool:
-    """Whether bliss and Traces label the complement: more than half of the ``n (n - 1) / 2`` possible edges
-    (bliss takes minutes on K_1000 itself, milliseconds on its complement)."""
+    """Whether bliss and Traces label the complement: more than half of the ``n (n - 1) / 2``
+    possible edges (bliss takes minutes on K_1000 itself, milliseconds on its complement)."""
     return 4 * m > n * (n - 1)
 
 
@@ -509,10 +509,11 @@ def canonical_forms(graphs, method: str | None = None, timeout: float | None = N
                     validated: bool = False):
     """The canonical forms of several graphs, or None when they are not all done within
     ``timeout`` seconds. Traces labellings run at the same time, one process each and as many
-    as there are cores (two graphs on two cores take the time of one); nauty and bliss ones run here, one after the other, and are
-    not stopped by ``timeout`` (:func:`wltools.check.canonical_forms` runs them in child
-    processes for that). ``validated``: the graphs are already
-    :func:`~wltools.graphs.validate_graph`'s (no copy is made; 3 s on 100,000 nodes).
+    as there are cores (two graphs on two cores take the time of one); nauty and bliss ones run
+    here, one after the other, and are not stopped by ``timeout``
+    (:func:`wltools.check.canonical_forms` runs them in child processes for that).
+    ``validated``: the graphs are already :func:`~wltools.graphs.validate_graph`'s (no copy is
+    made; 3 s on 100,000 nodes).
 
     Examples
     --------

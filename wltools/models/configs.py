@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["GraphTransformerConfig", "GRAPH_TRANSFORMER_PRESETS", "GraphormerConfig", "GRAPHORMER_PRESETS", "GRITConfig", "GRIT_PRESETS", "PPGTConfig", "PPGT_PRESETS", "SGFormerConfig", "SGFORMER_PRESETS"]
+__all__ = ["GraphTransformerConfig", "GRAPH_TRANSFORMER_PRESETS", "GraphormerConfig", "GRAPHORMER_PRESETS",
+           "GRITConfig", "GRIT_PRESETS", "PPGTConfig", "PPGT_PRESETS", "SGFormerConfig", "SGFORMER_PRESETS"]
 
 
 # --- GraphTransformerConfig: the fields of :mod:`wltools.models.graph_transformer` ---
