@@ -489,13 +489,22 @@ def check_dict(c: CheckResult, specs: tuple[str, str], graphs: tuple, exact: boo
     }
 
 
+def _undecided_line(c: CheckResult) -> str:
+    """The verdict of a labelling stopped at its budget, and what may decide it: a larger budget,
+    and where nauty's dreadnaut is missing, Traces (graphs above 1,000 nodes)."""
+    from .iso import traces
+
+    hint = "" if traces.available() else '; above 1,000 nodes Traces is far faster: pip install -e ".[traces]"'
+    return (f"isomorphism undecided after {c.iso_timeout:g} s (canonical labelling stopped; "
+            f"a larger --iso-timeout may decide it{hint})")
+
+
 def _iso_line(c: CheckResult) -> str:
     """The last line of the text output: the isomorphism verdict and its evidence."""
     if c.isomorphic is None:
         if c.iso_status == "not checked":
             return "isomorphism not checked (--no-iso)"
-        return (f"isomorphism undecided after {c.iso_timeout:g} s (canonical labelling stopped; "
-                "a larger --iso-timeout may decide it)")
+        return _undecided_line(c)
     if c.forms is not None and c.iso_witness is None:
         fg, fh = c.forms
         methods = fg.method if fg.method == fh.method else f"{fg.method}/{fh.method}"
@@ -558,8 +567,7 @@ def iso_dict(c: CheckResult, specs: tuple[str, str], graphs: tuple) -> dict:
 def iso_text(c: CheckResult) -> str:
     """The one line of ``wltools iso``."""
     if c.isomorphic is None:
-        return (f"isomorphism undecided after {c.iso_timeout:g} s (canonical labelling stopped; "
-                "a larger --iso-timeout may decide it)")
+        return _undecided_line(c)
     parts = []
     if c.certificates is not None:
         d = c.certificates

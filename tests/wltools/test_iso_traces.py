@@ -172,6 +172,24 @@ def test_failing_dreadnaut_is_one_line(monkeypatch):
     assert not traces.available() and canonical_form(G).method == "bliss"
 
 
+def test_an_undecided_pair_names_traces_where_it_is_missing(monkeypatch):
+    """Stopped at its budget without dreadnaut, the verdict line says how Traces would be had; with
+    it, only the larger budget."""
+    import wltools.iso
+    from wltools.check import CheckResult, check_text
+
+    def slow(*args, **kwargs):
+        time.sleep(60)
+
+    monkeypatch.setattr(wltools.iso, "canonical_form", slow)
+    G = nx.cycle_graph(300)
+    c = check_pair(G, random_relabel(G, random.Random(1)), ("1wl",), iso_timeout=0.3)
+    assert isinstance(c, CheckResult) and c.iso_status == "undecided"
+    assert "Traces" not in check_text(c, ("a", "b"), (G, G))
+    monkeypatch.setenv(traces.DREADNAUT_ENV, "")
+    assert 'pip install -e ".[traces]"' in check_text(c, ("a", "b"), (G, G))
+
+
 def test_cli_check_with_a_failing_dreadnaut_exits_2(tmp_path):
     """The CLI: one line on stderr, exit 2, no traceback."""
     import os
