@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from .errors import ResourceLimitError, WLToolsError
 from .graphs import edge_count
+from .runtime.collector import paused
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -362,6 +363,7 @@ def _decide(forms, witness: str | None, results) -> tuple[bool | None, str | Non
     return None, None
 
 
+@paused()  # large graphs: no full collector passes over them (wltools.runtime.collector)
 def check_pair(G: nx.Graph, H: nx.Graph, tests, *, rrwp_steps: int | None = None, exact: bool = False,
                max_memory: int | None = None, iso: bool = True, iso_timeout: float | None = ISO_TIMEOUT,
                always_label_small: bool = False, progress: bool = False) -> CheckResult:
