@@ -80,7 +80,7 @@ import networkx as nx
 from wltools.errors import ResourceLimitError, UnknownNameError
 from wltools.runtime.collector import paused
 
-from . import traces
+from wltools.iso import traces
 from wltools.graphs import validate_graph
 from wltools.graphs.labels import (EDGE_LABEL, NODE_LABEL, edge_labels, has_attribute, label_bytes, label_key, node_labels,
                             pair_labels)
