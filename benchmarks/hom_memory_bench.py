@@ -27,7 +27,8 @@ from pathlib import Path
 import networkx as nx
 
 from wltools.graphs import load_graph
-from wltools.hom.count import _plan, estimated_seconds, hom_count, hom_counts_at, peak_bytes
+from wltools.hom.count import estimated_seconds, hom_count, hom_counts_at, peak_bytes
+from wltools.hom.dense import _plan
 
 CASES = [("path:3", ()), ("cycle:4", ()), ("complete:4", ()), ("cycle:5", (0,)), ("path:3", (0, 1)),
          ("complete:4", (0, 1)), ("cycle:6", (0,)), ("path:2+cycle:3", (0, 3)), ("path:8", ()), ("cycle:5", (0, 1))]

@@ -38,19 +38,17 @@ LONG_COUNT_SECONDS = 5.0
 
 def _long_count(F, G, roots: int, specs: tuple, quiet: bool):
     """:func:`wltools.runtime.progress.timed_stage` around a count estimated above
-    :data:`LONG_COUNT_SECONDS` (:func:`wltools.hom.count.estimated_seconds`), else nothing."""
+    :data:`LONG_COUNT_SECONDS` (:func:`wltools.hom.count.count_estimate`), else nothing."""
     import contextlib
 
-    from wltools.hom.count import estimated_seconds, peak_bytes
+    from wltools.hom.count import count_estimate
     from wltools.runtime.memory import format_bytes
     from wltools.runtime.progress import timed_stage
 
     n = G.number_of_nodes()
-    marks = tuple(range(roots))
-    seconds = estimated_seconds(F, n, marks)
+    seconds, need = count_estimate(F, G, tuple(range(roots)))
     if quiet or seconds < LONG_COUNT_SECONDS:
         return contextlib.nullcontext()
-    need = peak_bytes(F, n, marks, max((d for _, d in G.degree()), default=0))
     return timed_stage(f"hom({specs[0]}, {specs[1]})", f"estimated {format_bytes(need)} and about "
                        f"{seconds:.0f} s ({n:,} vertices)", seconds)
 

@@ -238,7 +238,7 @@ def require_explain(tests, G: nx.Graph, H: nx.Graph, max_nodes: int, max_memory:
     (:func:`wltools.hom.count.peak_bytes` of the costliest pattern into each graph, whose dense
     adjacency matrices are both kept for the search; one more per arithmetic the pattern sizes
     need). Tests without a family add nothing."""
-    from .hom.count import _adjacency_bytes, _dtype_of, peak_bytes
+    from .hom.dense import _adjacency_bytes, _dtype_of, peak_bytes
     from .hom.witness import graph_family_patterns
     from .runtime.memory import require
 

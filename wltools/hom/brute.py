@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from .count import check_unlabelled
+from .dense import check_unlabelled
 
 __all__ = ["hom_count_brute"]
 

@@ -16,7 +16,8 @@ import pytest
 
 from wltools.errors import ResourceLimitError, UnsupportedGraphError, WLToolsError
 from wltools.hom.brute import hom_count_brute
-from wltools.hom.count import _count_connected, hom_count, hom_counts, hom_counts_at
+from wltools.hom.count import hom_count, hom_counts, hom_counts_at
+from wltools.hom.dense import _count_connected
 
 
 def _random_pairs(seed: int, count: int):
@@ -153,13 +154,13 @@ def test_blas_and_numpy_loops_agree(monkeypatch):
     """Every pairwise contraction through BLAS (threshold 0) or through numpy's own loop (the
     default for small products and products without a sum) gives the same exact counts, equal to Python integers
     (object arithmetic), plain and rooted, for patterns of treewidth 1, 2 and 3."""
-    from wltools.hom import count
+    from wltools.hom import dense
 
     G = nx.gnp_random_graph(40, 0.3, seed=4)
     patterns = [nx.star_graph(3), nx.cycle_graph(5), nx.wheel_graph(5), nx.complete_graph(4)]
     exact = [int(_count_connected(F, G, dtype=object)[()]) for F in patterns]
     rooted = _count_connected(nx.cycle_graph(4), G, (0, 2), dtype=object).tolist()
     for work in (0, float("inf")):
-        monkeypatch.setattr(count, "_BLAS_WORK", work)
+        monkeypatch.setattr(dense, "_BLAS_WORK", work)
         assert [int(_count_connected(F, G, dtype=np.float64)[()]) for F in patterns] == exact
         assert hom_counts_at(nx.cycle_graph(4), G, (0, 2)).tolist() == rooted
