@@ -29,12 +29,20 @@ import numpy as np
 from wltools.errors import WLToolsError
 
 from .batch import plan_count, prefer_sparse
-from .dense import (_OBJECT_ENTRY, MAX_WORK, _count_connected, _require_dense, check_unlabelled, estimated_seconds,
-                    peak_bytes)
+from .dense import (_OBJECT_ENTRY, MAX_WORK, _check_work, _count_connected, _plan, _require_dense, check_unlabelled,
+                    estimated_seconds, peak_bytes)
 from .sparse import GraphBatch, TooManyRows
 
 __all__ = ["MAX_WORK", "hom_count", "hom_counts", "hom_counts_at", "check_unlabelled", "peak_bytes", "require_count",
            "estimated_seconds", "count_estimate"]
+
+
+def _plans(F: nx.Graph, G: nx.Graph, roots: tuple):
+    """Per connected component of F: ``(component, its roots, plan_count's (method, seconds, bytes))``."""
+    for comp in nx.connected_components(F):
+        C = nx.Graph(F.subgraph(comp))
+        mine = tuple(r for r in roots if r in comp)
+        yield C, mine, plan_count(C, G, mine)
 
 
 def count_estimate(F: nx.Graph, G: nx.Graph, roots: tuple = ()) -> tuple[float, int]:
@@ -42,12 +50,13 @@ def count_estimate(F: nx.Graph, G: nx.Graph, roots: tuple = ()) -> tuple[float, 
     component by its method (:func:`wltools.hom.batch.plan_count`): the seconds added, the bytes
     of the costliest component (they run one after another) plus an n x n table of rooted counts
     where two roots lie in two components."""
-    seconds, need, split = 0.0, 0, False
-    for comp in nx.connected_components(F):
-        mine = tuple(r for r in roots if r in comp)
-        _, s, b = plan_count(nx.Graph(F.subgraph(comp)), G, mine)
-        seconds, need, split = seconds + s, max(need, b), split or len(mine) == 1 and len(roots) == 2
-    if split:
+    return _estimate(list(_plans(F, G, tuple(roots))), G, len(roots))
+
+
+def _estimate(plans: list, G: nx.Graph, roots: int) -> tuple[float, int]:
+    seconds = sum(plan[1] for _, _, plan in plans)
+    need = max((plan[2] for _, _, plan in plans), default=0)
+    if roots == 2 and any(len(mine) == 1 for _, mine, _ in plans):
         need += 2 * _OBJECT_ENTRY * G.number_of_nodes() ** 2
     return seconds, need
 
@@ -61,15 +70,16 @@ def require_count(F: nx.Graph, G: nx.Graph, roots: tuple = (), *, max_memory: in
     from wltools.graphs import edge_count
     from wltools.runtime.memory import require
 
-    for comp in nx.connected_components(F):
-        C = nx.Graph(F.subgraph(comp))
-        mine = tuple(r for r in roots if r in comp)
-        if not prefer_sparse(C, G, mine):
-            _require_dense(C, G, mine, max_memory, max_work)
     n = G.number_of_nodes()
-    require(count_estimate(F, G, tuple(roots))[1],
+    plans = list(_plans(F, G, tuple(roots)))
+    for C, mine, (method, _, _) in plans:
+        if method == "dense":
+            _check_work(_plan(C, mine)[1], n, max_work)
+    dense = any(plan[0] == "dense" for _, _, plan in plans)
+    require(_estimate(plans, G, len(roots))[1],
             f"counting homomorphisms of a {F.number_of_nodes()}-vertex pattern into a graph of {n:,} vertices "
-            f"and {edge_count(G):,} edges", max_memory=max_memory)
+            f"and {edge_count(G):,} edges{f' (a dense {n:,} x {n:,} matrix)' if dense else ''}",
+            max_memory=max_memory)
 
 
 def _connected(F: nx.Graph, G: nx.Graph, roots: tuple = (), adjacency: dict | None = None,

@@ -35,9 +35,10 @@ from functools import lru_cache
 import networkx as nx
 import numpy as np
 
-from .decompose import MAX_EXACT_NODES, _adjacency_masks, _q_size
+from .decompose import _adjacency_masks, _check_size, _q_size
+from .dense import check_unlabelled
 
-__all__ = ["MAX_ROWS", "TooManyRows", "GraphBatch", "estimated_rows", "hom_counts_many"]
+__all__ = ["MAX_ROWS", "TooManyRows", "GraphBatch", "estimated_rows"]
 
 _INT64_SAFE = 2 ** 62
 #: Base of the order's cost: a step whose table has c columns costs about n * Δ^(c-1) rows.
@@ -366,8 +367,6 @@ class GraphBatch:
     """
 
     def __init__(self, graphs, checked: bool = False):
-        from .dense import check_unlabelled
-
         self.graphs = list(graphs)
         if not checked:
             for i, G in enumerate(self.graphs):
@@ -423,47 +422,26 @@ class GraphBatch:
 
 
 def _check_pattern(F: nx.Graph) -> None:
-    from .dense import check_unlabelled
-
+    """Refuse a labelled or non-simple pattern, and one too large for an exact elimination order."""
     check_unlabelled(F, "the pattern F")
-    if F.number_of_nodes() > MAX_EXACT_NODES:
-        from wltools.errors import WLToolsError
-
-        raise WLToolsError(f"patterns of at most {MAX_EXACT_NODES} vertices are counted; this one has "
-                           f"{F.number_of_nodes()}")
+    _check_size(F)
 
 
 @lru_cache(maxsize=4096)
 def _root_of(nodes: tuple, edges: frozenset):
     """The root (kept to the end of an unrooted count, then summed per graph) whose elimination
     order costs least (:func:`_order`); tried for every vertex of patterns up to 8 vertices."""
-    F = nx.Graph()
-    F.add_nodes_from(nodes)
-    F.add_edges_from(tuple(e) for e in edges)
-    names, adj = _adjacency_masks(F)
-    index = {v: i for i, v in enumerate(names)}
-    candidates = nodes if len(nodes) <= 8 else (max(nodes, key=F.degree),)
+    if len(nodes) > 8:
+        F = nx.Graph(tuple(e) for e in edges)
+        candidates = (max(nodes, key=F.degree),)
+    else:
+        candidates = nodes
 
     def cost(r) -> int:
-        S, total = 0, 0
-        for v in _order(nodes, edges, (r,)):
-            total += _COST_BASE ** _q_size(adj, S, index[v])
-            S |= 1 << index[v]
-        return total
+        return sum(_COST_BASE ** q for q, _ in _widths(nodes, edges, (r,)))
 
     return min(candidates, key=cost)
 
 
 def _best_root(F: nx.Graph):
     return _root_of(tuple(F.nodes), frozenset(frozenset(e) for e in F.edges))
-
-
-def hom_counts_many(F: nx.Graph, graphs) -> list[int]:
-    """``[hom(F, G) for G in graphs]`` by elimination, every graph in one pass (module docstring).
-
-    Examples
-    --------
-    >>> hom_counts_many(nx.cycle_graph(3), [nx.complete_graph(4), nx.petersen_graph(), nx.empty_graph(0)])
-    [24, 0, 0]
-    """
-    return GraphBatch(graphs).counts(F)
