@@ -21,7 +21,8 @@ machine is shared, so wall time is noise), interleaved with the floor ``python -
 numpy, networkx"`` in the same run, one untimed warm-up each (it fills the verdict cache), then
 ``--repeat`` rounds; the best (minimum) of each and its ratio to the floor's best are recorded
 (goal: 1.5x), with whether torch got imported. ``--cpu-rev REV`` also runs the commands with the
-code of git revision REV (the "before"), in the same rounds.
+code of git revision REV (the "before"), in the same rounds. Both trees are byte-compiled first,
+as an installation is, so neither pays for compiling its modules.
 
 Usage::
 
@@ -144,6 +145,16 @@ def _exported(rev: str, tmp: Path) -> Path:
     return path
 
 
+def _compiled(tree: Path) -> None:
+    """Byte-compile the packages of ``tree``, as an installation does: a timed run then loads
+    bytecode in both trees (under ``PYTHONDONTWRITEBYTECODE`` an exported tree would otherwise
+    compile every module on every run, and a working tree every module edited since its last
+    bytecode)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(tree / p) for p in ("cli", "brec_runner", "wltools"))],
+                   check=True, env=env, capture_output=True)
+
+
 def _cpu_once(args: list[str], script: str, env: dict, cwd: Path) -> tuple[float, list[str]]:
     """CPU seconds (user + system) of one fresh interpreter running ``script`` with ``args``."""
     import resource
@@ -168,6 +179,8 @@ def cpu_start(repeat: int, rev: str | None = None) -> dict:
     runs = {"floor": ([], floor, ROOT, env)}
     runs.update({name: (args, command, ROOT, env) for name, args in NO_MODEL_COMMANDS.items()})
     old = _exported(rev, tmp) if rev else None
+    for tree in (ROOT, old) if old else (ROOT,):
+        _compiled(tree)
     if old:
         old_env = {**env, "WLTOOLS_CACHE": str(tmp / "cache-old"), "PYTHONPATH": str(old)}
         runs.update({f"{name}@{rev}": (args, command, old, old_env) for name, args in NO_MODEL_COMMANDS.items()})

@@ -5,10 +5,10 @@ from __future__ import annotations
 import click
 
 from wltools.errors import WLToolsError
-from wltools.refine.names import DEFAULT_RRWP_STEPS, TESTS, bound_help, tests_help
-from cli.common import (CATEGORY_HELP, QUIET_HELP, Group, MultiPair, ReportedError, allow_code_change_option,
-                        brec_selection, check_output_dir, check_output_file, check_report_targets, max_failures_option, parse_seeds,
-                        parse_set, report_options, seed_device_options, set_option, table, write_text)
+from cli.common import (BOUND_HELP, CATEGORY_HELP, DEFAULT_RRWP_STEPS, DEFAULT_TESTS, QUIET_HELP, Group, LazyOption,
+                        MultiPair, ReportedError, allow_code_change_option, brec_selection, check_output_dir,
+                        check_output_file, check_report_targets, max_failures_option, parse_seeds, parse_set,
+                        report_options, seed_device_options, set_option, table, tests_help, write_text)
 
 
 @click.group(cls=Group)
@@ -42,10 +42,10 @@ def brec_verify_data(seed: int | None, category: tuple[str, ...], pairs: str | N
 
 
 @brec.command("theory")
-@click.option("--tests", default=",".join(TESTS), show_default=True,
-              help=tests_help() + " 3fwl takes minutes per large CFI pair.")
-@click.option("--rrwp-steps", type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS, show_default=True,
-              help="RRWP steps K for the rrwp test.")
+@click.option("--tests", cls=LazyOption, type=str, default=DEFAULT_TESTS, show_default=True,
+              help=tests_help(then=" 3fwl takes minutes per large CFI pair."))
+@click.option("--rrwp-steps", cls=LazyOption, type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS,
+              show_default=True, help="RRWP steps K for the rrwp test.")
 @click.option("--category", multiple=True, help=CATEGORY_HELP)
 @click.option("--pairs", default=None, help="Pair id ranges, e.g. 0-59,260-269.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="runs/brec-theory",
@@ -81,8 +81,8 @@ def brec_theory(tests: str, rrwp_steps: int, category: tuple[str, ...], pairs: s
 @click.option("--model", "model_name", required=True, metavar="NAME|MODULE:ATTR|PATH.py:ATTR",
               help="A registered model (wltools models list), or your own factory: MODULE:ATTR or PATH.py:ATTR.")
 @click.option("--preset", default=None, help="Preset of a built-in model (default brec = paper config).")
-@click.option("--bound", default=None, metavar="TEST|LOWER,UPPER",
-              help=bound_help())
+@click.option("--bound", cls=LazyOption, default=None, metavar="TEST|LOWER,UPPER",
+              help=BOUND_HELP)
 @click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR",
               help="A PyG transform applied once per graph (default: the factory's transform attribute).")
 @click.option("--category", "categories", multiple=True, help=CATEGORY_HELP)

@@ -3,6 +3,10 @@ catches library errors, option types and help texts, and the output-target check
 
 from __future__ import annotations
 
+import functools
+import inspect
+from typing import Any, Callable
+
 import click
 
 from wltools.errors import WLToolsError
@@ -164,6 +168,76 @@ class TestName(click.Choice):
             self.fail(f"{value!r} is not a test: choose from {', '.join(self.choices)}, or nK (K >= 1: "
                       "the ego-network test of radius K)", param, ctx)
 
+
+class Later:
+    """A help text or default an option computes when first read (its ``--help``, or the command run
+    without it), not when the command is defined (:class:`LazyOption`).
+
+    Examples
+    --------
+    >>> later = Later(lambda: "computed")
+    >>> later.value, later.value is later.value
+    ('computed', True)
+    """
+
+    def __init__(self, compute: Callable[[], Any]):
+        self._compute = compute
+
+    @functools.cached_property
+    def value(self) -> Any:
+        return self._compute()
+
+
+class LazyOption(click.Option):
+    """An option whose ``help`` and ``default`` may be :class:`Later`: the WL tests' names in a help
+    text or default come from their registry, which imports every test's module, and a command that
+    is neither asked for that help nor run without that option must not pay for it (``wltools brec
+    compare`` is defined beside ``brec theory``). The help reads, and the default is taken, exactly
+    as given at once; give ``type`` with a :class:`Later` default (click guesses it from the default).
+
+    Examples
+    --------
+    >>> opt = LazyOption(["--tests"], type=str, default=Later(lambda: "1wl,3wl"), help=Later(lambda: "Tests."))
+    >>> opt.help, opt.get_default(click.Context(click.Command("c")))
+    ('Tests.', '1wl,3wl')
+    """
+
+    def __init__(self, *args, help: str | Later | None = None, **kwargs):  # noqa: A002 - click's name
+        later = help if isinstance(help, Later) else None
+        super().__init__(*args, help=None if later else help, **kwargs)
+        self._later_help = later
+
+    @property
+    def help(self) -> str | None:
+        later = self.__dict__.get("_later_help")
+        return inspect.cleandoc(later.value) if later is not None else self.__dict__.get("_help")
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        self.__dict__["_later_help"] = None
+        self.__dict__["_help"] = value
+
+    def get_default(self, ctx, call: bool = True):
+        value = super().get_default(ctx, call=call)
+        return value.value if isinstance(value, Later) else value
+
+
+def _names():
+    import wltools.refine.names
+
+    return wltools.refine.names
+
+
+def tests_help(default: str | None = None, then: str = "") -> Later:
+    """:func:`wltools.refine.names.tests_help` (``default`` as there) followed by ``then``, computed when read."""
+    return Later(lambda: _names().tests_help(default) + then)
+
+
+#: ``--bound``'s help (:func:`wltools.refine.names.bound_help`), the default ``--tests`` (the
+#: default tests, :data:`wltools.refine.names.TESTS`) and ``--rrwp-steps``, computed when read.
+BOUND_HELP = Later(lambda: _names().bound_help())
+DEFAULT_TESTS = Later(lambda: ",".join(_names().TESTS))
+DEFAULT_RRWP_STEPS = Later(lambda: _names().DEFAULT_RRWP_STEPS)
 
 QUIET_HELP = ("No progress output: neither the bar (shown on a terminal) nor the one line per stage "
               "written when stderr is a file or a pipe; results and warnings are still printed.")

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import click
-from cli.common import (MAX_MEMORY_HELP, MemorySize, ReportedError, check_inputs, check_report_targets, refuse_unused,
-                        table, write_text)
-from wltools.refine.names import tests_help
+from cli.common import (MAX_MEMORY_HELP, LazyOption, MemorySize, ReportedError, check_inputs, check_report_targets,
+                        refuse_unused, table, tests_help, write_text)
 
 
 def _not_nan(value, param):
@@ -16,10 +15,10 @@ def _not_nan(value, param):
 
 @click.command("dataset")
 @click.argument("path", metavar="PATH")
-@click.option("--tests", default="1wl", show_default=True,
-              help=tests_help() + " 1wl, spd, 3wl (shardable) and rd, rrwp, epwl, epwl-lap, s3, s4, nK (in one shard) "
-              "refine the collection on one colour table; the others compare graphs with class representatives "
-              "pair by pair.")
+@click.option("--tests", cls=LazyOption, default="1wl", show_default=True,
+              help=tests_help(then=" 1wl, spd, 3wl (shardable) and rd, rrwp, epwl, epwl-lap, s3, s4, nK (in one "
+                                   "shard) refine the collection on one colour table; the others compare graphs with "
+                                   "class representatives pair by pair."))
 @click.option("--rounds", type=click.IntRange(min=1), default=None,
               help="Rounds (layers) 1..L; default: until each test is stable.")
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True)

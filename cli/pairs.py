@@ -5,10 +5,9 @@ from __future__ import annotations
 import click
 
 from wltools.check import EXPLAIN_MAX_NODES, ISO_TIMEOUT
-from wltools.refine.names import TESTS, tests_help
-from cli.common import (EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, IsoTimeout, MAX_MEMORY_HELP, MemorySize, NODE_ATTR_HELP,
-                        QUIET_HELP, ReportedError, check_inputs, check_output_file, out_of_memory, refuse_unused,
-                        table)
+from cli.common import (DEFAULT_TESTS, EDGE_ATTR_HELP, ISO_TIMEOUT_HELP, IsoTimeout, LazyOption, MAX_MEMORY_HELP,
+                        MemorySize, NODE_ATTR_HELP, QUIET_HELP, ReportedError, check_inputs, check_output_file,
+                        out_of_memory, refuse_unused, table, tests_help)
 
 #: --stereo on check and iso (wltools.graphs.inputs.from_smiles).
 STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descriptor of each atom (R, S; r, s "
@@ -22,11 +21,13 @@ STEREO_HELP = ("smiles: inputs only: add stereo to the labels, the CIP descripto
 @click.option(
     "--test",
     "test",
-    default=",".join(TESTS),
+    cls=LazyOption,
+    type=str,
+    default=DEFAULT_TESTS,
     show_default=True,
     metavar="TESTS",
-    help=tests_help() + " With all, tests that refuse the pair's labels (BREC's baselines; EPWL with edge "
-    "labels) are left out with a note.",
+    help=tests_help(then=" With all, tests that refuse the pair's labels (BREC's baselines; EPWL with edge "
+                         "labels) are left out with a note."),
 )
 @click.option(
     "--rrwp-steps",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from wltools.refine.names import DEFAULT_RRWP_STEPS, bound_help, tests_help
-from cli.common import (QUIET_HELP, Group, MultiPair, allow_code_change_option, check_output_dir, check_output_target,
-                        max_failures_option, parse_seeds, parse_set, seed_device_options, set_option, write_text)
+from cli.common import (BOUND_HELP, DEFAULT_RRWP_STEPS, QUIET_HELP, Group, LazyOption, MultiPair, allow_code_change_option,
+                        check_output_dir, check_output_target, max_failures_option, parse_seeds, parse_set, seed_device_options, set_option, tests_help,
+                        write_text)
 
 
 @click.group(cls=Group)
@@ -37,7 +37,7 @@ def suite_list(fmt: str) -> None:
 @click.option("--model", "model_name", required=True, metavar="NAME|MODULE:ATTR|PATH.py:ATTR",
               help="A registered model, or your own factory (as for brec run).")
 @click.option("--preset", default=None, help="Preset of a built-in model.")
-@click.option("--bound", default=None, metavar="TEST|LOWER,UPPER", help=bound_help())
+@click.option("--bound", cls=LazyOption, default=None, metavar="TEST|LOWER,UPPER", help=BOUND_HELP)
 @click.option("--transform", default=None, metavar="MODULE:ATTR|PATH.py:ATTR", help="A PyG transform applied once per graph.")
 @click.option("--pairs", "pair_spec", default=None, help="Pair ids of the suite, e.g. 0-9,20 (default: all).")
 @seed_device_options
@@ -93,10 +93,11 @@ def suite_verify_data(names: tuple[str, ...], all_: bool, quiet: bool) -> None:
 
 @suite.command("theory")
 @click.argument("name")
-@click.option("--tests", default=None, help=tests_help("every test but 3fwl, the subgraph WL tests swl-vs ... "
-              "slfwl2 and BREC's baselines s3 ... m2, which run when named or with all"))
-@click.option("--rrwp-steps", type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS, show_default=True,
-              help="RRWP steps K for the rrwp test.")
+@click.option("--tests", cls=LazyOption, default=None,
+              help=tests_help("every test but 3fwl, the subgraph WL tests swl-vs ... "
+                              "slfwl2 and BREC's baselines s3 ... m2, which run when named or with all"))
+@click.option("--rrwp-steps", cls=LazyOption, type=click.IntRange(min=1), default=DEFAULT_RRWP_STEPS,
+              show_default=True, help="RRWP steps K for the rrwp test.")
 @click.option("--pairs", "pair_ids", default=None, help="Pair id ranges within the suite, e.g. 0-9,20.")
 @click.option("--format", "fmt", type=click.Choice(["md", "json", "csv"]), default="md", show_default=True,
               help="md: tables; json: per-pair verdicts per test; csv: one row per pair and test.")

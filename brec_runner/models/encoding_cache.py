@@ -39,7 +39,8 @@ The cache is never a reason to fail. When it cannot be used (no root: ``HOME`` u
 ``$WLTOOLS_CACHE``; the root or a parent is a regular file; a read-only or full disk), encodings
 are computed without caching, after one warning line per process and folder (:func:`cache_dir`,
 :func:`cache_write_failed`). :func:`cache_root` itself raises :class:`CacheUnavailableError` (one
-line) when no root can be named; :mod:`brec_runner.reports.theory` catches it and computes uncached.
+line) when no root can be named (both from :mod:`wltools.runtime.cache_root`, re-exported here);
+:mod:`brec_runner.reports.theory` catches it and computes uncached.
 """
 
 from __future__ import annotations
@@ -56,9 +57,9 @@ from typing import Iterable
 import networkx as nx
 import numpy as np
 
-from wltools.errors import WLToolsError
 from wltools.graphs import permute_graph
 from wltools.iso import canonical_order
+from wltools.runtime.cache_root import CacheUnavailableError, cache_root
 
 from .transform_identity import transform_digest
 
@@ -78,25 +79,6 @@ _FORMAT = "wltools-encodings-v3"
 
 #: Class names of transforms known to be permutation-equivariant (``wltools.models.encodings``).
 EQUIVARIANT_TRANSFORMS = frozenset({"AddRRWP", "AddSPD", "AddResistanceDistance"})
-
-
-class CacheUnavailableError(WLToolsError):
-    """No cache folder can be named: ``$WLTOOLS_CACHE`` is unset and there is no home directory."""
-
-
-def cache_root() -> Path:
-    """``$WLTOOLS_CACHE`` or ``~/.cache/wltools``.
-
-    Raises :class:`CacheUnavailableError` (one line) when neither can be named (``HOME`` unset and
-    no home directory in the user database). Whether the folder is usable is :func:`cache_dir`'s
-    question."""
-    env = os.environ.get("WLTOOLS_CACHE")
-    try:
-        return Path(env).expanduser() if env else Path.home() / ".cache" / "wltools"
-    except (RuntimeError, KeyError, OSError):  # Path.home() without HOME and without a passwd entry
-        raise CacheUnavailableError("no cache folder: $WLTOOLS_CACHE is not set and the home directory is "
-                                    "unknown (HOME unset); set WLTOOLS_CACHE to a writable folder") from None
-
 
 _warned: set[tuple[str, str]] = set()
 _unwritable: set[str] = set()  # cache folders whose writes failed in this process: not tried again

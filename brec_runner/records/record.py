@@ -24,6 +24,8 @@ checksum (:mod:`brec_runner.records.identity`). Reading a directory checks every
 ``config.json``: a line that does not parse, fails its checksum, belongs to other settings or an
 unknown code version, or whose verdict does not follow from its own T² statistics is an error naming
 file and line (:class:`RecordError`), or with ``skip_bad`` is skipped and counted.
+A file whose every line passed is remembered by content (its bytes, the config, the checking
+code: :mod:`brec_runner.records.verified`), so the same bytes are parsed, not checked, next time.
 
 **Resuming.** Every (pair, seed) found in *any* ``results*.jsonl`` counts as done, so a run may be
 resumed with other ``--shard`` / ``--workers`` settings without redoing or duplicating a unit. A
@@ -64,6 +66,7 @@ from typing import Any
 
 from wltools.errors import RunDirectoryError
 
+from . import verified
 from .fileio import check_regular, load_json, read_regular
 from .identity import (FORMAT, READ_FORMATS, SETTINGS_KEYS, config_problem, differing_settings, record_checksum, record_problem,
                        seal_config, settings_hash, stamp)
@@ -143,16 +146,22 @@ def read_results(path, repair: bool = False, *, config: dict[str, Any] | None = 
     file and line; a FIFO, device or directory in place of the file is an error, never read. With
     ``config`` every line is also checked against the run
     (:func:`brec_runner.records.identity.record_problem`). With ``skip_bad`` bad lines are skipped instead,
-    and ``"FILE, line N: why"`` appended to ``bad``.
+    and ``"FILE, line N: why"`` appended to ``bad``. A file whose every line passed is remembered
+    by its bytes, config and the checking code, and the same bytes are not checked again
+    (:mod:`brec_runner.records.verified`).
     """
     path = Path(path)
     data = read_regular(path)
     if data is None:
         return []
-    protocol = None
+    protocol = key = None
     if config is not None:
         from .identity import protocol_of
 
+        key = verified.entry_key(data, config)
+        known = verified.known_records(data, key)
+        if known is not None:  # these very bytes passed every check below under this config and code
+            return known
         protocol = protocol_of(config)
     lines = data.split(b"\n")
     tail = lines.pop()  # b"" when the file ends in a newline, else a last line without it
@@ -179,6 +188,8 @@ def read_results(path, repair: bool = False, *, config: dict[str, Any] | None = 
                 bad.append(where)
             continue
         records.append(rec)
+    if key is not None and not tail and len(records) == len(lines):  # every line checked and trusted
+        verified.remember(key)
     if tail and repair:
         try:
             with open(path, "r+b") as fh:

@@ -121,7 +121,7 @@ def _closure(entries: Iterable[str], package: str) -> tuple[dict[str, Path], dic
 def _closure_store(key: tuple) -> Path | None:
     """The file remembering the closure of ``key`` across processes: in the cache folder, named by
     the entries, the package and where the package is loaded from (two checkouts never share one)."""
-    from ..models.encoding_cache import CacheUnavailableError, cache_root
+    from wltools.runtime.cache_root import CacheUnavailableError, cache_root
 
     root = _origin(key[1])
     try:
