@@ -85,7 +85,7 @@ def refine_pairs(pairs: Sequence[tuple[nx.Graph, nx.Graph]], test: str, *, fast:
     out: list = [None] * len(pairs)
     if not (fast and batchable(test)):
         return [refine_pair(G, H, test, fast=fast) for G, H in pairs]
-    plain = _without_attributes(pairs, [i for i, (G, H) in enumerate(pairs) if _plain_pair(G, H)])
+    plain = [i for i, (G, H) in enumerate(pairs) if _plain_pair(G, H)]
     for chunk in _chunks(plain, [pairs[i][0].number_of_nodes() for i in plain], chunk_nodes):
         u, rejected = union_of([pairs[i] for i in chunk])
         kept = [i for j, i in enumerate(chunk) if j not in rejected]
@@ -100,29 +100,13 @@ def refine_pairs(pairs: Sequence[tuple[nx.Graph, nx.Graph]], test: str, *, fast:
 
 def _plain_pair(G: nx.Graph, H: nx.Graph) -> bool:
     """Both graphs undirected simple-graph objects of equal order, at least one node: the batched
-    case as far as cheap checks tell (:func:`_without_attributes` and
-    :func:`~wltools.refine.batch_union.union_of` check the rest: no node or edge attributes,
-    nodes ``0..n-1`` in order, no self-loop, equal sizes)."""
+    case as far as cheap checks tell (:func:`~wltools.refine.batch_union.union_of` checks the
+    rest: no node or edge data, nodes ``0..n-1`` in order, no self-loop, equal sizes)."""
     for X in (G, H):
         if type(X) is not nx.Graph and (X.is_directed() or X.is_multigraph()):
             return False
     n = G.number_of_nodes()
     return n > 0 and H.number_of_nodes() == n
-
-
-def _without_attributes(pairs: Sequence, which: list[int]) -> list[int]:
-    """The pairs of ``which`` whose graphs carry no node or edge data (labels, weights, ...): one
-    scan over all of them, pair by pair only if something has data."""
-
-    def data(graphs):
-        nodes = (d for X in graphs for _, d in X.nodes(data=True))
-        # one C-level any() over each node's edge-data dicts: no Python step per edge
-        edges = (any(nbrs.values()) for X in graphs for _, nbrs in X.adjacency())
-        return any(nodes) or any(edges)
-
-    if not data([X for i in which for X in pairs[i]]):
-        return which
-    return [i for i in which if not data(pairs[i])]
 
 
 def _chunks(items: list, sizes: list, limit: int):
@@ -164,9 +148,10 @@ _BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
-    """Set bits of each uint64 (``np.bitwise_count`` from numpy 2, else a byte table)."""
+    """Set bits of each uint64 (``np.bitwise_count`` from numpy 2, else a byte table), as small
+    non-negative integers."""
     if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(x).astype(np.int64)
+        return np.bitwise_count(x)
     return _BYTE_BITS[x.view(np.uint8)].reshape(-1, 8).sum(axis=1)
 
 
@@ -188,18 +173,18 @@ def union_triangles(u: Union) -> np.ndarray:
     from .substructure import triangles_per_node as _triangles
 
     sizes = np.diff(u.gstart)
-    graph = u.graph_of()
-    owner = np.repeat(np.arange(u.nodes, dtype=np.int64), u.deg)
-    word = (sizes <= 64)[graph]  # nodes of one-word graphs
-    slots = word[owner]
-    bits = np.zeros(u.nodes, dtype=np.uint64)
+    word = np.repeat(sizes <= 64, sizes)  # nodes of one-word graphs
+    slots = word[u.owner]
+    bits = np.zeros(u.nodes, dtype=np.uint64)  # stays 0 in larger graphs: their ANDs below are 0
     seg = np.flatnonzero(word & (u.deg > 0))
     if seg.size:
-        local = (u.indices - u.gstart[graph[u.indices]]).astype(np.uint64)
-        val = np.where(slots, np.left_shift(np.uint64(1), local & np.uint64(63)), np.uint64(0))
+        val = np.left_shift(np.uint64(1), u.local.astype(np.uint64) & np.uint64(63))
+        if not slots.all():
+            val[~slots] = 0
         bits[seg] = np.bitwise_or.reduceat(val, u.indptr[seg])
-    common = np.where(slots, _popcount(bits[owner] & bits[u.indices]), 0)
-    tri = np.bincount(owner, weights=common, minlength=u.nodes).astype(np.int64) // 2
+    common = np.zeros(u.indices.size + 1, dtype=np.int64)
+    np.cumsum(_popcount(bits[u.owner] & bits[u.indices]), dtype=np.int64, out=common[1:])
+    tri = (common[u.indptr[1:]] - common[u.indptr[:-1]]) // 2  # per node: half its edges' common neighbours
     if not slots.all():  # the other graphs: their edges only, through the sparse product
         keep = ~slots
         indptr = np.zeros(u.nodes + 1, dtype=np.int64)

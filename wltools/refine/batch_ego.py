@@ -69,11 +69,10 @@ def _dense_buffer(u: Union, small: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     base = np.concatenate([[0], np.cumsum(area)[:-1]])
     buf = np.zeros(int(area.sum()), dtype=bool)
     graph = u.graph_of()
-    owner = np.repeat(np.arange(u.nodes, dtype=np.int64), u.deg)
-    g = graph[owner]
+    g = graph[u.owner]
     keep = small[g]
-    o, w, g = owner[keep], u.indices[keep], g[keep]
-    buf[base[g] + (o - u.gstart[g]) * sizes[g] + (w - u.gstart[g])] = True
+    o, w, g = u.owner[keep], u.local[keep], g[keep]
+    buf[base[g] + (o - u.gstart[g]) * sizes[g] + w] = True
     return buf, base, graph
 
 
@@ -87,7 +86,7 @@ def _balls(u: Union, radius: int, buf, base, graph, small) -> tuple[np.ndarray, 
     if radius == 1:  # the centre, then its neighbours in adjacency order
         counts = np.where(in_small, u.deg + 1, 0)
         ptr = np.concatenate([[0], np.cumsum(counts)])
-        owner = np.repeat(np.arange(u.nodes, dtype=np.int64), u.deg)
+        owner = u.owner
         keep = in_small[owner]
         members = np.empty(int(ptr[-1]), dtype=np.int64)
         members[ptr[:-1][in_small]] = np.flatnonzero(in_small)

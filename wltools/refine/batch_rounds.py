@@ -54,10 +54,11 @@ def _group(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ids, order[flag]
 
 
-def _layout(indptr: np.ndarray, indices: np.ndarray, deg: np.ndarray) -> dict:
+def _layout(indptr: np.ndarray, indices: np.ndarray, deg: np.ndarray, owner: np.ndarray | None = None) -> dict:
     """The arrays :func:`_round` reads: CSR, the owner of each neighbour slot (and it times the
     number of nodes, which bounds every colour) and the slot's position in its owner's list."""
-    owner = np.repeat(np.arange(deg.size, dtype=np.int64), deg)
+    if owner is None:
+        owner = np.repeat(np.arange(deg.size, dtype=np.int64), deg)
     return {"indptr": indptr, "indices": indices, "deg": deg, "owner": owner, "owner_n": owner * max(deg.size, 1),
             "pos": np.arange(indices.size, dtype=np.int64) - indptr[owner]}
 
@@ -144,7 +145,7 @@ def joint_rounds(u: Union, init: np.ndarray) -> tuple:
     0, their differing keys (:func:`_zero_diff`)."""
     P = u.pairs
     pair_of, side = u.pair_of, u.side
-    g = _layout(u.indptr, u.indices, u.deg)
+    g = _layout(u.indptr, u.indices, u.deg, u.owner)
     K0 = np.int64(int(init.max(initial=0)) + 1)
     col, first = _group(pair_of * K0 + init)  # exact: the pair and the key in one integer (ids < nodes)
     stats = _stats(col, first, pair_of, side, P)

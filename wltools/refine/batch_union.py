@@ -6,23 +6,27 @@ Pair ``p`` with graphs ``G_p``, ``H_p`` of ``n_p`` nodes occupies the union's no
 graphs in one pass (what :func:`wltools.refine.seeded.graph_csr` does for one graph), so the
 per-graph cost is a few Python operations, not a few numpy calls.
 
-A pair with a graph whose adjacency dict is not keyed ``0..n-1`` in order, with a self-loop, or
-with graphs of different sizes is not put in the union: it is reported back, to be refined by
-:func:`wltools.refine.refine_pair` (which relabels, refuses with its one-line error, or answers
-"different numbers of edges").
+A pair with a graph whose adjacency dict is not keyed ``0..n-1`` in order, with node or edge data
+(labels, weights, ...), with a self-loop, or with graphs of different sizes is not put in the
+union: it is reported back, to be refined by :func:`wltools.refine.refine_pair` (which relabels,
+uses the labels, refuses with its one-line error, or answers "different numbers of edges").
 
 Examples
 --------
 >>> import networkx as nx
->>> u, rejected = union_of([(nx.path_graph(2), nx.path_graph(2)), (nx.Graph([(0, 0), (0, 1)]), nx.path_graph(2))])
->>> u.pairs, u.nodes, u.indices.tolist(), rejected
-(1, 4, [1, 0, 3, 2], {1})
+>>> labelled = nx.path_graph(2)
+>>> labelled.nodes[0]["label"] = "C"
+>>> u, rejected = union_of([(nx.path_graph(2), nx.path_graph(2)), (nx.Graph([(0, 0), (0, 1)]), nx.path_graph(2)),
+...                         (labelled, nx.path_graph(2))])
+>>> u.pairs, u.nodes, u.indices.tolist(), u.local.tolist(), sorted(rejected)
+(1, 4, [1, 0, 3, 2], [1, 0, 1, 0], [1, 2])
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
+from operator import itemgetter
 
 import networkx as nx
 import numpy as np
@@ -32,13 +36,17 @@ __all__ = ["Union", "union_of"]
 
 @dataclass
 class Union:
-    """CSR of the union (``indptr``, ``indices``, ``deg``; union node ids), and per node its pair
-    (``pair_of``) and side (``side``: 0 in G, 1 in H); per pair its order ``n`` and first node
-    ``start``; per graph (G_0, H_0, G_1, ...) its first node ``gstart`` (one more entry: the total)."""
+    """CSR of the union (``indptr``, ``indices``, ``deg``; union node ids), each neighbour slot's
+    ``owner`` (the node whose list holds it) and ``local`` id (the neighbour's id in its own
+    graph); per node its pair (``pair_of``) and side (``side``: 0 in G, 1 in H); per pair its
+    order ``n`` and first node ``start``; per graph (G_0, H_0, G_1, ...) its first node
+    ``gstart`` (one more entry: the total)."""
 
     indptr: np.ndarray
     indices: np.ndarray
     deg: np.ndarray
+    owner: np.ndarray
+    local: np.ndarray
     pair_of: np.ndarray
     side: np.ndarray
     n: np.ndarray
@@ -65,41 +73,51 @@ def _in_order(G: nx.Graph) -> bool:
 
 def union_of(pairs: list) -> tuple[Union, set]:
     """The union of ``pairs`` (each two graphs of equal order); the positions of pairs left out
-    (adjacency not keyed ``0..n-1`` in order, a self-loop, different sizes) are returned beside it."""
+    (adjacency not keyed ``0..n-1`` in order, node or edge data, a self-loop, different sizes)
+    are returned beside it."""
     rejected = {i for i, (G, H) in enumerate(pairs) if not (_in_order(G) and _in_order(H))}
     while True:
         kept = [pair for i, pair in enumerate(pairs) if i not in rejected]
-        u = _build(kept)
-        loops = _pairs_with_self_loops(u) + _pairs_of_different_sizes(u)
-        if not loops:
+        u, with_data = _build(kept)
+        bad = _pairs_with(u, with_data) + _pairs_with(u, u.indices[u.owner == u.indices]) + _pairs_of_different_sizes(u)
+        if not bad:
             return u, rejected
         positions = [i for i in range(len(pairs)) if i not in rejected]
-        rejected |= {positions[p] for p in loops}
+        rejected |= {positions[p] for p in bad}
 
 
-def _build(pairs: list) -> Union:
+def _build(pairs: list) -> tuple[Union, np.ndarray]:
+    """The union of ``pairs`` (adjacency dicts keyed ``0..n-1`` in order), and the union ids of
+    the nodes with node data or with data on an edge of theirs. One pass over the adjacency
+    dicts for each of: degrees, neighbours, edge data (all C-level iteration), one over the
+    node-data dicts."""
     graphs = [X for pair in pairs for X in pair]
     n = np.fromiter((G.number_of_nodes() for G, _ in pairs), dtype=np.int64, count=len(pairs))
     sizes = np.repeat(n, 2)
     gstart = np.zeros(sizes.size + 1, dtype=np.int64)
     np.cumsum(sizes, out=gstart[1:])
     N = int(gstart[-1])
-    adjs = [dict(X.adjacency()) for X in graphs]  # networkx's public view of its adjacency dicts
-    deg = np.fromiter(map(len, chain.from_iterable(map(dict.values, adjs))), dtype=np.int64, count=N)
+    # networkx's public iterators: adjacency() yields (node, neighbour dict), nodes(data=True) (node, data dict)
+    nbrs = list(map(itemgetter(1), chain.from_iterable([X.adjacency() for X in graphs])))
+    deg = np.fromiter(map(len, nbrs), dtype=np.int64, count=N)
     indptr = np.zeros(N + 1, dtype=np.int64)
     np.cumsum(deg, out=indptr[1:])
     E = int(indptr[-1])
-    local = np.fromiter(chain.from_iterable(map(chain.from_iterable, map(dict.values, adjs))), dtype=np.int64, count=E)
+    local = np.fromiter(chain.from_iterable(nbrs), dtype=np.int64, count=E)
+    owner = np.repeat(np.arange(N, dtype=np.int64), deg)
     indices = local + np.repeat(gstart[:-1], indptr[gstart[1:]] - indptr[gstart[:-1]])
+    data = np.fromiter(map(any, map(dict.values, nbrs)), dtype=bool, count=N)
+    data |= np.fromiter(map(bool, map(itemgetter(1), chain.from_iterable([X.nodes(data=True) for X in graphs]))),
+                        dtype=bool, count=N)
     pair_of = np.repeat(np.arange(len(pairs), dtype=np.int64), 2 * n)
     side = np.repeat(np.tile(np.array([0, 1], dtype=np.int64), len(pairs)), sizes)
-    return Union(indptr, indices, deg, pair_of, side, n, gstart[:-1:2].copy(), gstart)
+    u = Union(indptr, indices, deg, owner, local, pair_of, side, n, gstart[:-1:2].copy(), gstart)
+    return u, np.flatnonzero(data)
 
 
-def _pairs_with_self_loops(u: Union) -> list[int]:
-    """Positions (in the union) of the pairs with a self-loop in either graph."""
-    owner = np.repeat(np.arange(u.nodes, dtype=np.int64), u.deg)
-    return sorted(set(u.pair_of[owner[u.indices == owner]].tolist()))
+def _pairs_with(u: Union, nodes: np.ndarray) -> list[int]:
+    """Positions (in the union) of the pairs holding any of the union ids ``nodes``."""
+    return np.unique(u.pair_of[nodes]).tolist()
 
 
 def _pairs_of_different_sizes(u: Union) -> list[int]:

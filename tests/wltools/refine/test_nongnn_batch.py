@@ -121,6 +121,8 @@ def test_relabelling_invariance(brec, atlas_pairs, test):
 def test_empty_one_node_different_orders_and_odd_inputs(test):
     labelled = nx.path_graph(3)
     nx.set_edge_attributes(labelled, 1.0, "weight")
+    node_data = nx.path_graph(3)
+    nx.set_node_attributes(node_data, {0: (0.0, 1.0)}, "pos")
     pairs = [
         (nx.empty_graph(0), nx.empty_graph(0)),
         (nx.empty_graph(1), nx.empty_graph(1)),
@@ -131,6 +133,7 @@ def test_empty_one_node_different_orders_and_odd_inputs(test):
         (nx.relabel_nodes(nx.path_graph(4), {0: "a", 1: "b", 2: "c", 3: "d"}), nx.star_graph(3)),
         (nx.Graph([(2, 1), (1, 0)]), nx.path_graph(3)),  # nodes 0..n-1, not in order
         (labelled, nx.path_graph(3)),                   # edge data other than labels
+        (node_data, nx.path_graph(3)),                  # node data other than labels
     ]
     assert refine_pairs(pairs, test) == _per_pair(pairs, test)
     loop = nx.Graph([(0, 0), (0, 1), (1, 2)])  # as many edges as the triangle: refused, not "edges differ"
@@ -140,6 +143,10 @@ def test_empty_one_node_different_orders_and_odd_inputs(test):
         refine_pairs([(nx.path_graph(2), nx.path_graph(2)), (loop, nx.cycle_graph(3))], test)
     with pytest.raises(UnsupportedGraphError):
         refine_pairs([(nx.DiGraph([(0, 1)]), nx.DiGraph([(0, 1)]))], test)
+    node_labelled = nx.path_graph(3)
+    nx.set_node_attributes(node_labelled, "C", "label")  # not in the union: refine_pair refuses it
+    with pytest.raises(UnsupportedGraphError, match="not defined on labelled graphs"):
+        refine_pairs([(nx.path_graph(3), nx.path_graph(3)), (node_labelled, node_labelled)], test)
 
 
 def test_hash_collisions_are_retried_exactly(atlas_pairs, brec, monkeypatch):
