@@ -66,11 +66,13 @@ def _worker(pid: int) -> None:
                       "witness": r.witness[:300]}), flush=True)
 
 
-def run_pair(pid: int, limit: float, max_rss: int) -> dict:
-    """One pair in a subprocess; ``status`` ok, timeout, memory or error."""
+def run_pair(pid: int, limit: float, max_rss: int, tree: Path = ROOT) -> dict:
+    """One pair in a subprocess, with the code of ``tree`` (this one, or an exported older
+    revision: its own copy of this script puts it first on the path); ``status`` ok, timeout,
+    memory or error."""
     env = dict(os.environ, **THREAD_ENV)
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", str(pid)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    proc = subprocess.Popen([sys.executable, str(tree / "benchmarks" / "fwl3_bench.py"), "--worker", str(pid)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tree)
     out, err, ready, status, rss_max = watch(proc, limit=limit, max_rss=max_rss, poll=0.1)
     lines = [x for x in out if x.startswith("{")]
     if status is None and proc.returncode == 0 and lines:
@@ -81,6 +83,23 @@ def run_pair(pid: int, limit: float, max_rss: int) -> dict:
     if rec["status"] == "error":
         rec["stderr_tail"] = "".join(err)[-600:]
     return rec
+
+
+def _exported(rev: str, tmp: Path) -> Path:
+    """The tracked files of git revision ``rev`` under ``tmp`` (``git archive``; no worktree)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+    return tmp
+
+
+def _speedup(before: dict, after: dict) -> dict:
+    """CPU and wall ratios before / after, and whether both runs gave the same verdict, round
+    and stable class count."""
+    if before.get("status") != "ok" or after.get("status") != "ok":
+        return {"status": f"before {before.get('status')}, after {after.get('status')}"}
+    same = all(before[k] == after[k] for k in ("distinguished", "iteration", "iterations", "classes_g", "witness"))
+    return {"cpu": round(before["seconds_cpu"] / after["seconds_cpu"], 2),
+            "wall": round(before["seconds_wall"] / after["seconds_wall"], 2), "same_result": same}
 
 
 def _extrapolate(records: list[dict]) -> dict:
@@ -143,6 +162,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--max-n", type=int, default=10**9, help="Skip pairs with more nodes.")
     ap.add_argument("--max-rss", type=float, default=8.0, help="GiB resident at which a pair is killed.")
     ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--before", default=None, metavar="REV",
+                    help="Also run each pair with the code of git revision REV, just before it (same run): "
+                         "the record gets 'before' and the CPU-time ratio.")
     ap.add_argument("--resume", action="store_true",
                     help="Keep the finished pairs of --out and run only the selected pairs not finished there.")
     args = ap.parse_args(argv)
@@ -151,7 +173,7 @@ def main(argv=None) -> dict:
         return {}
 
     from brec_runner.runs.dataset import load_pairs, parse_id_ranges
-    from wltools import provenance
+    from wltools.runtime import provenance
     from wltools.refine import refine_pair
     from wltools.refine.cost import peak_bytes
 
@@ -170,6 +192,12 @@ def main(argv=None) -> dict:
         "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "pairs": [],
     }
+    before_tree = None
+    if args.before:
+        import tempfile
+
+        before_tree = _exported(args.before, Path(tempfile.mkdtemp(prefix="fwl3-before-")))
+        result["before"] = {"revision": args.before, "how": "git archive REV, each pair's worker run from it"}
     t0 = time.monotonic()
     path = Path(args.out)
     kept: dict[int, dict] = {}
@@ -193,7 +221,11 @@ def main(argv=None) -> dict:
         elif time.monotonic() - t0 > args.budget:
             rec["status"] = "not run (budget)"
         else:
+            if before_tree is not None:
+                rec["before"] = run_pair(p.id, args.limit, int(args.max_rss * 2**30), before_tree)
             rec.update(run_pair(p.id, args.limit, int(args.max_rss * 2**30)))
+            if before_tree is not None:
+                rec["speedup"] = _speedup(rec["before"], rec)
         result["pairs"].append(rec)
         print(json.dumps({k: v for k, v in rec.items() if k != "witness"}), flush=True)
         result["runs"][-1]["elapsed_s"] = round(time.monotonic() - t0, 1)

@@ -459,8 +459,9 @@ def _small_cfi_pair():
 
 def test_a_long_3fwl_prints_its_estimate_before_the_work(monkeypatch, capsys):
     """BREC's largest CFI pair ran 8 min 43 s silently. A 3fwl round estimated above
-    LONG_ROUND_SECONDS now prints memory and time first; the small pair stands in for the large
-    one by lowering the threshold (the refinement itself is the real one)."""
+    LONG_ROUND_SECONDS now prints memory and time first, then a line as each round ends; the small
+    pair stands in for the large one by lowering the threshold (the refinement itself is the real
+    one)."""
     import wltools.check as check
     import wltools.refine
 
@@ -476,7 +477,10 @@ def test_a_long_3fwl_prints_its_estimate_before_the_work(monkeypatch, capsys):
     c = check.check_pair(G, H, ("3fwl",), iso=False, progress=True)
     assert c.results[0].distinguished
     assert seen[0].startswith("wltools: 3fwl on 30 nodes: estimated ") and " a round " in seen[0], seen
-    assert capsys.readouterr().err.startswith("wltools: 3fwl on 30 nodes: 1 stage in ")  # the stage line, piped
+    after = capsys.readouterr().err.splitlines()  # a line a round as it ends, then the stage line (piped)
+    rounds = [line for line in after if line.startswith("wltools: 3fwl on 30 nodes: round ")]
+    assert len(rounds) == c.results[0].iterations and rounds[0].startswith("wltools: 3fwl on 30 nodes: round 1 done, ")
+    assert after[-1].startswith("wltools: 3fwl on 30 nodes: 1 stage in ") and len(after) == len(rounds) + 1
     check.check_pair(G, H, ("3fwl",), iso=False, progress=False)
     assert capsys.readouterr().err == ""
 

@@ -24,24 +24,28 @@ non-adjacent), which is the isomorphism type of the ordered triple of a simple u
 3-FWL refines 2-FWL: by induction, ``chi3(u, v, x)`` determines the 2-FWL colours of all ordered
 pairs among ``u, v, x``, so the histograms of the triples ``(u, v, v)`` already carry 2-FWL's.
 
-Fast path (:func:`refine_fwl3`): a colour array ``C [n, n, n]`` per graph; for a block of first
-nodes ``u`` the items ``(C[w, v, x] k + C[u, w, x]) k + C[u, v, w]`` (``k`` colours; exact while
-``k^3 < 2^63``, else two int64 words per item, sorted lexicographically) form one contiguous
-``[b, n, n, n]`` array ``(u, v, x, w)``, sorted along ``w`` and grouped exactly as ``b n^2`` rows by
-:class:`~wltools.refine.grouping.RowGrouper`, so the ``n^4`` items of a round are never held at
-once. Both graphs are refined with one shared colour table (:func:`~wltools.refine.kernel.
-refine`). Time ``O(n^4 log n)`` per round, memory ``O(n^3)``
-(:func:`wltools.refine.cost.peak_bytes`). The reference (:func:`refine_fwl3_reference`) is the
-definition above over dicts of sorted tuples.
+Fast path (:func:`refine_fwl3`): a colour array ``C [n, n, n]`` per graph; the item of
+``(u, v, x)`` and ``w`` is ``(C[w, v, x] k + C[u, w, x]) k + C[u, v, w]`` (``k`` colours; exact while
+``k^3 < 2^63``, else two int64 words per item, sorted lexicographically); a triple's items sorted
+along ``w`` make its row, grouped exactly by :class:`~wltools.refine.grouping.RowGrouper` block by
+block, so the ``n^4`` items of a round are never held at once. Two rounds give the same ids:
+
+* the **symmetric round** (:mod:`wltools.refine.fwl3_symmetric`): the colouring is equivariant
+  under permuting a triple's positions, so the rows of the sorted triples ``u <= v <= x`` (a sixth)
+  and of one triple per class and permutation decide every triple's colour; taken while the
+  classes are few against the triples (:func:`~wltools.refine.fwl3_symmetric.worth_it`);
+* the **full round** (:func:`_full_round`): for a block of first nodes ``u`` the items form one
+  contiguous ``[b, n, n, n]`` array ``(u, v, x, w)``.
+
+Both graphs are refined with one shared colour table (:func:`~wltools.refine.kernel.refine`). Time
+``O(n^4 log n)`` per round (the symmetric round about a sixth of it on BREC's CFI pairs), memory
+``O(n^3)`` (:func:`wltools.refine.cost.peak_bytes`). The reference (:func:`refine_fwl3_reference`)
+is the definition above over dicts of sorted tuples.
 
 Labels (:mod:`wltools.graphs.labels`): the initial colour of ``(u, v, x)`` is the triple of *labelled*
 pair types (:func:`wltools.refine.fwl.labelled_atomic_types`: equality, adjacency, edge label,
 the labels of both ends) of ``(u, v)``, ``(u, x)``, ``(v, x)``, which is the isomorphism type of
 the ordered triple in the vertex- and edge-coloured graph (Grohe 2017, Sec. 3.5).
-
-Only the colours of all ordered triples are computed: restricting to triples up to a
-permutation of positions would need the colour map of each position permutation, which is itself
-a refinement result, so no shortcut is taken.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ from .engine import RefinementResult, multiset_text, run_reference
 from .kernel import DEFAULT_MAX_BYTES, Declaration, blocked, refine
 from ..graphs.labels import PairLabels
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
+from .fwl3_symmetric import symmetric_round, worth_it
 
 __all__ = ["refine_fwl3", "fwl3_declaration", "refine_fwl3_reference", "triple_types", "triple_type_text", "fwl3_next_colours",
            "PACK_LIMIT"]
@@ -122,37 +127,72 @@ def _scales(k: int, packed: bool) -> tuple[int, int]:
     return (k * k, k) if packed else (k, 1)
 
 
-def fwl3_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES, pack_limit: int = PACK_LIMIT):
-    """One 3-FWL round in blocks over the first node ``u`` (:func:`~wltools.refine.kernel.blocked`):
-    the items of ``b`` first nodes are one ``[b, n, n, n]`` array within ``max_bytes``.
-    ``pack_limit`` (tests only) lowers the bound on ``k^3`` above which items take two int64 words."""
-    ar = np.arange(n)
+def _packed(k: int, pack_limit: int) -> bool:
+    """Whether a round from ``k`` colours packs an item into one int64 (``k^3 < pack_limit``)."""
+    if k * k >= 2**63:  # pragma: no cover - needs more than 3e9 colours
+        raise OverflowError(f"3-FWL: {k} colours do not fit two int64 words per item")
+    return k**3 < pack_limit
 
-    def packed(k):
-        if k * k >= 2**63:  # pragma: no cover - needs more than 3e9 colours
-            raise OverflowError(f"3-FWL: {k} colours do not fit two int64 words per item")
-        return k**3 < pack_limit
+
+def _rows_at(pack_limit: int):
+    """``rows_at(g, C, k, u, v, x)``: the prefixes ``C[u, v, x]`` and sorted item rows of the triples
+    at the given coordinates, each gathered on its own (:func:`~wltools.refine.kernel.blocked`)."""
 
     def rows_at(g, C, k, u, v, x):
-        s1, s2 = _scales(k, packed(k))
+        packed = _packed(k, pack_limit)
+        s1, s2 = _scales(k, packed)
+        ar = np.arange(C.shape[0])[None, :]
         us, vs, xs = u[:, None], v[:, None], x[:, None]
-        items = _sorted_items(C[ar[None, :], vs, xs] * s1, C[us, ar[None, :], xs] * s2, C[us, vs, ar[None, :]],
-                              k, packed(k))
-        return C[u, v, x], items
+        return C[u, v, x], _sorted_items(C[ar, vs, xs] * s1, C[us, ar, xs] * s2, C[us, vs, ar], k, packed)
+
+    return rows_at
+
+
+def _full_round(n: int, max_bytes: int, pack_limit: int):
+    """One 3-FWL round over all ``n^3`` triples of each graph, in blocks over the first node ``u``
+    (:func:`~wltools.refine.kernel.blocked`): the items of ``b`` first nodes are one
+    ``[b, n, n, n]`` array within ``max_bytes``."""
 
     def slabs(g, C, k):
-        s1, s2 = _scales(k, packed(k))
+        packed = _packed(k, pack_limit)
+        s1, s2 = _scales(k, packed)
         T1 = np.ascontiguousarray(C.transpose(1, 2, 0))[None]  # [1, v, x, w] = C[w, v, x]
         T1 *= s1
 
         def slab(lo, hi):
             B2 = C[lo:hi].transpose(0, 2, 1)[:, None] * s2  # [b, 1, x, w] = C[u, w, x] s2
-            return _sorted_items(T1, B2, C[lo:hi, :, None, :], k, packed(k))  # C[u, v, w] as [b, v, 1, w]
+            return _sorted_items(T1, B2, C[lo:hi, :, None, :], k, packed)  # C[u, v, w] as [b, v, 1, w]
 
         return slab
 
-    return blocked(rows_at, (n, n, n), lambda k: n if packed(k) else 2 * n, slabs=slabs, max_bytes=max_bytes,
-                   what="3-FWL")
+    return blocked(_rows_at(pack_limit), (n, n, n), lambda k: n if _packed(k, pack_limit) else 2 * n,
+                   slabs=slabs, max_bytes=max_bytes, what="3-FWL")
+
+
+def fwl3_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES, pack_limit: int = PACK_LIMIT,
+                      symmetric: bool | None = None):
+    """One 3-FWL round, ``step(cg, ch, k) -> (ids, row_of)``: by the symmetric round
+    (:mod:`wltools.refine.fwl3_symmetric`: the sorted triples, then one triple per class and
+    position permutation) while the colours are few against the triples
+    (:func:`~wltools.refine.fwl3_symmetric.worth_it`), else over all ``n^3`` triples
+    (:func:`_full_round`); both give the same ids. ``symmetric`` True / False (tests, benchmarks)
+    takes the one round always. ``pack_limit`` (tests only) lowers the bound on ``k^3`` above which
+    items take two int64 words."""
+    full = _full_round(n, max_bytes, pack_limit)
+    if symmetric is False:
+        return full
+
+    def items(T1, B2, B3, k):  # sorted rows of items, T1 and B2 scaled already
+        return _sorted_items(T1, B2, B3, k, _packed(k, pack_limit))
+
+    sym = symmetric_round(n, _rows_at(pack_limit), items, lambda k: _scales(k, _packed(k, pack_limit)),
+                          lambda k: n if _packed(k, pack_limit) else 2 * n, max_bytes,
+                          fallback=None if symmetric else full)
+
+    def step(cg, ch, k):
+        return sym(cg, ch, k) if symmetric or worth_it(n, k) else full(cg, ch, k)
+
+    return step
 
 
 def _compact_type(code: int) -> str:
@@ -207,7 +247,8 @@ def _labelled_triples(G: nx.Graph, H: nx.Graph, labels: PairLabels):
 
 
 def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
-                pack_limit: int = PACK_LIMIT, labels: PairLabels | None = None) -> RefinementResult:
+                pack_limit: int = PACK_LIMIT, labels: PairLabels | None = None,
+                symmetric: bool | None = None) -> RefinementResult:
     """3-FWL (= 4-WL) on a pair with one shared colour table (fast exact path, bounded memory).
 
     ``labels``: the pair's joint label ids (:func:`wltools.graphs.labels.pair_labels`); the initial triple
@@ -215,7 +256,8 @@ def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
 
     ``max_bytes`` bounds the work arrays of one block and, separately, the store of verified
     rows; :func:`wltools.refine.cost.peak_bytes` states the whole peak before a run.
-    ``pack_limit`` (for tests) lowers the bound on ``k^3`` above which items take two words.
+    ``pack_limit`` (for tests) lowers the bound on ``k^3`` above which items take two words;
+    ``symmetric`` (tests, benchmarks) forces the round (:func:`fwl3_next_colours`).
 
     Examples
     --------
@@ -226,11 +268,12 @@ def refine_fwl3(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
     >>> r.witness.split(" whose")[0]  # u-v-x a path: how many w close it to a 4-cycle, ...
     'iteration 1: triples of type (u~v, u/x, v~x)'
     """
-    return refine(fwl3_declaration(G, H, max_bytes=max_bytes, pack_limit=pack_limit, labels=labels))
+    return refine(fwl3_declaration(G, H, max_bytes=max_bytes, pack_limit=pack_limit, labels=labels,
+                                   symmetric=symmetric))
 
 
 def fwl3_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES, pack_limit: int = PACK_LIMIT,
-                     labels: PairLabels | None = None) -> Declaration:
+                     labels: PairLabels | None = None, symmetric: bool | None = None) -> Declaration:
     """3-FWL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_fwl3`): it
     colours ordered triples, starts from their (labelled) atomic types and aggregates over every
     ``w`` the key ``(chi(w, v, x), chi(u, w, x), chi(u, v, w))``."""
@@ -242,7 +285,7 @@ def fwl3_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_B
         codes = np.flatnonzero(np.bincount(Cg.reshape(-1), minlength=27) + np.bincount(Ch.reshape(-1), minlength=27))
         texts = (triple_type_text, _compact_type)
     packed_at: dict = {}
-    step = fwl3_next_colours(Cg.shape[0], max_bytes, pack_limit)
+    step = fwl3_next_colours(Cg.shape[0], max_bytes, pack_limit, symmetric)
 
     def next_colours(cg, ch, k):
         packed_at[k] = k**3 < pack_limit

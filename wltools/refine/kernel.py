@@ -74,7 +74,8 @@ from .grouping import RowGrouper
 
 __all__ = ["Declaration", "History", "refine", "round_loop", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids", "blocked",
            "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
-           "BLOCK_FACTOR", "block_rows", "HashCollision", "verdict_only", "verdict_only_active", "VERDICT_ONLY_WITNESS"]
+           "BLOCK_FACTOR", "block_rows", "HashCollision", "verdict_only", "verdict_only_active", "VERDICT_ONLY_WITNESS",
+           "round_progress"]
 
 #: Default budget (bytes) of the block work arrays of a round, and separately of the store of
 #: verified rows (:func:`grouped_ids`).
@@ -129,6 +130,36 @@ def verdict_only(on: bool = True) -> Iterator[None]:
         yield
     finally:
         _VERDICT_ONLY.reset(token)
+
+
+#: The progress callback :func:`refine` calls after each round when given none (set by
+#: :func:`round_progress`).
+_ROUND_PROGRESS: contextvars.ContextVar[Callable[[int, int], None] | None] = contextvars.ContextVar(
+    "wltools_round_progress", default=None)
+
+
+@contextlib.contextmanager
+def round_progress(callback: Callable[[int, int], None] | None) -> Iterator[None]:
+    """Inside, :func:`refine` (every test declared on the kernel, reached through
+    :func:`wltools.refine.refine_pair` or any other caller) calls ``callback(t, k)`` after each
+    round ``t`` that reached ``k`` colours, unless given a ``progress`` of its own: how ``wltools
+    check`` shows a long refinement's rounds.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from wltools.refine import refine_pair
+    >>> seen = []
+    >>> with round_progress(lambda t, k: seen.append((t, k))):
+    ...     _ = refine_pair(nx.path_graph(6), nx.path_graph(6), "spd")
+    >>> seen
+    [(1, 3)]
+    """
+    token = _ROUND_PROGRESS.set(callback)
+    try:
+        yield
+    finally:
+        _ROUND_PROGRESS.reset(token)
 
 
 def verdict_only_active() -> bool:
@@ -519,7 +550,8 @@ def refine(decl: Declaration, *, history: History | None = None,
         check(t, row_of, k_before)
 
     t, _ = round_loop(k, propose, accept, max_rounds=decl.max_rounds,
-                  stop=lambda: until_difference and first_t is not None, progress=progress)
+                      stop=lambda: until_difference and first_t is not None,
+                      progress=progress if progress is not None else _ROUND_PROGRESS.get())
     if history is not None:
         history.first_diff = first_t
     if not decl.compare:  # the caller compares: no class sizes, no witness

@@ -18,7 +18,7 @@ import contextlib
 import sys
 import threading
 import time
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 __all__ = ["progress_bar", "StageLine", "on_terminal", "timed_stage"]
 
@@ -115,31 +115,33 @@ def progress_bar(iterable: Iterable | None = None, *, total: int | None = None, 
 
 @contextlib.contextmanager
 def timed_stage(desc: str, estimate: str, seconds: float | None, *, enabled: bool = True,
-                file: TextIO | None = None, tick: float = 1.0) -> Iterator[None]:
+                file: TextIO | None = None, tick: float = 1.0) -> Iterator[Callable[[str], None]]:
     """Progress of one long step that reports nothing from inside (a refinement whose rounds the
     caller cannot see): one line first, ``wltools: DESC: ESTIMATE``, then on a terminal a bar of
     elapsed seconds against ``seconds`` (the estimate; ticked by a thread every ``tick`` seconds,
     so its ETA is the estimate's), off a terminal the :class:`StageLine` at the end
-    (``wltools: DESC: 1 stage in 523.1 s``). ``enabled=False`` writes nothing.
+    (``wltools: DESC: 1 stage in 523.1 s``). ``enabled=False`` writes nothing. It yields
+    ``note(text)``, which writes ``wltools: DESC: TEXT`` (above the bar on a terminal): what the
+    step reports of itself on the way (a refinement's rounds, :func:`wltools.refine.kernel.round_progress`).
 
     Examples
     --------
     >>> import io
     >>> log = io.StringIO()
-    >>> with timed_stage("3fwl on 30 nodes", "about 40 MiB, 1 s a round", 4.0, file=log):
-    ...     pass
+    >>> with timed_stage("3fwl on 30 nodes", "about 40 MiB, 1 s a round", 4.0, file=log) as note:
+    ...     note("round 1: 80 colours")
     >>> lines = log.getvalue().splitlines()
-    >>> lines[0], lines[1].startswith("wltools: 3fwl on 30 nodes: 1 stage in ")
-    ('wltools: 3fwl on 30 nodes: about 40 MiB, 1 s a round', True)
+    >>> lines[:2], lines[2].startswith("wltools: 3fwl on 30 nodes: 1 stage in ")
+    (['wltools: 3fwl on 30 nodes: about 40 MiB, 1 s a round', 'wltools: 3fwl on 30 nodes: round 1: 80 colours'], True)
     """
     stream = sys.stderr if file is None else file
     if not enabled:
-        yield
+        yield lambda text: None
         return
     print(f"wltools: {desc}: {estimate}", file=stream, flush=True)
     if not on_terminal(stream):
         with StageLine(total=1, desc=desc, unit="stage", file=stream) as line:
-            yield
+            yield lambda text: line.write(f"wltools: {desc}: {text}")
             line.update(1)
         return
     total = max(1, round(seconds)) if seconds else None
@@ -154,7 +156,7 @@ def timed_stage(desc: str, estimate: str, seconds: float | None, *, enabled: boo
     thread = threading.Thread(target=ticker, daemon=True)
     thread.start()
     try:
-        yield
+        yield lambda text: bar.write(f"wltools: {desc}: {text}")
     finally:
         stop.set()
         thread.join()

@@ -7,13 +7,16 @@ Declared on the kernel by :func:`~wltools.refine.fwl3.fwl3_declaration`. Cost: p
 of both graphs (``2 n^3``) :data:`PER_TRIPLE` bytes (colours, the next round's ids, the
 transposed colours, the histogram copies), the block of ``(u, v, x, w)`` items (capped at the
 budget), the verified row store (capped) and the row grouper's 64 bytes per colour class, with as
-many classes as triples in the worst case: an upper fit of tracemalloc peaks (n = 20-80: 1.2-1.6x
-on random cubic graphs, 1.5-2x on BREC CFI pairs).
+many classes as triples in the worst case: an upper fit of the full round's tracemalloc peaks
+(n = 20-80: 1.2-1.6x on random cubic graphs); the symmetric round, which graphs with few classes
+take (BREC's CFI pairs), needs less.
 
-Time: about :data:`ROUND_ITEM_SECONDS` per ``(u, v, x, w)`` item and round, ``n^4`` items: measured
-on BREC's CFI pairs of 30-50 vertices on a loaded 2-core machine, 0.9-2.1e-7 s per item and round,
-4-6 rounds (BREC's largest CFI pair, 198 vertices, took 8 min 43 s). A guide shown before the work
-(``wltools check``), not a limit.
+Time: up to about :data:`ROUND_ITEM_SECONDS` per ``(u, v, x, w)`` item and round, ``n^4`` items: the
+full round over all triples, measured on BREC's four largest CFI pairs (154-198 vertices) at
+4.0-4.7e-8 CPU-s per item and round (``benchmarks/results/fwl3_largest.json``, revision 5f3a69e).
+The symmetric round (:mod:`wltools.refine.fwl3_symmetric`) takes about 9e-9 there, 4.1-4.5x less:
+BREC's largest CFI pair (198 vertices, 4 rounds) in 55 CPU-s against 245. A guide shown before the
+work (``wltools check``), not a limit.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from .base import WLTest
 
 #: Bytes per ordered triple besides the blocks.
 PER_TRIPLE = 48
-#: Seconds per item and round of the fast path (module docstring).
-ROUND_ITEM_SECONDS = 1.5e-7
+#: Seconds per item and round of the full round, an upper guide (module docstring).
+ROUND_ITEM_SECONDS = 5e-8
 
 
 def peak_bytes(n: int, m: int, **_) -> int:
