@@ -118,10 +118,15 @@ class CommittedTheory:
 
     @staticmethod
     def key(test: str, rrwp_steps: int | None) -> str:
-        """``test`` or ``rrwp@K``: what a verdict depends on."""
-        from wltools.refine.names import DEFAULT_RRWP_STEPS
+        """``test`` or ``rrwp@K``: what a verdict depends on (the test registry is imported only
+        for rrwp without its K, which needs the default)."""
+        if test != "rrwp":
+            return test
+        if rrwp_steps is None:
+            from wltools.refine.names import DEFAULT_RRWP_STEPS
 
-        return f"rrwp@{rrwp_steps or DEFAULT_RRWP_STEPS}" if test == "rrwp" else test
+            rrwp_steps = DEFAULT_RRWP_STEPS
+        return f"rrwp@{rrwp_steps}"
 
     def _path(self, where: str) -> Path:
         return self.root / ("brec-theory/verdicts.json" if where == "brec" else f"suites-theory/{where}.json")
