@@ -18,6 +18,8 @@ Usage::
 
     python benchmarks/fwl3_bench.py --budget 3300 --limit 900    # writes benchmarks/results/fwl3.json
     python benchmarks/fwl3_bench.py --resume --ids 260-319       # add pairs not finished there
+    python benchmarks/fwl3_bench.py --ids 341,345,352,356 --before 5f3a69e --out benchmarks/results/fwl3_largest.json
+                                       # each pair also with the code of 5f3a69e, just before: the same-run ratio
 
 The machine is recorded in the file; on a shared machine (other work running) the times are upper
 bounds of what an idle machine takes.
