@@ -97,3 +97,17 @@ def test_every_user_gives_the_same_results_with_collisions_forced(monkeypatch):
     for key in want:
         assert (got[key].distinguished, got[key].iteration, got[key].iterations, got[key].class_sizes) == (
             want[key].distinguished, want[key].iteration, want[key].iterations, want[key].class_sizes), key
+
+
+def test_group_hashes_is_np_unique():
+    """First indices and inverse of :func:`group_hashes` equal ``np.unique``'s (ids in hash order
+    are what committed witnesses name)."""
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        N = int(rng.integers(1, 4000))
+        dtype = (np.uint64, np.int64, np.int32, np.uint8)[trial % 4]
+        values = rng.integers(0, 200 if dtype == np.uint8 else 2**31, int(rng.integers(1, N + 1))).astype(dtype)
+        h = values[rng.integers(0, values.size, N)]
+        _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+        got_first, got_inv = hashing.group_hashes(h)
+        assert np.array_equal(got_first, first) and np.array_equal(got_inv, inv.reshape(-1))

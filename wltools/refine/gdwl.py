@@ -98,10 +98,12 @@ def joint_keys(G, H, distances: Sequence[str], rrwp_steps: int | None = None):
 
 def _rrwp_label(G, H, Dg, Dh, rrwp_steps):
     """Readable label of an RRWP key: the first (at most four) exact walk probabilities at a pair
-    that has it, by propagating ``e_i`` over ``min(K, 4) - 1`` steps (not the whole RRWP)."""
+    that has it, by propagating ``e_i`` over ``min(K, 4) - 1`` steps (not the whole RRWP), once per
+    source ``i``: the keys first met in row ``i`` share it."""
     K = rrwp_steps if rrwp_steps is not None else max(len(G), len(H))
     cache: dict = {}
     where: dict = {}
+    sources: dict = {}
 
     def first_index(key):
         if not where:
@@ -110,14 +112,12 @@ def _rrwp_label(G, H, Dg, Dh, rrwp_steps):
             where.update(zip(u.tolist(), first.tolist()))
         return where[key]
 
-    def label(key: int) -> str:
-        if key not in cache:
-            idx = first_index(key)
-            g, rest = (0, idx) if idx < Dg.size else (1, idx - Dg.size)
+    def walks(g: int, i: int) -> list[dict]:
+        """The distributions ``e_i P^s``, ``s < min(K, 4)``, as dicts (once per source ``i``)."""
+        if (g, i) not in sources:
             graph = (G, H)[g]
-            i, j = divmod(rest, graph.number_of_nodes())
             r = {i: Fraction(1)}
-            vals = [r.get(j, 0)]
+            out = [r]
             for _ in range(min(K, 4) - 1):
                 nxt: dict = {}
                 for u, x in r.items():
@@ -125,8 +125,16 @@ def _rrwp_label(G, H, Dg, Dh, rrwp_steps):
                     for w in graph[u]:
                         nxt[w] = nxt.get(w, 0) + x / deg
                 r = nxt
-                vals.append(r.get(j, 0))
-            cache[key] = "(" + ", ".join(str(x) for x in vals) + (f", ... #{key})" if K > 4 else ")")
+                out.append(r)
+            sources[g, i] = out
+        return sources[g, i]
+
+    def label(key: int) -> str:
+        if key not in cache:
+            idx = first_index(key)
+            g, rest = (0, idx) if idx < Dg.size else (1, idx - Dg.size)
+            i, j = divmod(rest, (G, H)[g].number_of_nodes())
+            cache[key] = "(" + ", ".join(str(r.get(j, 0)) for r in walks(g, i)) + (f", ... #{key})" if K > 4 else ")")
         return cache[key]
 
     return label

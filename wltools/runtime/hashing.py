@@ -10,7 +10,7 @@ blocks, the incremental 1-WL, the batched BREC rounds, the exact distance keys) 
 1. **hash**: ``h = prefix * w_0 + sum_j items_j * w_(j+1)`` (odd random 64-bit weights, arithmetic
    mod ``2^64``), then mixed (xor-shift, the prefix through splitmix64's constants; a segment's
    length is mixed in too, since zero items add nothing);
-2. **group** by hash (``np.unique``);
+2. **group** by hash (:func:`group_hashes`: ``np.unique``'s first indices and inverse);
 3. **verify** every key entry by entry against its group's first key (prefix, length, items);
 4. on a mismatch (a *collision*), raise :class:`HashCollision`; :func:`with_retries` redoes the
    work with new weights (``salt = 1, 2, ...``), at most :data:`TRIES` times.
@@ -35,7 +35,7 @@ from typing import Callable, TypeVar
 
 import numpy as np
 
-__all__ = ["HashCollision", "TRIES", "with_retries", "weights", "key_hashes", "exact_ids", "unique_rows",
+__all__ = ["HashCollision", "TRIES", "with_retries", "weights", "key_hashes", "group_hashes", "exact_ids", "unique_rows",
            "GOLDEN", "MIX"]
 
 T = TypeVar("T")
@@ -163,15 +163,42 @@ def _row_hashes(rows: np.ndarray, prefix: np.ndarray, salt: int) -> np.ndarray:
 
 def _verify(items, prefix, indptr, rep, layout) -> bool:
     """Whether every key equals key ``rep[i]`` (its group's first), entry by entry."""
-    if not np.array_equal(prefix, prefix[rep]):
+    # np.take: the same gathers as fancy indexing, several times faster on row blocks
+    if not np.array_equal(prefix, np.take(prefix, rep)):
         return False
     if indptr is None:
         step = max(1, _BLOCK_ITEMS // max(items.shape[1], 1))
-        return all(np.array_equal(items[a : a + step], items[rep[a : a + step]]) for a in range(0, items.shape[0], step))
+        return all(np.array_equal(items[a : a + step], np.take(items, rep[a : a + step], axis=0))
+                   for a in range(0, items.shape[0], step))
     lengths, owner, pos = layout
-    if not np.array_equal(lengths, lengths[rep]):
+    if not np.array_equal(lengths, np.take(lengths, rep)):
         return False
-    return bool(np.array_equal(items, items[indptr[rep][owner] + pos]))
+    return bool(np.array_equal(items, np.take(items, np.take(indptr, rep)[owner] + pos)))
+
+
+def group_hashes(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(h, return_index=True, return_inverse=True)[1:]`` for a non-empty 1-D array:
+    per distinct value in increasing order the index of its first occurrence, and per entry the
+    rank of its value among the distinct ones. The same arrays at about half the time: an
+    unstable argsort (np.unique sorts stably to find first occurrences), the first occurrence of
+    a run of equal values being the least index in it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> first, inv = group_hashes(np.array([7, 3, 7, 5, 3], dtype=np.uint64))
+    >>> first.tolist(), inv.tolist()
+    ([1, 3, 0], [2, 0, 2, 1, 0])
+    """
+    perm = np.argsort(h)
+    sh = h[perm]
+    new = np.empty(h.size, dtype=bool)
+    new[0] = True
+    np.not_equal(sh[1:], sh[:-1], out=new[1:])
+    first = np.minimum.reduceat(perm, np.flatnonzero(new))
+    inv = np.empty(h.size, dtype=np.int64)
+    inv[perm] = np.cumsum(new) - 1
+    return first, inv
 
 
 #: :func:`exact_ids` numbers at most this many keys by a dict of tuples (exact by equality; numpy's
@@ -217,8 +244,7 @@ def exact_ids(items: np.ndarray, prefix: np.ndarray | None = None, indptr: np.nd
 
     def attempt(salt):
         h = _row_hashes(items, prefix, salt) if indptr is None else _segment_hashes(items, prefix, salt, indptr, layout)
-        _, first, inv = np.unique(h, return_index=True, return_inverse=True)
-        inv = inv.reshape(-1)
+        first, inv = group_hashes(h)
         if not _verify(items, prefix, indptr, first[inv], layout):
             raise HashCollision
         if order == "hash" and salt == 0:
@@ -247,5 +273,5 @@ def unique_rows(X: np.ndarray) -> np.ndarray:
     if N == 0 or m == 0:  # no rows, or all rows empty (equal)
         return np.zeros(N, dtype=np.int64)
     if m == 1:
-        return np.unique(X[:, 0], return_inverse=True)[1].reshape(-1)
+        return group_hashes(X[:, 0])[1]
     return exact_ids(X[:, 1:], X[:, 0], order="hash", what="unique rows")

@@ -40,7 +40,7 @@ import networkx as nx
 
 from ..errors import DataIntegrityError, UnknownNameError
 from . import certified, csl, exp, graph8c, sr
-from .base import CHECKSUMS, DATA_DIR, Suite, SuiteData, SuitePair, check_file, degree_summary
+from .base import CHECKSUMS, DATA_DIR, Suite, SuiteData, SuitePair, check_file, degree_summary, graph6_text
 
 __all__ = [
     "DATA_DIR",
@@ -253,9 +253,15 @@ def suite_data(name: str) -> SuiteData:
     return suite.build()
 
 
-def _make_pair(suite: Suite, data: SuiteData, pid: int) -> SuitePair:
+def _make_pair(suite: Suite, data: SuiteData, pid: int, texts: dict) -> SuitePair:
+    """Pair ``pid``; ``texts`` memoises each graph's ``(degree summary, graph6, frozen copy)`` by
+    index (a graph of SR29 is in 40 pairs; frozen, a copy can be shared)."""
     i, j, sub, extra = data.pairs[pid]
     g, h = data.graphs[i], data.graphs[j]
+    for k in (i, j):
+        if k not in texts:
+            X = data.graphs[k]
+            texts[k] = (degree_summary(X), graph6_text(X), nx.freeze(X.copy()))
     meta = {
         "id": pid,
         "suite": suite.name,
@@ -265,13 +271,13 @@ def _make_pair(suite: Suite, data: SuiteData, pid: int) -> SuitePair:
         "source": [data.sources[i], data.sources[j]] if data.sources else None,
         "n": [g.number_of_nodes(), h.number_of_nodes()],
         "m": [g.number_of_edges(), h.number_of_edges()],
-        "degrees": [degree_summary(g), degree_summary(h)],
-        "graph6": [nx.to_graph6_bytes(X, header=False).decode("ascii").strip() for X in (g, h)],
+        "degrees": [texts[i][0], texts[j][0]],
+        "graph6": [texts[i][1], texts[j][1]],
         **extra,
     }
     dg, dh = meta["degrees"]
     meta["regularity"] = dg if dg == dh else f"G {dg}; H {dh}"
-    return SuitePair(pid, suite.name, sub, nx.freeze(g.copy()), nx.freeze(h.copy()), meta)
+    return SuitePair(pid, suite.name, sub, texts[i][2], texts[j][2], meta)
 
 
 def suite_pairs(name: str, ids: Iterable[int] | None = None) -> list[SuitePair]:
@@ -292,7 +298,8 @@ def suite_pairs(name: str, ids: Iterable[int] | None = None) -> list[SuitePair]:
     for i in chosen:
         if not 0 <= i < k:
             raise UnknownNameError(f"pair id {i} out of range for suite {suite.name!r}; ids are 0-{k - 1}")
-    return [_make_pair(suite, data, i) for i in chosen]
+    texts: dict = {}
+    return [_make_pair(suite, data, i, texts) for i in chosen]
 
 
 def parse_pair_ids(name: str, text: str) -> list[int]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 import networkx as nx
+import numpy as np
 
 from ..graphs.pair import GraphPair, degree_summary
 
@@ -27,6 +28,7 @@ __all__ = [
     "data_path",
     "check_file",
     "read_graph6_file",
+    "graph6_text",
     "degree_summary",
     "all_pairs",
 ]
@@ -190,3 +192,33 @@ def all_pairs(k: int, sub: str) -> list[tuple[int, int, str, dict]]:
     [(0, 1, 'x', {}), (0, 2, 'x', {}), (1, 2, 'x', {})]
     """
     return [(i, j, sub, {}) for i in range(k) for j in range(i + 1, k)]
+
+
+def graph6_text(G: nx.Graph) -> str:
+    """``nx.to_graph6_bytes(G, header=False)`` as text without its newline (McKay's graph6: the
+    order, then the upper triangle of the adjacency matrix column by column, six bits a byte plus
+    63), over the nodes in ``G``'s order, as networkx numbers them; by numpy, not bit by bit in
+    Python (about 9 ms for a 50-node graph in networkx).
+
+    Examples
+    --------
+    >>> graph6_text(nx.path_graph(3)), nx.to_graph6_bytes(nx.path_graph(3), header=False)
+    ('Bg', b'Bg\\n')
+    """
+    n = G.number_of_nodes()
+    if n < 63:
+        head = bytes([n + 63])
+    elif n < 258048:
+        head = bytes([126] + [(n >> s) % 64 + 63 for s in (12, 6, 0)])
+    else:
+        head = bytes([126, 126] + [(n >> s) % 64 + 63 for s in (30, 24, 18, 12, 6, 0)])
+    at = {v: i for i, v in enumerate(G)}
+    A = np.zeros((n, n), dtype=np.uint8)
+    if G.number_of_edges():
+        e = np.array([(at[u], at[v]) for u, v in G.edges()], dtype=np.int64)
+        A[e[:, 0], e[:, 1]] = A[e[:, 1], e[:, 0]] = 1
+    # bit (i, j), i < j, column by column: row j of the lower triangle, in row-major order
+    bits = A[np.tril_indices(n, -1)]
+    bits = np.concatenate([bits, np.zeros(-bits.size % 6, dtype=np.uint8)]).reshape(-1, 6)
+    body = (bits @ np.array([32, 16, 8, 4, 2, 1], dtype=np.uint8) + 63).astype(np.uint8).tobytes()
+    return (head + body).decode("ascii")

@@ -275,3 +275,31 @@ def test_errors():
         refine_epwl(nx.path_graph(3), nx.path_graph(3), "1wl")
     with pytest.raises(ValueError):
         graph_matrix(nx.path_graph(3), "normalized")
+
+
+def test_walk_keys_are_the_same_over_a_full_or_a_broadcast_prime_grid(monkeypatch):
+    """``_mod`` over full prime arrays (small orders) and over broadcast views (large ones): the
+    same keys, ids and all; the full ones are checked against exact vectors above."""
+    import wltools.refine.epwl as epwl
+
+    G, H = nx.gnm_random_graph(30, 80, seed=3), nx.gnm_random_graph(30, 80, seed=4)
+    full = {m: walk_keys([G, H], m) for m in ("adjacency", "laplacian")}
+    monkeypatch.setattr(epwl, "_GRID_MAX", 0)
+    for m, keys in full.items():
+        assert all(np.array_equal(a, b) for a, b in zip(walk_keys([G, H], m), keys))
+
+
+def test_witness_labels_are_the_exact_walk_counts():
+    """Each key's label (cached per source node) is the first four exact walk counts of every
+    node pair holding that key."""
+    from wltools.refine.epwl import _label_fn
+
+    G, H = nx.gnm_random_graph(10, 18, seed=5), nx.gnm_random_graph(10, 18, seed=6)
+    for matrix in ("adjacency", "laplacian"):
+        Dg, Dh = walk_keys([G, H], matrix)
+        label = _label_fn((G, H), matrix, Dg, Dh, 11)
+        for D, X in ((Dg, G), (Dh, H)):
+            W = walk_vectors_exact(X, matrix)
+            for u in range(10):
+                for v in range(10):
+                    assert label(int(D[u, v])) == "(" + ", ".join(map(str, W[u][v][:4])) + ", ...)"

@@ -78,6 +78,27 @@ def test_pair_has_the_runner_fields():
         suites.parse_pair_ids("sr25", "3-1")
 
 
+def test_graph6_text_is_networkx_graph6():
+    """The pairs' graph6 (:func:`wltools.suites.base.graph6_text`, by numpy) is networkx's, across
+    the header's one- and four-byte orders, for nodes in any order, and on suite pairs."""
+    from wltools.suites.base import graph6_text
+
+    def nx6(G):
+        return nx.to_graph6_bytes(G, header=False).decode("ascii").strip()
+
+    for n in [0, 1, 2, 5, 6, 7, 61, 62, 63, 64, 100]:
+        for p in (0.0, 0.3, 1.0):
+            G = nx.gnp_random_graph(n, p, seed=n)
+            assert graph6_text(G) == nx6(G), (n, p)
+    G = nx.Graph()
+    G.add_nodes_from(np.random.default_rng(0).permutation(20).tolist())
+    G.add_edges_from(nx.gnp_random_graph(20, 0.3, seed=1).edges())
+    assert graph6_text(G) == nx6(G)
+    for name in ("exp", "sr25"):  # irregular and regular, read by other tests of this file anyway
+        for p in suites.suite_pairs(name, ids=[0, 1, PAIR_COUNTS[name] - 1]):
+            assert p.meta["graph6"] == [nx6(p.g), nx6(p.h)], name
+
+
 def test_runner_relabelings_work_on_suite_pairs():
     from brec_runner.runs.dataset import relabelings
 
