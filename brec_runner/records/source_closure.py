@@ -186,25 +186,26 @@ def library_importers(entries: Iterable[str], package: str) -> dict[str, list[st
 
 
 def imported_libraries(entries: Iterable[str], package: str,
-                       leave_out: dict[str, Iterable[str]] | None = None) -> list[str]:
+                       leave_out: dict[str, Iterable[str]] | None = None, read=None) -> list[str]:
     """The distributions (numpy, networkx, pynauty, ...) whose top-level modules the
     :func:`import_closure` imports, outside ``package`` and the standard library; a module not
     installed (an optional import) is named as itself, so its later installation changes the key.
     ``leave_out``: ``{top-level module: closure modules whose import of it the results do not
-    read}``; such a module is left out when no other module of the closure imports it."""
+    read}``; such a module is left out when no other module of the closure imports it. ``read``, a
+    :func:`_version_reader` to share."""
     importers = _closure(entries, package)[1]
     tops = set(importers) - {top for top, mods in (leave_out or {}).items() if set(importers.get(top, ())) <= set(mods)}
-    return _distribution_names(tops)
+    return _distribution_names(tops, read or _version_reader())
 
 
-def _distribution_names(tops: Iterable[str]) -> list[str]:
-    """The distributions providing the top-level modules ``tops`` (a module not installed: itself)."""
+def _distribution_names(tops: Iterable[str], read) -> list[str]:
+    """The distributions providing the top-level modules ``tops`` (a module not installed: itself);
+    ``read`` a :func:`_version_reader`."""
     out = set()
     for top in tops:
-        try:
-            metadata.version(top)  # most modules are named as their distribution: no index needed
+        if read(top) is not None:  # most modules are named as their distribution: no index needed
             out.add(top)
-        except metadata.PackageNotFoundError:
+        else:
             if importlib.util.find_spec(top) is None:  # not installed (an optional reader): keyed "absent"
                 out.add(top)
             else:  # installed under another distribution name
@@ -239,15 +240,29 @@ def _walk(entries: tuple[str, ...], package: str) -> tuple[dict[str, Path], dict
                                          if top not in sys.stdlib_module_names}
 
 
-def library_versions(names: Iterable[str]) -> dict[str, str]:
-    """``{distribution: installed version}`` (``"absent"`` when it is not installed)."""
-    out = {}
-    for name in names:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "absent"
-    return out
+def _version_reader():
+    """``read(name)``: :func:`importlib.metadata.version` of distribution ``name``, None when it is
+    not installed, each read once by this reader (a read parses the distribution's whole METADATA,
+    and a digest asks for every library twice: :func:`_distribution_names`, then
+    :func:`library_versions`; one reader a digest, so an upgrade shows in the next one)."""
+    known: dict[str, str | None] = {}
+
+    def read(name: str) -> str | None:
+        if name not in known:
+            try:
+                known[name] = metadata.version(name)
+            except metadata.PackageNotFoundError:
+                known[name] = None
+        return known[name]
+
+    return read
+
+
+def library_versions(names: Iterable[str], read=None) -> dict[str, str]:
+    """``{distribution: installed version}`` (``"absent"`` when it is not installed); ``read``, a
+    :func:`_version_reader` to share."""
+    read = read or _version_reader()
+    return {name: read(name) or "absent" for name in names}
 
 
 def sources_digest(entries: Iterable[str], package: str, libraries: Iterable[str] = (), *,
@@ -257,7 +272,8 @@ def sources_digest(entries: Iterable[str], package: str, libraries: Iterable[str
     their imports not followed), of the Python implementation and version, and of the
     :func:`library_versions` of ``libraries`` and of the :func:`imported_libraries` (``leave_out``
     as there)."""
-    libraries = sorted(set(libraries) | set(imported_libraries(entries, package, leave_out)))
+    read = _version_reader()
+    libraries = sorted(set(libraries) | set(imported_libraries(entries, package, leave_out, read)))
     h = hashlib.sha256()
     h.update(f"python {platform.python_implementation()} {platform.python_version()}\0".encode())
     modules = list(import_closure(entries, package).items())
@@ -268,6 +284,6 @@ def sources_digest(entries: Iterable[str], package: str, libraries: Iterable[str
         data = path.read_bytes()
         h.update(f"{name}\0{len(data)}\0".encode())
         h.update(data)
-    for lib, version in library_versions(libraries).items():
+    for lib, version in library_versions(libraries, read).items():
         h.update(f"lib {lib}={version}\0".encode())
     return h.hexdigest()[:16]
