@@ -117,7 +117,7 @@ def verdict_only(on: bool = True) -> Iterator[None]:
     Examples
     --------
     >>> import networkx as nx
-    >>> from wltools.refine import refine_pair, verdict_only
+    >>> from wltools.refine import refine_pair  # verdict_only below: this module's own
     >>> G, H = nx.path_graph(6), nx.star_graph(5)
     >>> full = refine_pair(G, H, "spd")
     >>> with verdict_only():
