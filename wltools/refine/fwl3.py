@@ -38,7 +38,8 @@ block, so the ``n^4`` items of a round are never held at once. Two rounds give t
   contiguous ``[b, n, n, n]`` array ``(u, v, x, w)``.
 
 Both graphs are refined with one shared colour table (:func:`~wltools.refine.kernel.refine`). Time
-``O(n^4 log n)`` per round (the symmetric round about a sixth of it on BREC's CFI pairs), memory
+``O(n^4 log n)`` per round (the symmetric round measured 4.1-4.5x less on BREC's four largest CFI
+pairs, ``benchmarks/results/fwl3_largest.json``), memory
 ``O(n^3)`` (:func:`wltools.refine.cost.peak_bytes`). The reference (:func:`refine_fwl3_reference`)
 is the definition above over dicts of sorted tuples.
 
