@@ -14,7 +14,10 @@ labelled graph, ``(u == v, adjacent, edge label of uv, label of u, label of v)``
 Fast path: colour matrix ``C [n, n]``; items ``C[u, w] * k + C[w, v]`` sorted along ``w``, prefixed by
 ``C[u, v]``, computed in blocks over ``u`` (contiguous ``[b, n, n]`` arrays, no reshape copies) and
 grouped exactly block by block (:mod:`wltools.refine.grouping`), so the ``n^3`` items are never
-held at once: peak memory is stated by :func:`wltools.refine.cost.peak_bytes`.
+held at once: peak memory is stated by :func:`wltools.refine.cost.peak_bytes`. While the colour
+classes are few against the pairs, a round builds the rows of the pairs ``u <= v`` only, and one
+pair per class transposed (:mod:`wltools.refine.fwl2_symmetric`: the colouring is equivariant
+under swapping a pair's ends), with the same ids as the full round.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import numpy as np
 from ..distances import adjacency_matrix
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, run_reference
+from .fwl2_symmetric import symmetric_round, worth_it
 from .kernel import DEFAULT_MAX_BYTES, Declaration, blocked, refine
 
 __all__ = ["refine_fwl2", "fwl2_declaration", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
@@ -103,10 +107,29 @@ def pair_type_text(code: int, labels: PairLabels) -> str:
     return f"{edge}, labels ({name(lu)}, {name(lv)})"
 
 
-def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES):
-    """One 2-FWL round, in blocks over the first node ``u`` (:func:`~wltools.refine.kernel.blocked`):
-    ``items[u, v, w] = C[u, w] * k + C[w, v]`` for a block of ``u`` is one contiguous ``[b, n, n]``
-    array, sorted along ``w`` in place and viewed (no copy) as ``b n`` rows."""
+def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES, symmetric: bool | None = None):
+    """One 2-FWL round, ``step(cg, ch, k) -> (ids, row_of)``: by the symmetric round
+    (:mod:`wltools.refine.fwl2_symmetric`: the pairs ``u <= v``, then one pair per class and its
+    transpose) while the classes are few against the pairs
+    (:func:`~wltools.refine.fwl2_symmetric.worth_it`), else over all ``n^2`` pairs
+    (:func:`_full_round`); both give the same ids. ``symmetric`` True / False (tests, benchmarks)
+    forces one of them."""
+    full = _full_round(n, max_bytes)
+    if symmetric is False:
+        return full
+    sym = symmetric_round(n, max_bytes, fallback=None if symmetric else full)
+
+    def step(cg, ch, k):
+        return sym(cg, ch, k) if symmetric or worth_it(n, k) else full(cg, ch, k)
+
+    return step
+
+
+def _full_round(n: int, max_bytes: int):
+    """2-FWL's round over all ``n^2`` pairs, in blocks over the first node ``u``
+    (:func:`~wltools.refine.kernel.blocked`): ``items[u, v, w] = C[u, w] * k + C[w, v]`` for a
+    block of ``u`` is one contiguous ``[b, n, n]`` array, sorted along ``w`` in place and viewed
+    (no copy) as ``b n`` rows."""
 
     def rows_at(g, C, k, u, v):
         r = C[u] * k
@@ -129,7 +152,7 @@ def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES):
 
 
 def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
-                labels: PairLabels | None = None) -> RefinementResult:
+                labels: PairLabels | None = None, symmetric: bool | None = None) -> RefinementResult:
     """2-FWL (= 3-WL) on a pair with one shared colour table (fast exact path, bounded memory).
 
     ``labels``: the pair's joint label ids (:func:`wltools.graphs.labels.pair_labels`); the initial pair
@@ -137,6 +160,7 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
 
     ``max_bytes`` bounds the work arrays of one block and, separately, the store of verified
     rows; :func:`wltools.refine.cost.peak_bytes` states the whole peak before a run.
+    ``symmetric`` (tests, benchmarks) forces the round (:func:`fwl2_next_colours`).
 
     Examples
     --------
@@ -145,16 +169,16 @@ def refine_fwl2(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
     >>> r.distinguished, r.iteration, r.class_sizes
     (True, 1, ((12, 12, 6, 6), (18, 12, 6)))
     """
-    return refine(fwl2_declaration(G, H, max_bytes=max_bytes, labels=labels))
+    return refine(fwl2_declaration(G, H, max_bytes=max_bytes, labels=labels, symmetric=symmetric))
 
 
 def fwl2_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_BYTES,
-                     labels: PairLabels | None = None) -> Declaration:
+                     labels: PairLabels | None = None, symmetric: bool | None = None) -> Declaration:
     """2-FWL as a :class:`~wltools.refine.kernel.Declaration` (arguments of :func:`refine_fwl2`):
     it colours ordered pairs, starts from their (labelled) atomic types and aggregates over every
     ``w`` the key ``(chi(u, w), chi(w, v))``."""
     if labels is not None:
-        return _labelled_declaration(G, H, labels, max_bytes)
+        return _labelled_declaration(G, H, labels, max_bytes, symmetric)
     Cg, Ch = atomic_types(adjacency_matrix(G)), atomic_types(adjacency_matrix(H))
     n = Cg.shape[0]
 
@@ -170,10 +194,11 @@ def fwl2_declaration(G: nx.Graph, H: nx.Graph, *, max_bytes: int = DEFAULT_MAX_B
             items, lambda ab: f"({ab[0]}, {ab[1]})"
         )
 
-    return Declaration("3wl", (Cg, Ch), fwl2_next_colours(n, max_bytes), describe)
+    return Declaration("3wl", (Cg, Ch), fwl2_next_colours(n, max_bytes, symmetric), describe)
 
 
-def _labelled_declaration(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: int) -> Declaration:
+def _labelled_declaration(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_bytes: int,
+                          symmetric: bool | None) -> Declaration:
     """:func:`fwl2_declaration` from the labelled atomic types."""
     Cg, Ch, codes = labelled_atomic_types(adjacency_matrix(G), adjacency_matrix(H), labels)
 
@@ -190,7 +215,7 @@ def _labelled_declaration(G: nx.Graph, H: nx.Graph, labels: PairLabels, max_byte
             items, lambda ab: f"({ab[0]}, {ab[1]})"
         )
 
-    return Declaration("3wl", (Cg, Ch), fwl2_next_colours(Cg.shape[0], max_bytes), describe)
+    return Declaration("3wl", (Cg, Ch), fwl2_next_colours(Cg.shape[0], max_bytes, symmetric), describe)
 
 
 def refine_fwl2_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None = None) -> RefinementResult:

@@ -37,7 +37,7 @@ import numpy as np
 
 from .kernel import block_rows, grouped_ids
 
-__all__ = ["symmetric_round", "worth_it", "sorted_triples", "PERMUTATIONS"]
+__all__ = ["symmetric_round", "worth_it", "sorted_triples", "PERMUTATIONS", "renumber_by_first_appearance"]
 
 #: The permutations of a triple's three positions, the identity first.
 PERMUTATIONS = np.array(list(itertools.permutations(range(3))), dtype=np.int64)
@@ -113,7 +113,7 @@ def symmetric_round(n: int, rows_at: Callable, items: Callable, scales: Callable
         ids = np.empty(2 * n**3, dtype=np.int64)
         for g in (0, 1):
             _spread(table, ids1[g * R:(g + 1) * R], ids[g * n**3:(g + 1) * n**3])
-        _renumber(ids, int(table.max()) + 1)
+        renumber_by_first_appearance(ids, int(table.max()) + 1)
 
         def row_of(i):
             g, rest = divmod(int(i), n**3)
@@ -162,14 +162,14 @@ def symmetric_round(n: int, rows_at: Callable, items: Callable, scales: Callable
     return step
 
 
-def _renumber(ids: np.ndarray, m: int, chunk: int = 2**22) -> None:
+def renumber_by_first_appearance(ids: np.ndarray, m: int, chunk: int = 2**22) -> None:
     """Renumber ``ids`` (``0..m-1``, each present) in place in order of first appearance, with
     work arrays of at most ``chunk`` entries.
 
     Examples
     --------
     >>> ids = np.array([2, 0, 2, 1, 0])
-    >>> _renumber(ids, 3, chunk=2); ids.tolist()
+    >>> renumber_by_first_appearance(ids, 3, chunk=2); ids.tolist()
     [0, 1, 0, 2, 1]
     """
     first = np.full(m, ids.size, dtype=np.int64)

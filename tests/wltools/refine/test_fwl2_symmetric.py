@@ -1,0 +1,92 @@
+"""The symmetric 2-FWL round (wltools.refine.fwl2_symmetric: the pairs u <= v, then one pair per
+class and its transpose) against the full round over all n^2 pairs: the same colour of every pair
+at every round (ids included), the same verdicts and witnesses, on random, regular, strongly
+regular, CFI and labelled pairs, with blocks of a few rows; and against the dict reference with
+the symmetric round forced from round 1."""
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from wltools.graphs import named_graph, permute_graph
+from wltools.graphs.labels import pair_labels
+from wltools.refine.fwl import fwl2_declaration, refine_fwl2, refine_fwl2_reference
+from wltools.refine.fwl2_symmetric import worth_it
+from wltools.refine.kernel import History, refine
+
+
+def _labelled(G, seed):
+    rng = np.random.default_rng(seed)
+    G = nx.convert_node_labels_to_integers(G)
+    nx.set_node_attributes(G, {v: int(rng.integers(2)) for v in G}, "label")
+    nx.set_edge_attributes(G, {e: "ab"[int(rng.integers(2))] for e in G.edges}, "label")
+    return G
+
+
+def _pairs():
+    from brec_runner.runs.dataset import load_pairs
+
+    cfi = load_pairs(ids=[265])[0]  # a small BREC CFI pair
+    G = nx.gnm_random_graph(9, 14, seed=4)
+    pairs = [
+        (nx.gnm_random_graph(8, 12, seed=1), nx.gnm_random_graph(8, 12, seed=2)),
+        (G, permute_graph(G, np.random.default_rng(0).permutation(9))),
+        (nx.random_regular_graph(3, 10, seed=3), nx.random_regular_graph(3, 10, seed=5)),
+        (named_graph("shrikhande"), named_graph("rook4x4")),
+        (cfi.g, cfi.h),
+        (nx.path_graph(3), nx.complete_graph(3)),
+        (nx.path_graph(2), nx.empty_graph(2)),
+    ]
+    labelled = [(_labelled(a, 10 + i), _labelled(b, 10 + i)) for i, (a, b) in enumerate(pairs[:3])]
+    return pairs + labelled
+
+
+def _run(G, H, **opts):
+    h = History()
+    r = refine(fwl2_declaration(G, H, labels=pair_labels(G, H), **opts), history=h)
+    return r, h
+
+
+@pytest.mark.parametrize("opts", [{}, {"max_bytes": 2048}], ids=["default", "blocks-of-a-few-rows"])
+def test_symmetric_round_gives_every_pair_the_full_rounds_colour(opts):
+    small = "max_bytes" in opts  # blocks of a few rows, the pairs up to 10 nodes
+    for G, H in [p for p in _pairs() if not small or len(p[0]) <= 10]:
+        (a, ha), (b, hb) = _run(G, H, symmetric=True, **opts), _run(G, H, symmetric=False, **opts)
+        assert ha.rounds == hb.rounds, (G.edges, H.edges)
+        for (sg, sh), (fg, fh) in zip(ha.colours, hb.colours):
+            assert np.array_equal(sg, fg) and np.array_equal(sh, fh), (G.edges, H.edges)
+        assert (a.distinguished, a.iteration, a.iterations, a.class_sizes, a.witness) == (
+            b.distinguished, b.iteration, b.iterations, b.class_sizes, b.witness)
+
+
+def test_symmetric_round_equals_the_reference():
+    for G, H in _pairs():
+        r, ref = refine_fwl2(G, H, labels=pair_labels(G, H), symmetric=True), refine_fwl2_reference(
+            G, H, labels=pair_labels(G, H))
+        assert (r.distinguished, r.iteration, r.iterations, r.class_sizes) == (
+            ref.distinguished, ref.iteration, ref.iterations, ref.class_sizes), (G.edges, H.edges)
+
+
+def test_worth_it_follows_the_classes_against_the_pairs():
+    assert worth_it(198, 9801) and not worth_it(198, 9802)
+    assert not worth_it(1, 1) and worth_it(2, 1)
+
+
+def test_many_classes_fall_back_to_the_full_round(monkeypatch):
+    """A rigid pair: round 0's 3 colours make the symmetric round worth trying, but the pairs
+    u <= v then fall into so many classes that the full round is taken (and is exact)."""
+    from wltools.refine import fwl
+
+    calls = []
+    full_round = fwl._full_round
+
+    def spy(n, max_bytes):
+        step = full_round(n, max_bytes)
+        return lambda cg, ch, k: calls.append(k) or step(cg, ch, k)
+
+    monkeypatch.setattr(fwl, "_full_round", spy)
+    G, H = nx.gnm_random_graph(12, 30, seed=1), nx.gnm_random_graph(12, 30, seed=2)
+    r, ref = fwl.refine_fwl2(G, H), refine_fwl2_reference(G, H)
+    assert calls and worth_it(12, calls[0])  # a round that tried the symmetric one, then fell back
+    assert (r.distinguished, r.iteration, r.iterations, r.class_sizes) == (
+        ref.distinguished, ref.iteration, ref.iterations, ref.class_sizes)
