@@ -68,7 +68,7 @@ import numpy as np
 
 from ..errors import ResourceLimitError
 from ..runtime.memory import format_bytes
-from ..runtime.hashing import TRIES, HashCollision, unique_rows, with_retries
+from ..runtime.hashing import TRIES, HashCollision, exact_ids, unique_rows, with_retries
 from .engine import RefinementResult, class_sizes, no_difference_text, witness_text
 from .grouping import RowGrouper
 
@@ -236,6 +236,47 @@ def pair_blocks(size: int, b: int) -> Iterator[np.ndarray]:
             yield np.arange(g * size + lo, g * size + min(size, lo + b))
 
 
+def rows_in_range(lo: int, hi: int, shape: tuple, fill: Callable) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rows_by_graph` of the global indices ``lo..hi-1``: a range within one graph is
+    ``fill``'s own arrays, not a copy; one spanning both is their concatenation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fill = lambda g, u, v: (u * 10 + v + 100 * g, np.stack([u, v], axis=1))
+    >>> p, r = rows_in_range(3, 6, (2, 2), fill)
+    >>> p.tolist(), r.tolist()
+    ([11, 100, 101], [[1, 1], [0, 0], [0, 1]])
+    """
+    size = int(np.prod(shape))
+    parts = []
+    for g in (0, 1):
+        a, b = max(lo, g * size), min(hi, (g + 1) * size)
+        if a < b:
+            parts.append(fill(g, *np.unravel_index(np.arange(a - g * size, b - g * size), shape)))
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate([p for p, _ in parts]), np.concatenate([r for _, r in parts])
+
+
+def prefixed_ids(prefix: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
+    """:func:`stacked_ids` of the rows ``[prefix, rows...]``, without building them: the same ids
+    (:func:`~wltools.runtime.hashing.unique_rows` takes the first column as the prefix).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p, r = np.array([0, 0, 0]), np.array([[2], [1], [2]])
+    >>> a, row_of = prefixed_ids(p, r)
+    >>> a.tolist() == stacked_ids(np.concatenate([p[:, None], r], axis=1))[0].tolist(), row_of(1).tolist()
+    (True, [0, 1])
+    """
+    if rows.shape[1] == 0:
+        return unique_rows(prefix[:, None]), lambda i: prefix[i : i + 1]
+    ids = exact_ids(rows, prefix, order="hash", what="unique rows")
+    return ids, lambda i: np.concatenate([prefix[i : i + 1], rows[i]])
+
+
 def rows_by_graph(idx: np.ndarray, shape: tuple, width: int, fill: Callable) -> tuple[np.ndarray, np.ndarray]:
     """``(prefixes, rows [len(idx), width])`` of the elements at global indices ``idx`` (G's
     elements of ``shape`` first, then H's), filled graph by graph: ``fill(g, *coordinates)``
@@ -338,17 +379,20 @@ def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = 
         flat = (cg.reshape(-1), ch.reshape(-1))
         w = width(k) if callable(width) else width
 
+        def fill(g, *coords):
+            return rows_at(g, mats[g], k, *coords)
+
         def rows(idx):
-            return rows_by_graph(idx, shape, w, lambda g, *coords: rows_at(g, mats[g], k, *coords))
+            return rows_by_graph(idx, shape, w, fill)
 
         if at_once and 2 * size <= block_rows(w + 1, 1, max_bytes):
-            prefix, r = rows(np.arange(2 * size))
-            return stacked_ids(np.concatenate([prefix[:, None], r], axis=1))
+            prefix, r = rows_in_range(0, 2 * size, shape, fill)
+            return prefixed_ids(prefix, r)
 
         def blocks():
             if slabs is None:
                 for idx in pair_blocks(size, block_rows(w, 1, max_bytes)):
-                    yield (idx, *rows(idx))
+                    yield (idx, *rows_in_range(int(idx[0]), int(idx[-1]) + 1, shape, fill))
                 return
             b = block_rows(w, rest, max_bytes)
             for g in (0, 1):
