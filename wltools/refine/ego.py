@@ -161,7 +161,8 @@ def _sparse_key(G: nx.Graph, ball: np.ndarray) -> tuple[int, int, bytes]:
 
 def ego_keys_reference(G: nx.Graph, radius: int) -> list[tuple[int, int, bytes]]:
     """:func:`ego_keys` the straightforward way: ``networkx.ego_graph`` and
-    :func:`wltools.iso.certificate`.
+    :func:`wltools.iso.certificate`, once per distinct ball (its nodes from networkx's
+    breadth-first distances, as ``ego_graph`` finds them).
 
     Examples
     --------
@@ -170,9 +171,13 @@ def ego_keys_reference(G: nx.Graph, radius: int) -> list[tuple[int, int, bytes]]
     True
     """
     keys = []
+    seen: dict = {}  # nodes of a ball -> its key: equal balls induce the same graph (often the whole graph)
     for v in sorted(G.nodes):
-        S = nx.ego_graph(G, v, radius=radius)
-        keys.append((S.number_of_nodes(), S.number_of_edges(), certificate(S)))  # relabels S itself
+        ball = frozenset(nx.single_source_shortest_path_length(G, v, cutoff=radius))
+        if ball not in seen:
+            S = nx.ego_graph(G, v, radius=radius)
+            seen[ball] = (S.number_of_nodes(), S.number_of_edges(), certificate(S))  # relabels S itself
+        keys.append(seen[ball])
     return keys
 
 

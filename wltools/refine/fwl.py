@@ -246,9 +246,12 @@ def refine_fwl2_reference(G: nx.Graph, H: nx.Graph, *, labels: PairLabels | None
             u, v = e
             return (plain(g, e), E[g][u][v] if E[g] else 0, nid[g][u], nid[g][v])
 
+    rows = [[[(u, w) for w in range(m)] for u in range(m)] for m in n]  # rows[g][u]: the keys (u, w)
+    columns = [[[(w, v) for w in range(m)] for v in range(m)] for m in n]  # columns[g][v]: the keys (w, v)
+
     def sig(g, e, cols):
-        c = cols[g]
+        get = cols[g].__getitem__
         u, v = e
-        return (c[e], tuple(sorted((c[(u, w)], c[(w, v)]) for w in range(n[g]))))
+        return (get(e), tuple(sorted(zip(map(get, rows[g][u]), map(get, columns[g][v])))))  # over w
 
     return run_reference("3wl", elems[0], elems[1], init, sig)

@@ -300,9 +300,13 @@ def refine_gdwl_reference(
         d = tuple(m[v][u] for m in mats[g])
         return d + (E[g][v][u],) if has_edges else d
 
+    # every exact value interned once, in one table for both graphs (equal ids iff equal values)
+    ids: dict = {}
+    D = [[[ids.setdefault(dist(g, v, u), len(ids)) for u in nodes[g]] for v in nodes[g]] for g in (0, 1)]
+
     def sig(g, v, cols):
         c = cols[g]
-        return (c[v], tuple(sorted(((dist(g, v, u), c[u]) for u in nodes[g]), key=repr)))
+        return (c[v], tuple(sorted(zip(D[g][v], map(c.__getitem__, nodes[g])))))
 
     init = (lambda g, v: 0) if labels is None else (lambda g, v: nid[g][v])
     return run_reference(test or "gdwl", nodes[0], nodes[1], init, sig)

@@ -221,18 +221,18 @@ def _result(test: str, marks: int, cg: list, ch: list, detail: str, describe: di
     return RefinementResult.from_histograms(test, 0, 0, sizes, text + f" (1-WL of G with the {what} marked; {detail})")
 
 
-def _refine_alone(adj: dict, init: dict, table: dict) -> tuple:
-    """Refine one marked graph (``adj``: node -> its neighbours) until its partition is stable;
-    colours interned in the shared ``table``. Returns ``(t, histogram at round t + 1)`` for the
-    first ``t`` whose next round does not split a class (at round ``t`` alone, copies whose
-    classes are all singletons would look alike)."""
-    col = {v: table.setdefault(("init", init[v]), len(table)) for v in adj}
+def _refine_alone(adj: list, init: list, table: dict) -> tuple:
+    """Refine one marked graph (``adj[v]``: the neighbours of node ``v``, nodes ``0..n-1``) until
+    its partition is stable; colours interned in the shared ``table``. Returns ``(t, histogram at
+    round t + 1)`` for the first ``t`` whose next round does not split a class (at round ``t``
+    alone, copies whose classes are all singletons would look alike)."""
+    col = [table.setdefault(("init", x), len(table)) for x in init]
     t = 0
     while True:
-        new = {v: table.setdefault((t + 1, col[v], tuple(sorted(col[u] for u in nbrs))), len(table))
-               for v, nbrs in adj.items()}
-        if len(set(new.values())) == len(set(col.values())):  # as the reference: the next round's
-            return t, tuple(sorted(Counter(new.values()).items()))  # histogram, not this one's
+        new = [table.setdefault((t + 1, col[v], tuple(sorted(map(col.__getitem__, nbrs)))), len(table))
+               for v, nbrs in enumerate(adj)]
+        if len(set(new)) == len(set(col)):  # as the reference: the next round's
+            return t, tuple(sorted(Counter(new).items()))  # histogram, not this one's
         col = new
         t += 1
 
@@ -246,14 +246,15 @@ def marked_classes_reference(G: nx.Graph, H: nx.Graph, marks: int) -> tuple[list
     out = []
     for X in (G, H):
         nodes = sorted(X.nodes)
-        adj = {v: list(X.adj[v]) for v in X.nodes}  # read once: networkx's views cost every copy
+        pos = {v: i for i, v in enumerate(nodes)}
+        adj = [[pos[u] for u in X.adj[v]] for v in nodes]  # read once: networkx's views cost every copy
         colours = []
         for v in nodes:
             others = [()] if marks == 1 else [(w,) for w in nodes if w != v]
             bag = Counter()
             for rest in others:
                 marked = (v,) + rest
-                init = {u: (marked.index(u) + 1 if u in marked else 0) for u in nodes}
+                init = [marked.index(u) + 1 if u in marked else 0 for u in nodes]
                 key = _refine_alone(adj, init, table)
                 bag[classes.setdefault(key, len(classes))] += 1
             colours.append(tuple(sorted(bag.items())))

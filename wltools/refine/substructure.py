@@ -327,8 +327,11 @@ def substructure_counts_reference(G: nx.Graph, k: int) -> list[tuple[int, ...]]:
     index = {name: i for i, name in enumerate(TYPES[k])}
     counts = {v: [0] * len(TYPES[k]) for v in nodes}
     for S in sets:
-        degrees = [sum(u in adj[v] for u in S) for v in S]
-        name = _type_of(len(S), sum(degrees) // 2, tuple(sorted(degrees)))
+        degrees = [len(adj[v].intersection(S)) for v in S]  # S's nodes are distinct
+        edges = sum(degrees) // 2
+        if edges < k - 1:  # fewer than k - 1 edges: disconnected, no type
+            continue
+        name = _type_of(k, edges, tuple(sorted(degrees)))
         if name is not None:
             for v in S:
                 counts[v][index[name]] += 1

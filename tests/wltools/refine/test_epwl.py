@@ -13,7 +13,7 @@ import itertools
 import networkx as nx
 import numpy as np
 import pytest
-from sympy import CRootOf, Matrix, Poly, QQ, factor_list, symbols
+from sympy import AlgebraicNumber, CRootOf, Matrix, QQ, symbols
 from sympy.polys.matrices import DomainMatrix
 
 from wltools.errors import UnknownNameError
@@ -43,21 +43,23 @@ def projection_labels(G: nx.Graph, matrix: str) -> tuple[list[list[tuple]], tupl
     B = Matrix(graph_matrix(G, matrix).tolist())
     n = B.shape[0]
     charpoly = B.charpoly(_x)
-    _, factors = factor_list(charpoly.as_expr(), _x)
+    _, factors = charpoly.factor_list()
     per = []
     for f, _mult in factors:
-        p = Poly(f, _x).monic()
+        p = f.monic()
         key = tuple(str(c) for c in p.all_coeffs())
         if p.degree() == 1:
             K, lam = QQ, QQ.convert(-p.all_coeffs()[1])
         else:
-            root = CRootOf(p.as_expr(), 0)
-            K = QQ.algebraic_field(root)
-            lam = K.from_sympy(root)
+            # Q(lambda) from lambda's minimal polynomial p (irreducible and monic), so that sympy
+            # does not recompute it; lambda is the field's generator
+            K = QQ.algebraic_field(AlgebraicNumber((p, CRootOf(p, 0))))
+            lam = K([QQ(1), QQ(0)])
         M = DomainMatrix.from_Matrix(B).convert_to(K) - DomainMatrix.eye(n, K) * lam
         N = M.nullspace()  # rows span the eigenspace of lambda
         P = N.transpose() * (N * N.transpose()).inv() * N
-        assert P * P == P  # a projection
+        # a projection: N P = N gives P P = N^T (N N^T)^-1 (N P) = P, at the cost of N P, not P P
+        assert N * P == N
         per.append((key, P))
     labels = [[tuple(sorted((key, _element_key(P[u, v].element)) for key, P in per)) for v in range(n)]
               for u in range(n)]
