@@ -11,6 +11,22 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
+def pytest_configure(config):
+    """Refuse ``--dist loadgroup`` where pytest-xdist's grouping has no effect: pytest-xdist up to
+    3.8 marks each ``xdist_group`` test's node id for the scheduler through ``item._nodeid``, which
+    pytest 9.2 no longer reads, so the groups are silently spread over the workers
+    (pytest-dev/pytest-xdist#1386) and their shared fixtures and memos (suite verdicts, one Ray
+    instance, one reference run) built once per worker. pyproject.toml pins pytest below 9.2."""
+    if getattr(config.option, "dist", "no") != "loadgroup" or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    import xdist
+    from packaging.version import Version
+
+    if Version(pytest.__version__) >= Version("9.2") and Version(xdist.__version__) <= Version("3.8"):
+        raise pytest.UsageError(f"xdist_group has no effect with pytest {pytest.__version__} and pytest-xdist "
+                                f"{xdist.__version__}: install pytest < 9.2 (pyproject.toml's test extra)")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_cache(tmp_path_factory):
     """Point wltools' disk cache (encodings, theory verdicts) at a fresh directory for the session.

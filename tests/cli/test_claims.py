@@ -141,19 +141,63 @@ _SUITES = "csl,sr25,graph8c,sr16,sr26,sr28"
 #: (tests/wltools/claims/test_subgraph_claim.py::test_passes_on_all_of_brec_suites_and_atlas; the
 #: eight SWL classes and BREC's baselines on graph8c's 312 pairs were most of this test's time).
 _SUITES_OF = {"subgraph-hierarchy": "sr26,sr28"}
+#: ``--max-nodes`` of a claim whose whole default run is a unit test's already: fuerer-pairs on every
+#: pattern of 2 to 5 vertices, graph and node level, is
+#: tests/wltools/hierarchy/test_maximality.py::test_fuerer_pairs_are_separated_exactly_inside_the_families
+#: (up to 4 vertices again in its test_the_claim_checks_node_level_both_ways); here the CLI path on the
+#: patterns up to 3 vertices (the triangle: outside 1-WL's family, inside 3-WL's).
+_MAX_NODES_OF = {"fuerer-pairs": "3"}
+#: Claims whose suite verdicts the committed suite tables' check computes in full anyway
+#: (tests/wltools/suites/test_suites.py::test_committed_theory_tables_are_reproduced: every pair of
+#: csl, graph8c, sr16, sr25, sr26 and sr28 with SPD, RD, RRWP (K = 32), 3-WL and EPWL over A and L): they
+#: run in its xdist group, and ask those verdicts as the tables do first (:func:`_share_verdicts`), so
+#: that the process refines each (suite, test, pair) once, not once verdict-only for the claim and
+#: again in full for the table (with graph8c's 11,117 graphs read once).
+_WITH_SUITE_TABLES = ("epwl-placement",)
 
 
-@pytest.mark.parametrize("claim", _claim_ids())
-def test_every_claim_passes_end_to_end(runner, claim):
+def _claim_params() -> list:
+    return [pytest.param(c, marks=pytest.mark.xdist_group("suite-verdicts")) if c in _WITH_SUITE_TABLES else c
+            for c in _claim_ids()]
+
+
+def _share_verdicts(claim: str, ids: list[int], suites: str, brec_theory) -> None:
+    """Compute the verdicts ``claim`` will read (its declared units, :func:`wltools.claims.parallel.needed_units`)
+    where the other checks of the session compute the same ones in full: its BREC units through the
+    session's theory cache (``brec_theory``: tests/brec_runner/test_committed_theory.py reads every test of
+    the committed table there, on these pairs too), and for :data:`_WITH_SUITE_TABLES` its suite units with
+    the committed tables' settings (suite_theory's memo). The CLI's verdict-only reads are then answered by
+    these full records (the same verdicts: a full record answers a verdict-only question); the claim's
+    result is what it computes itself."""
+    from brec_runner.reports.claims import theory_distinguished
+    from brec_sample import all_pairs
+    from wltools.claims.parallel import needed_units
+    from wltools.refine.names import DEFAULT_RRWP_STEPS
+    from wltools.suites.theory import suite_theory
+
+    params = {"pairs": all_pairs(), "theory_verdicts": theory_distinguished, "model_bounds": {}, "brec_ids": ids,
+              "suites": tuple(suites.split(",")), "max_nodes": 5}
+    for unit in needed_units([cli.claims.claims_registry().get_claim(claim)], params):
+        if unit[0] == "brec" and unit[2] in (None, DEFAULT_RRWP_STEPS):
+            brec_theory(unit[1], list(unit[3]))
+        elif unit[0] == "suite" and claim in _WITH_SUITE_TABLES:
+            suite_theory(unit[1], [unit[2]], ids=unit[3], rrwp_steps=DEFAULT_RRWP_STEPS, fast=True)
+
+
+@pytest.mark.parametrize("claim", _claim_params())
+def test_every_claim_passes_end_to_end(runner, claim, brec_theory):
     """Each registered claim through the CLI, no run directory, on the representative part of
-    BREC (tests/brec_sample.py: `--brec-ids`), the suites of ``_SUITES`` (``_SUITES_OF``) and the atlas graphs:
+    BREC (tests/brec_sample.py: `--brec-ids`), the suites of ``_SUITES`` (``_SUITES_OF``), the atlas graphs and
+    the patterns up to 5 vertices (``_MAX_NODES_OF``):
     PASS, as the committed reports/claims.md says (brec-run: SKIP without a run directory). The
     whole of BREC and every suite, all claims in one command: ``python benchmarks/claims_bench.py``."""
     from brec_sample import sample_ids
 
-    ids = ",".join(map(str, sample_ids()))
-    res = runner.invoke(cli.cli, ["claims", "verify", claim, "--format", "json", "--brec-ids", ids,
-                                  "--suites", _SUITES_OF.get(claim, _SUITES), "--max-nodes", "5"])
+    ids = sample_ids()
+    suites = _SUITES_OF.get(claim, _SUITES)
+    _share_verdicts(claim, ids, suites, brec_theory)
+    res = runner.invoke(cli.cli, ["claims", "verify", claim, "--format", "json", "--brec-ids", ",".join(map(str, ids)),
+                                  "--suites", suites, "--max-nodes", _MAX_NODES_OF.get(claim, "5")])
     out = json.loads(res.stdout)
     [got] = [c["status"] for c in out["claims"]]
     assert res.exit_code == 0, out

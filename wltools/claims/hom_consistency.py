@@ -168,20 +168,43 @@ def _silent_pairs(graphs, keys, vector, coarse=None) -> int:
     return silent
 
 
+def _pattern_counts(graphs, count: Callable | None) -> Callable:
+    """``counts(F) -> [hom(F, G) for (label, G) in graphs]``, each pattern (by graph6) counted once for the
+    run: the families of the tests share most of their patterns (the trees are in every one). By
+    :class:`wltools.hom.batch.Counter` (the graphs of one size in one dense programme; a count per
+    graph and pattern cost a hundred times more on the atlas), or by the injected ``count(F, G)``."""
+    from wltools.hom.batch import Counter as BatchCounter
+    from wltools.hom.witness import graph6
+
+    plain = [G for _, G in graphs]
+    many = BatchCounter(plain).counts if count is None else (lambda F: [count(F, G) for G in plain])
+    memo: dict = {}
+
+    def counts(F: nx.Graph) -> list:
+        key = graph6(F)
+        if key not in memo:
+            memo[key] = many(F)
+        return memo[key]
+
+    return counts
+
+
 def _atlas_part(tests, verdict, max_nodes, family, count) -> dict:
-    """Dell-Grohe-Rattan on all atlas graphs up to ``max_nodes`` vertices (module docstring)."""
+    """Dell-Grohe-Rattan on all atlas graphs up to ``max_nodes`` vertices (module docstring);
+    ``count(F, G)`` (None: the project's exact counts, :func:`_pattern_counts`)."""
     from wltools.hom.witness import graph6
 
     from .subgraph import wl1_key
 
     graphs = atlas_graphs(max_nodes, min_nodes=1)
     keys = {id(G): wl1_key(G) for _, G in graphs}
+    index = {id(G): i for i, (_, G) in enumerate(graphs)}
     same, total, _ = grouped_pairs(graphs, keys.__getitem__, key_of=id)
-    memo: dict = {}
+    counts = _pattern_counts(graphs, count)
 
     def vector(t):
         patterns = family(t, max_nodes)
-        return lambda G: memo.setdefault((t, id(G)), tuple(count(patterns, G)))
+        return lambda G: tuple(counts(F)[index[id(G)]] for F in patterns)
 
     trees = {graph6(F) for F in family("1wl", max_nodes)}
     out = {}
@@ -230,7 +253,6 @@ def check_hom_consistency(*, pairs=None, brec_ids=None, theory_verdicts: Callabl
     and the atlas. ``family(test, k)``, ``count(F, G)``, ``recount(F, G)`` and ``refine`` replace
     the project's definitions (tests inject broken ones to see FAIL). PASS iff no violation."""
     from wltools.hom.brute import hom_count_brute
-    from wltools.hom.count import hom_counts
     from wltools.hom.witness import graph_family_patterns
 
     family = family or graph_family_patterns
@@ -238,8 +260,7 @@ def check_hom_consistency(*, pairs=None, brec_ids=None, theory_verdicts: Callabl
     pairs = select_pairs(pairs, brec_ids)
     brec = _brec_part(pairs, tests, theory_verdicts, verdict, max_nodes, fwl3_max_n, family, count,
                       recount or hom_count_brute, recount_limit)
-    many = hom_counts if count is None else (lambda patterns, G: [count(F, G) for F in patterns])
-    atlas = _atlas_part(tests, verdict, atlas_max_nodes, family, many)
+    atlas = _atlas_part(tests, verdict, atlas_max_nodes, family, count)
     ev = {"K (BREC)": max_nodes, "K (atlas)": atlas_max_nodes, "3fwl on BREC pairs up to n": fwl3_max_n,
           "BREC": {t: tb.to_dict() for t, tb in brec.items()}, "atlas (Dell-Grohe-Rattan)": atlas}
     problems = [v for tb in brec.values() for v in tb.violations]
