@@ -1,10 +1,10 @@
 """3-WL (2-FWL, :mod:`wltools.refine.fwl`) on all 400 BREC pairs: the symmetric round
-(:mod:`wltools.refine.fwl2_symmetric`) against the full round over all ``n^2`` pairs, in one
+(:mod:`wltools.refine.symmetric_pairs`) against the full round over all ``n^2`` pairs, in one
 process, alternating pair by pair (not part of the test suite).
 
 For each pair: ``refine_fwl2(G, H, symmetric=False)`` (every round over all pairs) and
 ``refine_fwl2(G, H)`` (the product's choice: the symmetric round while
-:func:`~wltools.refine.fwl2_symmetric.worth_it`), in alternating order, CPU seconds
+:func:`~wltools.refine.symmetric_pairs.worth_it`), in alternating order, CPU seconds
 (``time.process_time``) summed per BREC category, the results compared field by field (witness
 included). One BLAS thread; on a shared machine the times are upper bounds, the ratio is from one
 run.

@@ -16,7 +16,7 @@ Fast path: colour matrix ``C [n, n]``; items ``C[u, w] * k + C[w, v]`` sorted al
 grouped exactly block by block (:mod:`wltools.refine.grouping`), so the ``n^3`` items are never
 held at once: peak memory is stated by :func:`wltools.refine.cost.peak_bytes`. While the colour
 classes are few against the pairs, a round builds the rows of the pairs ``u <= v`` only, and one
-pair per class transposed (:mod:`wltools.refine.fwl2_symmetric`: the colouring is equivariant
+pair per class transposed (:mod:`wltools.refine.symmetric_pairs`: the colouring is equivariant
 under swapping a pair's ends), with the same ids as the full round.
 """
 
@@ -30,7 +30,7 @@ import numpy as np
 from ..distances import adjacency_matrix
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, run_reference
-from .fwl2_symmetric import symmetric_round, worth_it
+from .symmetric_pairs import symmetric_round, worth_it
 from .kernel import DEFAULT_MAX_BYTES, Declaration, blocked, refine
 
 __all__ = ["refine_fwl2", "fwl2_declaration", "refine_fwl2_reference", "atomic_types", "fwl2_next_colours", "labelled_atomic_types",
@@ -109,9 +109,9 @@ def pair_type_text(code: int, labels: PairLabels) -> str:
 
 def fwl2_next_colours(n: int, max_bytes: int = DEFAULT_MAX_BYTES, symmetric: bool | None = None):
     """One 2-FWL round, ``step(cg, ch, k) -> (ids, row_of)``: by the symmetric round
-    (:mod:`wltools.refine.fwl2_symmetric`: the pairs ``u <= v``, then one pair per class and its
+    (:mod:`wltools.refine.symmetric_pairs`: the pairs ``u <= v``, then one pair per class and its
     transpose) while the classes are few against the pairs
-    (:func:`~wltools.refine.fwl2_symmetric.worth_it`), else over all ``n^2`` pairs
+    (:func:`~wltools.refine.symmetric_pairs.worth_it`), else over all ``n^2`` pairs
     (:func:`_full_round`); both give the same ids. ``symmetric`` True / False (tests, benchmarks)
     forces one of them."""
     full = _full_round(n, max_bytes)

@@ -73,7 +73,7 @@ from .engine import RefinementResult, class_sizes, no_difference_text, witness_t
 from .grouping import RowGrouper
 
 __all__ = ["Declaration", "History", "refine", "round_loop", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids", "blocked",
-           "stacked", "interned_ids", "grouped_ids", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
+           "stacked", "interned_ids", "grouped_ids", "grouped_at_once", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
            "BLOCK_FACTOR", "block_rows", "HashCollision", "verdict_only", "verdict_only_active", "VERDICT_ONLY_WITNESS",
            "round_progress"]
 
@@ -180,6 +180,19 @@ def block_rows(width: int, per_row: int, max_bytes: int = DEFAULT_MAX_BYTES) -> 
     838860
     """
     return max(1, max_bytes // (max(1, width) * max(1, per_row) * BLOCK_FACTOR))
+
+
+def grouped_at_once(rows: int, width: int, max_bytes: int = DEFAULT_MAX_BYTES) -> bool:
+    """Whether :func:`blocked` with ``at_once`` builds a round of ``rows`` rows of ``width``
+    items (and a prefix) in one go, numbering its colours by row hash (:func:`prefixed_ids`),
+    rather than block by block in order of first appearance.
+
+    Examples
+    --------
+    >>> grouped_at_once(1000, 10), grouped_at_once(10**9, 10)
+    (True, False)
+    """
+    return rows <= block_rows(width + 1, 1, max_bytes)
 
 
 def stacked_ids(rows: np.ndarray) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
@@ -385,7 +398,7 @@ def blocked(rows_at: Callable, shape: tuple, width, *, slabs: Callable | None = 
         def rows(idx):
             return rows_by_graph(idx, shape, w, fill)
 
-        if at_once and 2 * size <= block_rows(w + 1, 1, max_bytes):
+        if at_once and grouped_at_once(2 * size, w, max_bytes):
             prefix, r = rows_in_range(0, 2 * size, shape, fill)
             return prefixed_ids(prefix, r)
 

@@ -1,4 +1,4 @@
-"""The symmetric 2-FWL round (wltools.refine.fwl2_symmetric: the pairs u <= v, then one pair per
+"""The symmetric 2-FWL round (wltools.refine.symmetric_pairs: the pairs u <= v, then one pair per
 class and its transpose) against the full round over all n^2 pairs: the same colour of every pair
 at every round (ids included), the same verdicts and witnesses, on random, regular, strongly
 regular, CFI and labelled pairs, with blocks of a few rows; and against the dict reference with
@@ -11,7 +11,7 @@ import pytest
 from wltools.graphs import named_graph, permute_graph
 from wltools.graphs.labels import pair_labels
 from wltools.refine.fwl import fwl2_declaration, refine_fwl2, refine_fwl2_reference
-from wltools.refine.fwl2_symmetric import worth_it
+from wltools.refine.symmetric_pairs import worth_it
 from wltools.refine.kernel import History, refine
 
 
