@@ -64,7 +64,8 @@ def equivariant(cg: np.ndarray, ch: np.ndarray) -> bool:
     Examples
     --------
     >>> import numpy as np
-    >>> eye, labelled = np.eye(2, dtype=np.int64), np.array([[2, 1], [0, 3]])  # mark; mark * 2 + label of v
+    >>> eye = np.eye(3, dtype=np.int64)
+    >>> labelled = eye * 2 + np.array([0, 1, 1])  # mark * 2 + label of v: (0, 1) and (1, 2) alike, not their transposes
     >>> equivariant(eye, eye), equivariant(labelled, labelled)
     (True, False)
     """
