@@ -74,7 +74,8 @@ def rrwp_scaled(G: nx.Graph, K: int) -> tuple[list[np.ndarray], int]:
 def rrwp_exact(G: nx.Graph, K: int) -> list[list[tuple]]:
     """Exact RRWP (GRIT Eq. 1): ``P[i][j] = (I_ij, M_ij, ..., (M^(K-1))_ij)`` as Fractions.
 
-    Uses ``M^k = B^k / L^k`` with the integer matrix ``B = L D^-1 A`` (Python integers).
+    Uses ``M^k = B^k / L^k`` with the integer matrix ``B = L D^-1 A`` (Python integers); entries
+    with equal numerators share one tuple of Fractions (built once, reduced by ``Fraction``).
 
     Examples
     --------
@@ -84,13 +85,17 @@ def rrwp_exact(G: nx.Graph, K: int) -> list[list[tuple]]:
     """
     powers, L = rrwp_scaled(G, K)
     n = powers[0].shape[0]
-    out = []
-    for i in range(n):
-        row = []
-        for j in range(n):
-            row.append(tuple(Fraction(int(powers[k][i, j]), L**k) for k in range(K)))
-        out.append(row)
-    return out
+    scaled = [[list(map(int, r)) for r in P.tolist()] for P in powers]  # numerators over L^k
+    denominators = [L**k for k in range(K)]
+    made: dict = {}  # numerator tuple -> its Fractions: one tuple per distinct entry, not per (i, j)
+
+    def entry(key):
+        got = made.get(key)
+        if got is None:
+            got = made[key] = tuple(map(Fraction, key, denominators))
+        return got
+
+    return [list(map(entry, zip(*(S[i] for S in scaled)))) for i in range(n)]
 
 
 def rrwp_nonzero(G: nx.Graph, K: int) -> np.ndarray:

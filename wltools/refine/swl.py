@@ -109,7 +109,8 @@ from ..errors import UnknownNameError
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_text, no_difference_text
 from .fwl import atomic_types, labelled_atomic_types, pair_type_text
-from .kernel import DEFAULT_MAX_BYTES, Declaration, blocked, refine
+from .kernel import DEFAULT_MAX_BYTES, Declaration, blocked, grouped_at_once, refine
+from .symmetric_pairs import equivariant, symmetric_round, worth_it
 
 __all__ = [
     "SWLClass",
@@ -327,9 +328,16 @@ def _column_ids(Cg: np.ndarray, Ch: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return ids[:n], ids[n:]
 
 
-def _next_colours(spec: SWLClass, tables, width: int, max_bytes: int):
+#: The classes whose round is equivariant under swapping a pair's ends (a symmetric round serves
+#: them while their initial colouring is, :mod:`wltools.refine.symmetric_pairs`).
+TRANSPOSABLE = (("uL", "vL"), ("fwl-uv",))
+
+
+def _next_colours(spec: SWLClass, tables, width: int, max_bytes: int, symmetric: bool = False):
     """One round for both graphs: ``(new joint ids of all pairs of G then H, row_of)``, the rows
-    built and grouped by the kernel's blocking (:func:`~wltools.refine.kernel.blocked`)."""
+    built and grouped by the kernel's blocking (:func:`~wltools.refine.kernel.blocked`); with
+    ``symmetric`` (a class of :data:`TRANSPOSABLE` from an equivariant start) by the symmetric
+    round while the classes are few against the pairs, with the same ids."""
     n = tables[0].n
 
     def prepare(Cg, Ch, k):  # what the rows of a round read, once: padded copies, column ids
@@ -340,7 +348,18 @@ def _next_colours(spec: SWLClass, tables, width: int, max_bytes: int):
         C, Cc, Cr, gid = ctx
         return C[u, v], _rows(spec, tables[g], C, Cc, Cr, gid, k, u, v)
 
-    return blocked(rows_at, (n, n), width, prepare=prepare, at_once=True, max_bytes=max_bytes, what=spec.label)
+    full = blocked(rows_at, (n, n), width, prepare=prepare, at_once=True, max_bytes=max_bytes, what=spec.label)
+    if not symmetric:
+        return full
+
+    def rows(Cg, Ch, k):
+        ctx = prepare(Cg, Ch, k)
+        return lambda g, u, v: rows_at(g, ctx[g], k, u, v)
+
+    at_once = grouped_at_once(2 * n * n, width, max_bytes)  # the full round's numbering of colours
+    sym = symmetric_round(n, max_bytes, full, rows=rows, width=lambda k: width, hash_order=lambda k: at_once,
+                          what=spec.label)
+    return lambda cg, ch, k: sym(cg, ch, k) if worth_it(n, k) else full(cg, ch, k)
 
 
 def _pooled(pooling: str, Cg: np.ndarray, Ch: np.ndarray):
@@ -429,7 +448,7 @@ def refine_swl(G: nx.Graph, H: nx.Graph, test: str, *, max_bytes: int = DEFAULT_
     >>> r.witness.split("; ")[0]
     'iteration 2: subgraphs G^u whose colour multiset {{chi(u, v) : v}} is {0:1, 2:2, 3:3}: 0 in G, 6 in H'
     """
-    spec = _spec(test)
+    _spec(test)  # an unknown name is refused before any work
     Ag, Ah = adjacency_matrix(G), adjacency_matrix(H)
     n = Ag.shape[0]
     if Ah.shape[0] != n:
@@ -451,10 +470,11 @@ def swl_declaration(test: str, Ag: np.ndarray, Ah: np.ndarray, *, max_bytes: int
     edges = labels is not None and labels.edge is not None
     tables = tuple(_Tables(A, d, labels.edge_matrix(g, n) if edges else None, labels.edge_ids if edges else 1)
                    for g, A in enumerate((Ag, Ah)))
-    next_colours = _next_colours(spec, tables, row_width(test, d), max_bytes)
-
     nn = n * n
     joint, values, type_name = _initial_pair(spec, Ag, Ah, labels)
+    init = (joint[:nn].reshape(n, n), joint[nn:].reshape(n, n))
+    symmetric = spec.aggregations in TRANSPOSABLE and equivariant(*init)
+    next_colours = _next_colours(spec, tables, row_width(test, d), max_bytes, symmetric)
 
     def readout(cg, ch):
         pg, ph, items = _pooled(spec.pooling, cg.reshape(n, n), ch.reshape(n, n))
@@ -465,7 +485,6 @@ def swl_declaration(test: str, Ag: np.ndarray, Ah: np.ndarray, *, max_bytes: int
     def describe(t, c, row, k_before):
         return _describe_pair(spec, t, c, row, k_before, values, type_name)
 
-    init = (joint[:nn].reshape(n, n), joint[nn:].reshape(n, n))
     return Declaration(test, init, next_colours, describe, readout)
 
 
@@ -473,8 +492,9 @@ def swl_declaration(test: str, Ag: np.ndarray, Ah: np.ndarray, *, max_bytes: int
 
 
 def _reference_start(graphs, init: str, dist, labels: PairLabels | None):
-    """The reference's initial colour ``start(g, u, v)`` and edge label id ``e(g, a, b)`` (``0``
-    without edge labels)."""
+    """The reference's initial colour ``start(g, u, v)`` and edge label id ``e(g, a, b)`` (None
+    without edge labels: the ``uL`` / ``vL`` items are then the colours alone, which names the
+    same classes as pairing each with a constant ``0``)."""
     n = len(graphs[0])
     nid = [labels.node_ids(g, n).tolist() if labels is not None else None for g in (0, 1)]
     E = [labels.edge_matrix(g, n).tolist() if labels is not None and labels.edge is not None else None
@@ -493,9 +513,9 @@ def _reference_start(graphs, init: str, dist, labels: PairLabels | None):
         return plain_start(g, u, v) + (nid[g][v],)
 
     def e(g, a, b):
-        return E[g][a][b] if E[g] else 0
+        return E[g][a][b]
 
-    return start, e
+    return start, (e if E[0] is not None else None)
 
 
 def refine_swl_reference(G: nx.Graph, H: nx.Graph, test: str, *, init: str | None = None,
@@ -525,7 +545,6 @@ def refine_swl_reference(G: nx.Graph, H: nx.Graph, test: str, *, init: str | Non
         raise ValueError("refine_swl_reference needs graphs of equal order")
     nbrs = [{v: sorted(X[v]) for v in range(n)} for X in graphs]
     closed = [{v: {v, *X[v]} for v in range(n)} for X in graphs]
-    pairs = [(u, v) for u in range(n) for v in range(n)]
 
     if init not in ("marking", "atomic", "distance"):
         raise UnknownNameError(f"unknown initial colour {init!r}; choose from marking, atomic, distance")
@@ -533,45 +552,51 @@ def refine_swl_reference(G: nx.Graph, H: nx.Graph, test: str, *, init: str | Non
 
     start, e = _reference_start(graphs, init, dist, labels)
 
-    def sig(g, u, v, c, columns):
-        key = [c[u, v]]
+    def local(g, x, items):  # {{(edge label id of xw, colour) : w in N(x)}}; the colours alone when unlabelled
+        return tuple(sorted(items if e is None else [(e(g, x, w), c) for w, c in zip(nbrs[g][x], items)]))
+
+    def sig(g, u, v, c, columns):  # c[u][v]: the colour of (u, v)
+        cu = c[u]
+        key = [cu[v]]
         for a in spec.aggregations:
             if a == "uL":
-                key.append(tuple(sorted((e(g, v, w), c[u, w]) for w in nbrs[g][v])))
+                key.append(local(g, v, [cu[w] for w in nbrs[g][v]]))
             elif a == "vL":
-                key.append(tuple(sorted((e(g, u, w), c[w, v]) for w in nbrs[g][u])))
+                key.append(local(g, u, [c[w][v] for w in nbrs[g][u]]))
             elif a == "vv":
-                key.append(c[v, v])
+                key.append(c[v][v])
             elif a == "vG":
                 key.append(columns[v])
             else:
                 ws = closed[g][v] if a == "fwl-v" else closed[g][u] | closed[g][v]
-                key.append(tuple(sorted((c[u, w], c[w, v]) for w in ws)))
+                key.append(tuple(sorted((cu[w], c[w][v]) for w in ws)))
         return tuple(key)
 
     def pooled(c):
         if spec.pooling == "all":
-            return Counter(c.values())
+            return Counter(x for row in c for x in row)
         if spec.pooling == "VS":
-            return Counter(tuple(sorted(c[u, v] for v in range(n))) for u in range(n))
-        return Counter(tuple(sorted(c[u, v] for u in range(n))) for v in range(n))
+            return Counter(tuple(sorted(row)) for row in c)
+        return Counter(tuple(sorted(col)) for col in zip(*c))
+
+    def ids(colour):  # row u of graph g: [colour(g, u, v) for v], ids in order of first appearance
+        return [[[table.setdefault(colour(g, u, v), len(table)) for v in range(n)] for u in range(n)] for g in (0, 1)]
 
     table: dict = {}
-    cols = [{(u, v): table.setdefault(start(g, u, v), len(table)) for u, v in pairs} for g in (0, 1)]
+    cols = ids(start)
     first_t = 0 if pooled(cols[0]) != pooled(cols[1]) else None
     t = 0
     while True:
         table = {}
-        columns = [{v: tuple(sorted(c[w, v] for w in range(n))) for v in range(n)} if "vG" in spec.aggregations
+        columns = [[tuple(sorted(col)) for col in zip(*c)] if "vG" in spec.aggregations
                    else None for c in cols]  # {{chi(w, v) : w in V}} per v, once per round
-        new = [{(u, v): table.setdefault(sig(g, u, v, cols[g], columns[g]), len(table)) for u, v in pairs}
-               for g in (0, 1)]
-        if len(table) == len(set(cols[0].values()) | set(cols[1].values())):
+        new = ids(lambda g, u, v: sig(g, u, v, cols[g], columns[g]))
+        if len(table) == len({x for c in cols for row in c for x in row}):
             break
         cols, t = new, t + 1
         if first_t is None and pooled(cols[0]) != pooled(cols[1]):
             first_t = t
-    sizes = tuple(tuple(sorted(Counter(c.values()).values(), reverse=True)) for c in cols)
+    sizes = tuple(tuple(sorted(Counter(x for row in c for x in row).values(), reverse=True)) for c in cols)
     witness = (f"reference: pooled colours differ at iteration {first_t}" if first_t is not None
                else f"reference: no difference; stable after {t} round(s)")
     return RefinementResult.from_histograms(test, first_t, t, sizes, witness)

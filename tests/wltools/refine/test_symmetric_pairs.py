@@ -90,3 +90,66 @@ def test_many_classes_fall_back_to_the_full_round(monkeypatch):
     assert calls and worth_it(12, calls[0])  # a round that tried the symmetric one, then fell back
     assert (r.distinguished, r.iteration, r.iterations, r.class_sizes) == (
         ref.distinguished, ref.iteration, ref.iterations, ref.class_sizes)
+
+
+def _swl_run(G, H, test, monkeypatch, symmetric, **opts):
+    """A subgraph WL test by its declaration, the symmetric round allowed or not."""
+    from wltools.refine import swl
+    from wltools.distances import adjacency_matrix
+
+    with monkeypatch.context() as m:
+        if not symmetric:
+            m.setattr(swl, "equivariant", lambda *a: False)
+        h = History()
+        r = refine(swl.swl_declaration(test, adjacency_matrix(G), adjacency_matrix(H), **opts), history=h)
+    return r, h
+
+
+@pytest.mark.parametrize("test", ["sswl", "slfwl2"])
+@pytest.mark.parametrize("opts", [{}, {"max_bytes": 4096}], ids=["hash-order", "first-appearance-blocks"])
+def test_swl_symmetric_round_gives_every_pair_the_full_rounds_colour(test, opts, monkeypatch):
+    """SSWL and SLFWL(2): the same colours as the full round at every round, in both of the full
+    round's numberings (all rows at once by hash; blocks by first appearance), labels included."""
+    for G, H in _pairs():
+        labels = pair_labels(G, H)
+        (a, ha), (b, hb) = (_swl_run(G, H, test, monkeypatch, s, labels=labels, **opts) for s in (True, False))
+        assert ha.rounds == hb.rounds, (test, G.edges)
+        for (sg, sh), (fg, fh) in zip(ha.colours, hb.colours):
+            assert np.array_equal(sg, fg) and np.array_equal(sh, fh), (test, G.edges)
+        assert (a.distinguished, a.iteration, a.iterations, a.class_sizes, a.witness) == (
+            b.distinguished, b.iteration, b.iterations, b.class_sizes, b.witness)
+
+
+def test_which_subgraph_tests_take_the_symmetric_round(monkeypatch):
+    """SSWL and SLFWL(2) from an equivariant start; SSWL with node labels (its mark carries the
+    label of v only) and the one-sided classes never."""
+    from wltools.refine import swl
+
+    seen = []
+    monkeypatch.setattr(swl, "symmetric_round", lambda *a, **k: seen.append(1) or (lambda cg, ch, k: None))
+    G, H = nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
+    Gl, Hl = _labelled(G, 1), _labelled(H, 1)
+    from wltools.distances import adjacency_matrix
+
+    def takes(test, labels=None):
+        seen.clear()
+        swl.swl_declaration(test, adjacency_matrix(G), adjacency_matrix(H), labels=labels)
+        return bool(seen)
+
+    assert takes("sswl") and takes("slfwl2") and takes("slfwl2", pair_labels(Gl, Hl))
+    assert not takes("sswl", pair_labels(Gl, Hl))
+    assert not any(takes(t) for t in ("swl-vs", "swl-sv", "pswl-vs", "pswl-sv", "gswl", "lfwl2"))
+
+
+def test_a_hash_shared_by_two_rows_takes_the_full_round(monkeypatch):
+    """Where two distinct rows of the symmetric round share a hash, the full round (which would
+    retry with another salt and number colours otherwise) is taken: the same colours still."""
+    from wltools.refine import symmetric_pairs
+
+    G, H = nx.random_regular_graph(3, 10, seed=3), nx.random_regular_graph(3, 10, seed=5)
+    (b, hb) = _swl_run(G, H, "sswl", monkeypatch, False)
+    monkeypatch.setattr(symmetric_pairs, "key_hashes", lambda r, prefix, salt: np.zeros(len(prefix), dtype=np.uint64))
+    (a, ha) = _swl_run(G, H, "sswl", monkeypatch, True)
+    assert ha.rounds == hb.rounds and all(
+        np.array_equal(x, y) for (xg, xh), (yg, yh) in zip(ha.colours, hb.colours) for x, y in ((xg, yg), (xh, yh)))
+    assert a.witness == b.witness
