@@ -80,7 +80,7 @@ import numpy as np
 
 from ..distances.adjacency import SMALL_N, adjacency_matrix
 from ..distances.modular import crt, inverse_mod_p, prime_cap, primes_below
-from ..runtime.hashing import unique_rows
+from ..runtime.hashing import key_hashes, unique_rows
 from ..graphs.labels import PairLabels
 from .engine import RefinementResult, multiset_rows, run_reference
 from .gdwl import keyed_describe
@@ -140,7 +140,8 @@ def walk_vectors_exact(G: nx.Graph, matrix: str = "adjacency", steps: int | None
     return [[tuple(int(powers[k][u, v]) for k in range(K)) for v in range(n)] for u in range(n)]
 
 
-def walk_keys(graphs: Sequence[nx.Graph], matrix: str = "adjacency", steps: int | None = None) -> list[np.ndarray]:
+def walk_keys(graphs: Sequence[nx.Graph], matrix: str = "adjacency", steps: int | None = None, *,
+              matrices: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
     """Exact walk-count keys: int64 ``[n, n]`` per graph, one shared table for all ``graphs``;
     ``key[u, v] == key'[u', v']`` iff the vectors ``((B^k)_uv)_{k < K}`` are equal.
 
@@ -149,6 +150,9 @@ def walk_keys(graphs: Sequence[nx.Graph], matrix: str = "adjacency", steps: int 
     sum of ``X_k B`` (``X_k`` residues in ``[0, p)``) is then an integer below ``2^53`` in absolute
     value, so float64 arithmetic is exact. The primes' product exceeds ``2 b^(K-1) >=
     |(B^k)_uv - (B'^k)_u'v'|``, so equal residues mean equal integers (Chinese remainder theorem).
+    The ids are those of a chain of :func:`~wltools.runtime.hashing.unique_rows` calls, one per
+    power, over ``[previous id, residues of B^k]`` (:class:`_KeyChain`); ``matrices``: the graph
+    matrices of ``graphs``, when the caller has them.
 
     Examples
     --------
@@ -158,7 +162,7 @@ def walk_keys(graphs: Sequence[nx.Graph], matrix: str = "adjacency", steps: int 
     (True, False, True)
     """
     K = _steps(graphs, steps)
-    Bs = [graph_matrix(G, matrix) for G in graphs]
+    Bs = list(matrices) if matrices is not None else [graph_matrix(G, matrix) for G in graphs]
     b = max([int(np.abs(B).sum(axis=1).max()) for B in Bs if B.size] + [1])
     pr = np.array(_key_primes(b, K), dtype=np.float64)
     P = pr.size
@@ -166,29 +170,158 @@ def walk_keys(graphs: Sequence[nx.Graph], matrix: str = "adjacency", steps: int 
     # triangles hold every distinct row: the same ids as over all n^2 positions, at half the work
     tri = [np.triu_indices(B.shape[0]) for B in Bs]
     offsets = np.cumsum([0] + [iu.size for iu, _ in tri])
-    cur = unique_rows(np.concatenate([(iu == ju).astype(np.int64) for iu, ju in tri])[:, None])
-    # XT[w, p * n + u] = (B^k mod p)[u, w]: rows of X_k stacked as columns, so that one sparse
-    # product B @ XT advances every prime at once (B symmetric: X_k B = (B XT)^T, exact integers)
-    XTs = [np.tile(np.eye(B.shape[0]), (1, P)) for B in Bs]
-    times = _products(Bs)
-    grids = [_prime_grid(pr, B.shape[0]) for B in Bs]
-    # flat positions of (w, p, u), u <= w, in XT: one gather per step fills a graph's rows
-    at = [(ju[:, None] * P + np.arange(P)[None, :]) * B.shape[0] + iu[:, None] for B, (iu, ju) in zip(Bs, tri)]
-    rows = np.empty((int(offsets[-1]), 1 + P), dtype=np.int64)
+    chain = _KeyChain(unique_rows(np.concatenate([(iu == ju).astype(np.int64) for iu, ju in tri])[:, None]))
+    spans = _runs(Bs)
+    runs = [_PowerRun(Bs[s:e], tri[s:e], pr) for s, e in spans]
+    residues = np.empty((int(offsets[-1]), P), dtype=np.int64)
     for _ in range(1, K):
-        rows[:, 0] = cur
-        for g, (mul, XT) in enumerate(zip(times, XTs)):
-            n = XT.shape[0]
-            Y = _mod(mul(XT).reshape(n, P, n), grids[g])  # [w, p, u], exact integers < 2^53, then in [0, p)
-            XTs[g] = Y.reshape(n, P * n)
-            rows[offsets[g] : offsets[g + 1], 1:] = np.take(Y, at[g])  # [(u <= w), p], exact to int64
-        cur = unique_rows(rows)
+        for (s, e), run in zip(spans, runs):
+            residues[offsets[s] : offsets[e]] = run.step()
+        chain.advance(residues)
+    cur = chain.ids()
     out = []
     for g, (iu, ju) in enumerate(tri):
         D = np.empty(Bs[g].shape, dtype=cur.dtype)
         D[iu, ju] = D[ju, iu] = cur[offsets[g] : offsets[g + 1]]
         out.append(D)
     return out
+
+
+def _runs(Bs: Sequence[np.ndarray]) -> list[tuple[int, int]]:
+    """``[start, stop)`` of the runs of consecutive matrices of one order (a pair: usually one run)."""
+    cuts = [0] + [i for i in range(1, len(Bs)) if Bs[i].shape[0] != Bs[i - 1].shape[0]] + [len(Bs)]
+    return [(s, e) for s, e in zip(cuts[:-1], cuts[1:]) if e > s]
+
+
+class _PowerRun:
+    """The residues of ``B^k`` modulo the primes ``pr``, ``k = 1, 2, ...``, at the upper
+    triangles ``tri`` of graph matrices ``Bs`` of one order ``n``, advanced together: one product
+    per step for all of them (a batched dense product, or one block-diagonal CSR product, as in
+    :func:`_products`).
+
+    ``XT[i n + w, p n + u] = (B_i^k mod p)[u, w]``: the rows of ``X_k`` of every matrix stacked as
+    columns, so that one product advances every prime and matrix at once (``B`` symmetric:
+    ``X_k B = (B XT)^T``, exact integers below ``2^53``, :func:`walk_keys`)."""
+
+    def __init__(self, Bs: Sequence[np.ndarray], tri: Sequence[tuple], pr: np.ndarray):
+        r, n, P = len(Bs), Bs[0].shape[0], pr.size
+        self.shape = (r * n, P, n)
+        self.mul = _stacked_product(Bs)
+        self.XT = np.tile(np.eye(n), (r, P))
+        self.grid = _prime_grid(pr, n, rows=r * n)
+        # flat positions of (i n + w, p, u), u <= w, in XT: one gather per step fills every row
+        self.at = np.concatenate([((i * n + ju)[:, None] * P + np.arange(P)[None, :]) * n + iu[:, None]
+                                  for i, (iu, ju) in enumerate(tri)])
+
+    def step(self) -> np.ndarray:
+        """Residues of the next power at the triangles' positions, ``[positions, P]``: exact
+        integers below ``2^40`` in float64 (exact in int64 where the caller stores them)."""
+        Y = _mod(self.mul(self.XT).reshape(self.shape), self.grid)  # exact integers < 2^53, then in [0, p)
+        self.XT = Y.reshape(self.shape[0], -1)
+        return np.take(Y, self.at)
+
+
+def _distinct_ranks(items: np.ndarray, prefix: np.ndarray) -> np.ndarray | None:
+    """``unique_rows([prefix, items])`` where the salt-0 hashes of those keys are all distinct
+    (so no key can collide: each is its own group), else None. The same ids, the ranks of the
+    hashes (:func:`~wltools.runtime.hashing.exact_ids` ``order="hash"``), without the grouping and
+    the entry-by-entry check that distinct hashes make moot."""
+    h = key_hashes(items, prefix)
+    order = np.argsort(h)
+    sh = h[order]
+    if sh.size > 1 and bool((sh[1:] == sh[:-1]).any()):
+        return None
+    ids = np.empty(h.size, dtype=np.int64)
+    ids[order] = np.arange(h.size)
+    return ids
+
+
+def _stacked_product(Bs: Sequence[np.ndarray]):
+    """``XT -> diag(Bs) @ XT`` for matrices of one order ``n``: a batched dense product up to
+    ``min(SMALL_N, DENSE_MAX)`` nodes, else one block-diagonal CSR product (:func:`_products`)."""
+    r, n = len(Bs), Bs[0].shape[0]
+    if n <= min(SMALL_N, DENSE_MAX):
+        stack = np.stack(Bs).astype(np.float64)
+        return lambda XT: np.matmul(stack, XT.reshape(r, n, -1)).reshape(r * n, -1)
+    return _csr_block_diagonal(Bs, np.float64).__matmul__
+
+
+def _csr_block_diagonal(Bs: Sequence[np.ndarray], dtype):
+    """The block diagonal of the dense ``Bs`` as a CSR matrix of their nonzero entries only
+    (scipy's ``block_diag`` of dense blocks stores their zeros too: a product then costs ``n``
+    times more per row)."""
+    from scipy.sparse import csr_matrix
+
+    parts, at = [], 0
+    for B in Bs:
+        r, c = np.nonzero(B)
+        parts.append((r + at, c + at, B[r, c]))
+        at += B.shape[0]
+    rows, cols, vals = (np.concatenate(x) for x in zip(*parts)) if parts else ([], [], [])
+    return csr_matrix((np.asarray(vals, dtype=dtype), (rows, cols)), shape=(at, at))
+
+
+class _KeyChain:
+    """The ids ``cur_k = unique_rows([cur_(k-1), R_k])`` of :func:`walk_keys` (``R_k [N, P]``: the
+    residues of ``B^k`` at every position), computed on one representative per class where that
+    gives the same ids.
+
+    ``unique_rows`` numbers the *distinct* rows in the order of their hashes (first appearance
+    after a collision), so its ids depend only on the set of distinct rows (and their first
+    positions). Where ``R_k`` is constant on every class of ``cur_(k-1)`` (checked exactly, one
+    gather and compare), every position's row equals its representative's (the least position of
+    its class), so ``unique_rows`` over the representatives, in increasing position order, gives
+    each class its id over all ``N`` rows: the partition is unchanged, the ids are renumbered.
+    Walk-count partitions stop refining after a few powers (EXP: 7 to 16 of 34 to 74), so most
+    steps hash a few hundred rows instead of thousands. Where a class splits, all ``N`` rows are
+    hashed, as before.
+
+    Examples
+    --------
+    Against the plain chain, over powers that split classes (random residues) and that do not
+    (residues that are functions of the class):
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> ref = unique_rows(rng.integers(0, 2, (40, 1)))
+    >>> chain = _KeyChain(ref)
+    >>> for k in range(8):
+    ...     R = rng.integers(0, 2, (40, 2)) if k in (0, 3) else np.stack([ref % 3, ref * k % 5], axis=1)
+    ...     chain.advance(R)
+    ...     ref = unique_rows(np.concatenate([ref[:, None], R], axis=1))
+    >>> bool(np.array_equal(chain.ids(), ref)), int(ref.max()) + 1
+    (True, 21)
+    """
+
+    def __init__(self, cur: np.ndarray):
+        self._split(cur)
+
+    def _split(self, cur: np.ndarray) -> None:
+        """Classes of the ids ``cur`` of every position: representatives (least positions,
+        increasing), each position's class (index into them) and its representative."""
+        _, first = np.unique(cur, return_index=True)  # per id, its least position
+        rank = np.empty(first.size, dtype=np.int64)
+        order = np.argsort(first)
+        rank[order] = np.arange(first.size)
+        self.reps = first[order]
+        self.cls = rank[cur]
+        self.at_rep = self.reps[self.cls]
+        self.cur_reps = cur[self.reps]
+
+    def advance(self, R: np.ndarray) -> None:
+        """One power: ``cur <- unique_rows([cur, R])``."""
+        if np.array_equal(R, np.take(R, self.at_rep, axis=0)):
+            R_reps = np.take(R, self.reps, axis=0)
+            ids = _distinct_ranks(R_reps, self.cur_reps)
+            if ids is None:  # equal hashes: unique_rows checks them (and retries on a collision)
+                ids = unique_rows(np.concatenate([self.cur_reps[:, None], R_reps], axis=1))
+            self.cur_reps = ids
+        else:
+            self._split(unique_rows(np.concatenate([self.cur_reps[self.cls][:, None], R], axis=1)))
+
+    def ids(self) -> np.ndarray:
+        """The ids of every position."""
+        return self.cur_reps[self.cls]
 
 
 #: Largest order whose products stay dense numpy (no scipy import, as for ``SMALL_N`` elsewhere):
@@ -206,12 +339,19 @@ def _key_primes(b: int, K: int) -> list[int]:
 def _primes_over(b: int, need: int) -> list[int]:
     """Decreasing primes below ``min(2^40, 2^53 / (b + 1))`` until their product exceeds ``need``."""
     pmax = min(2**40, (2**53) // (b + 1))
+    run = _PRIMES.setdefault(pmax, [])  # the same primes, found once per process (Miller-Rabin)
     primes: list[int] = []
     prod = 1
     while prod <= need:
-        primes.append(primes_below(primes[-1] if primes else pmax, 1)[0])
+        if len(primes) == len(run):
+            run.append(primes_below(run[-1] if run else pmax, 1)[0])
+        primes.append(run[len(primes)])
         prod *= primes[-1]
     return primes
+
+
+#: ``{bound: the decreasing primes below it found so far}``: :func:`_primes_over`'s memo.
+_PRIMES: dict[int, list[int]] = {}
 
 
 def _products(Bs: Sequence[np.ndarray]) -> list:
@@ -227,13 +367,15 @@ def _products(Bs: Sequence[np.ndarray]) -> list:
 _GRID_MAX = 1 << 16
 
 
-def _prime_grid(pr: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(p, 1 / p)`` for :func:`_mod` over ``[n, P, n]`` arrays, the primes ``pr [P]`` along axis
-    1: full arrays up to :data:`_GRID_MAX` entries (numpy's elementwise loops then run over
-    contiguous memory: about 3x faster at ``n = 50``), else broadcast views (no ``n^2 P`` copies)."""
+def _prime_grid(pr: np.ndarray, n: int, rows: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(p, 1 / p)`` for :func:`_mod` over ``[rows, P, n]`` arrays (``rows`` default ``n``), the
+    primes ``pr [P]`` along axis 1: full arrays up to :data:`_GRID_MAX` entries (numpy's
+    elementwise loops then run over contiguous memory: about 3x faster at ``n = 50``), else
+    broadcast views (no ``n^2 P`` copies)."""
     p = pr[None, :, None]
-    if n * n * pr.size <= _GRID_MAX:
-        p = np.broadcast_to(p, (n, pr.size, n)).copy()
+    rows = n if rows is None else rows
+    if rows * n * pr.size <= _GRID_MAX:
+        p = np.broadcast_to(p, (rows, pr.size, n)).copy()
     return p, 1.0 / p
 
 
@@ -262,13 +404,15 @@ def _mod(Y: np.ndarray, grid: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     return Y
 
 
-def spectra_differ(G: nx.Graph, H: nx.Graph, matrix: str = "adjacency", tries: int = 2, seed: int = 0) -> bool:
+def spectra_differ(G: nx.Graph, H: nx.Graph, matrix: str = "adjacency", tries: int = 2, seed: int = 0, *,
+                   matrices: Sequence[np.ndarray] | None = None) -> bool:
     """True only when the characteristic polynomials of ``G``'s and ``H``'s graph matrices
     certainly differ: ``det(x I - B)`` differs modulo a prime ``p`` at a seeded random point ``x``
     (:func:`_det_mod`, exact). False: equal at every try (cospectral, or by rare
     chance: then the caller refines in full). Unlabelled EPWL with ``n + 1`` steps then
     distinguishes the pair at round 1 (module docstring), which a verdict-only run
-    (:func:`wltools.refine.kernel.verdict_only`) returns without walk keys.
+    (:func:`wltools.refine.kernel.verdict_only`) returns without walk keys. ``matrices``: the
+    graph matrices of ``G`` and ``H``, when the caller has them.
 
     Examples
     --------
@@ -277,7 +421,7 @@ def spectra_differ(G: nx.Graph, H: nx.Graph, matrix: str = "adjacency", tries: i
     >>> spectra_differ(star, c4k1), spectra_differ(star, c4k1, "laplacian")
     (False, True)
     """
-    Bg, Bh = graph_matrix(G, matrix), graph_matrix(H, matrix)
+    Bg, Bh = matrices if matrices is not None else (graph_matrix(G, matrix), graph_matrix(H, matrix))
     if Bg.shape != Bh.shape:
         return True
     rng = np.random.default_rng(seed)
@@ -295,7 +439,8 @@ def _det_mod(A: np.ndarray, p: int) -> int:
     return 0 if inverse is None else inverse[1]
 
 
-def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int, *, once: bool = False) -> list[np.ndarray] | None:
+def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int, *, once: bool = False,
+                     matrices: Sequence[np.ndarray] | None = None) -> list[np.ndarray] | None:
     """Keys with the partition of :func:`walk_keys` ``(graphs, matrix, K)`` from fewer powers, or
     None where no shortcut is proved, it would not save work, or the graphs are not cospectral
     (then EPWL distinguishes them at round 1 and the pair is refined in full).
@@ -307,7 +452,8 @@ def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int, *, once: b
     and then verified exactly (:func:`_annihilates`): the guess only decides whether the shortcut
     is taken, never what it returns. ``once``: the pair is refined once over these keys (a
     verdict-only run, :func:`wltools.refine.kernel.verdict_only`), not twice when distinguished,
-    which makes the shortcut worth taking more often.
+    which makes the shortcut worth taking more often. ``matrices``: the graph matrices of
+    ``graphs``, when the caller has them.
 
     Examples
     --------
@@ -318,7 +464,7 @@ def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int, *, once: b
     >>> bool(((fast[:, :, None] == fast[:, None, :]) == (full[:, :, None] == full[:, None, :])).all())
     True
     """
-    Bs = [graph_matrix(G, matrix) for G in graphs]
+    Bs = list(matrices) if matrices is not None else [graph_matrix(G, matrix) for G in graphs]
     if not Bs or min(B.shape[0] for B in Bs) == 0:
         return None
     b = max(int(np.abs(B).sum(axis=1).max()) for B in Bs) or 1
@@ -332,7 +478,7 @@ def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int, *, once: b
         if (2 - once) * d * (len(_key_primes(b, d)) + 2) + d * len(check) > full_cost:
             return None
         if _annihilates(Bs, q, check):
-            return walk_keys(graphs, matrix, d)
+            return walk_keys(graphs, matrix, d, matrices=Bs)
     return None
 
 
@@ -412,9 +558,7 @@ def _block_diagonal(Bs: Sequence[np.ndarray]):
             M[at : at + B.shape[0], at : at + B.shape[0]] = B
             at += B.shape[0]
         return M
-    from scipy.sparse import block_diag
-
-    return block_diag([B.astype(np.int64) for B in Bs], format="csr")
+    return _csr_block_diagonal(Bs, np.int64)
 
 
 def _berlekamp_massey(seq, p: int) -> list[int]:
@@ -463,12 +607,13 @@ def _annihilates(Bs: Sequence[np.ndarray], q: list[int], primes: list[int]) -> b
     return True
 
 
-def _label_fn(graphs, matrix, Dg, Dh, K):
+def _label_fn(graphs, matrix, Dg, Dh, K, given=None):
     """Readable label of a key: the first (at most four) walk counts ``(B^j)_uv`` at the first
     node pair ``(u, v)`` (in ``Dg`` then ``Dh``, row-major) that has it. The rows ``e_u B^j`` of a
     source ``u`` are computed once and serve every key first met in row ``u``; in int64 when
     ``b^(m-1) < 2^63`` (``b`` the largest absolute row sum of ``B``, ``m`` the counts shown, so
-    every partial sum of ``e_u B^j`` is at most ``b^j`` in absolute value), else in Python integers."""
+    every partial sum of ``e_u B^j`` is at most ``b^j`` in absolute value), else in Python integers.
+    ``given``: the graph matrices of ``graphs``, when the caller has them."""
     m = min(K, 4)
     where: dict = {}
     cache: dict = {}
@@ -478,7 +623,7 @@ def _label_fn(graphs, matrix, Dg, Dh, K):
     def walk_rows(g: int, u: int) -> list:
         if (g, u) not in rows:
             if g not in matrices:
-                B = graph_matrix(graphs[g], matrix)
+                B = graph_matrix(graphs[g], matrix) if given is None else given[g]
                 b = int(np.abs(B).sum(axis=1).max()) if B.size else 0
                 matrices[g] = B.astype(np.int64) if b ** max(m - 1, 0) < 2**63 else B.astype(object)
             B = matrices[g]
@@ -541,16 +686,18 @@ def refine_epwl(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | No
         raise ValueError(f"unknown EPWL test {test!r}; choose from {', '.join(MATRICES)}")
     _node_labels(labels)
     K = _steps([G, H], steps)
+    Bs = [graph_matrix(G, MATRICES[test]), graph_matrix(H, MATRICES[test])]  # built once, read by every step
     quick = verdict_only_active()
-    if quick and labels is None and steps is None and spectra_differ(G, H, MATRICES[test]):
+    if quick and labels is None and steps is None and spectra_differ(G, H, MATRICES[test], matrices=Bs):
         # not cospectral: distinguished at round 1, not before (module docstring; constant colours)
         return RefinementResult.from_histograms(test, 1, None, ((), ()), VERDICT_ONLY_WITNESS.format(t=1))
-    keys = annihilated_keys([G, H], MATRICES[test], K, once=quick)
+    keys = annihilated_keys([G, H], MATRICES[test], K, once=quick, matrices=Bs)
     if keys is not None:  # the same partitions, other ids: exact when nothing is distinguished
-        res = refine(_declaration(G, H, test, K, keys, labels))
+        res = refine(_declaration(G, H, test, K, keys, labels, Bs))
         if not res.distinguished or quick:  # a verdict-only run reads no witness
             return res
-    return refine(epwl_declaration(G, H, test, steps=steps, labels=labels))
+    # epwl_declaration's, over the matrices already built
+    return refine(_declaration(G, H, test, K, walk_keys([G, H], MATRICES[test], K, matrices=Bs), labels, Bs))
 
 
 def epwl_declaration(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int | None = None,
@@ -564,11 +711,13 @@ def epwl_declaration(G: nx.Graph, H: nx.Graph, test: str = "epwl", *, steps: int
     return _declaration(G, H, test, K, walk_keys([G, H], MATRICES[test], K), labels)
 
 
-def _declaration(G, H, test: str, K: int, keys: list[np.ndarray], labels: PairLabels | None) -> Declaration:
-    """The declaration of :func:`epwl_declaration` over the walk keys ``keys`` of ``G`` and ``H``."""
+def _declaration(G, H, test: str, K: int, keys: list[np.ndarray], labels: PairLabels | None,
+                 matrices: Sequence[np.ndarray] | None = None) -> Declaration:
+    """The declaration of :func:`epwl_declaration` over the walk keys ``keys`` of ``G`` and ``H``
+    (``matrices``: their graph matrices, when the caller has them)."""
     matrix = MATRICES[test]
     Dg, Dh = keys
-    label = _label_fn((G, H), matrix, Dg, Dh, K)
+    label = _label_fn((G, H), matrix, Dg, Dh, K, matrices)
     name = "walk-count" if matrix == "adjacency" else "Laplacian walk-count"
 
     def step(cg, ch, k):
