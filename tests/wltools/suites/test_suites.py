@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 import re
 from pathlib import Path
 from collections import Counter
