@@ -14,7 +14,7 @@ from one run.
 Usage::
 
     python benchmarks/symmetric_pairs_bench.py --test 3wl --out benchmarks/results/symmetric_pairs_fwl2.json
-    python benchmarks/symmetric_pairs_bench.py --test sswl --ids 260-359 --out /tmp/sswl.json
+    python benchmarks/symmetric_pairs_bench.py --test sswl --ids 260-359 --out sswl-cfi.json
 """
 
 from __future__ import annotations
