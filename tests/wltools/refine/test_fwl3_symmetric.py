@@ -5,39 +5,18 @@ strongly regular, CFI and labelled pairs, with one-row blocks and two-word items
 dict reference with the symmetric round forced from round 1."""
 
 import networkx as nx
-import numpy as np
 import pytest
 
-from wltools.graphs import named_graph, permute_graph
 from wltools.graphs.labels import pair_labels
 from wltools.refine.fwl3 import fwl3_declaration, refine_fwl3, refine_fwl3_reference
 from wltools.refine.fwl3_symmetric import PERMUTATIONS, sorted_triples, worth_it
 from wltools.refine.kernel import History, refine
 
-
-def _labelled(G, seed):
-    rng = np.random.default_rng(seed)
-    G = nx.convert_node_labels_to_integers(G)
-    nx.set_node_attributes(G, {v: int(rng.integers(2)) for v in G}, "label")
-    nx.set_edge_attributes(G, {e: "ab"[int(rng.integers(2))] for e in G.edges}, "label")
-    return G
+from symmetric_round_cases import assert_same_rounds, case_pairs
 
 
 def _pairs():
-    from brec_runner.runs.dataset import load_pairs
-
-    cfi = load_pairs(ids=[265])[0]  # a small BREC CFI pair
-    G = nx.gnm_random_graph(9, 14, seed=4)
-    pairs = [
-        (nx.gnm_random_graph(8, 12, seed=1), nx.gnm_random_graph(8, 12, seed=2)),
-        (G, permute_graph(G, np.random.default_rng(0).permutation(9))),
-        (nx.random_regular_graph(3, 10, seed=3), nx.random_regular_graph(3, 10, seed=5)),
-        (named_graph("shrikhande"), named_graph("rook4x4")),
-        (cfi.g, cfi.h),
-        (nx.path_graph(3), nx.complete_graph(3)),
-    ]
-    labelled = [(_labelled(a, 10 + i), _labelled(b, 10 + i)) for i, (a, b) in enumerate(pairs[:3])]
-    return pairs + labelled
+    return case_pairs()
 
 
 def _run(G, H, **opts):
@@ -51,12 +30,7 @@ def _run(G, H, **opts):
 def test_symmetric_round_gives_every_triple_the_full_rounds_colour(opts):
     small = "max_bytes" in opts  # blocks of 2-7 rows, the pairs up to 9 nodes
     for G, H in [p for p in _pairs() if not small or len(p[0]) <= 9]:
-        (a, ha), (b, hb) = _run(G, H, symmetric=True, **opts), _run(G, H, symmetric=False, **opts)
-        assert ha.rounds == hb.rounds, (G.edges, H.edges)
-        for (sg, sh), (fg, fh) in zip(ha.colours, hb.colours):
-            assert np.array_equal(sg, fg) and np.array_equal(sh, fh), (G.edges, H.edges)
-        assert (a.distinguished, a.iteration, a.iterations, a.class_sizes, a.witness) == (
-            b.distinguished, b.iteration, b.iterations, b.class_sizes, b.witness)
+        assert_same_rounds(_run(G, H, symmetric=True, **opts), _run(G, H, symmetric=False, **opts), (G.edges, H.edges))
 
 
 def test_symmetric_round_equals_the_reference():

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 import wltools.refine.batch as batch
-import wltools.refine.batch_rounds as batch_rounds
-import wltools.refine.batch_ego as batch_ego
+import wltools.refine.batch.rounds as batch_rounds
+import wltools.refine.batch.ego as batch_ego
 from brec_runner.runs.dataset import CATEGORY_IDS, load_pairs
 from wltools.errors import UnsupportedGraphError
 from wltools.graphs import permute_graph
 from wltools.refine import refine_pair
 from wltools.refine.batch import batchable, refine_pairs
-from wltools.refine.batch_union import union_of
+from wltools.refine.batch.union import union_of
 from wltools.refine.ego import ego_keys
 
 TESTS = ("s3", "s4", "n1", "n2")

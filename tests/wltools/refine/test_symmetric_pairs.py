@@ -8,37 +8,16 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from wltools.graphs import named_graph, permute_graph
 from wltools.graphs.labels import pair_labels
 from wltools.refine.fwl import fwl2_declaration, refine_fwl2, refine_fwl2_reference
 from wltools.refine.symmetric_pairs import worth_it
 from wltools.refine.kernel import History, refine
 
-
-def _labelled(G, seed):
-    rng = np.random.default_rng(seed)
-    G = nx.convert_node_labels_to_integers(G)
-    nx.set_node_attributes(G, {v: int(rng.integers(2)) for v in G}, "label")
-    nx.set_edge_attributes(G, {e: "ab"[int(rng.integers(2))] for e in G.edges}, "label")
-    return G
+from symmetric_round_cases import assert_same_rounds, case_pairs, labelled
 
 
 def _pairs():
-    from brec_runner.runs.dataset import load_pairs
-
-    cfi = load_pairs(ids=[265])[0]  # a small BREC CFI pair
-    G = nx.gnm_random_graph(9, 14, seed=4)
-    pairs = [
-        (nx.gnm_random_graph(8, 12, seed=1), nx.gnm_random_graph(8, 12, seed=2)),
-        (G, permute_graph(G, np.random.default_rng(0).permutation(9))),
-        (nx.random_regular_graph(3, 10, seed=3), nx.random_regular_graph(3, 10, seed=5)),
-        (named_graph("shrikhande"), named_graph("rook4x4")),
-        (cfi.g, cfi.h),
-        (nx.path_graph(3), nx.complete_graph(3)),
-        (nx.path_graph(2), nx.empty_graph(2)),
-    ]
-    labelled = [(_labelled(a, 10 + i), _labelled(b, 10 + i)) for i, (a, b) in enumerate(pairs[:3])]
-    return pairs + labelled
+    return case_pairs(extra=[(nx.path_graph(2), nx.empty_graph(2))])
 
 
 def _run(G, H, **opts):
@@ -51,12 +30,7 @@ def _run(G, H, **opts):
 def test_symmetric_round_gives_every_pair_the_full_rounds_colour(opts):
     small = "max_bytes" in opts  # blocks of a few rows, the pairs up to 10 nodes
     for G, H in [p for p in _pairs() if not small or len(p[0]) <= 10]:
-        (a, ha), (b, hb) = _run(G, H, symmetric=True, **opts), _run(G, H, symmetric=False, **opts)
-        assert ha.rounds == hb.rounds, (G.edges, H.edges)
-        for (sg, sh), (fg, fh) in zip(ha.colours, hb.colours):
-            assert np.array_equal(sg, fg) and np.array_equal(sh, fh), (G.edges, H.edges)
-        assert (a.distinguished, a.iteration, a.iterations, a.class_sizes, a.witness) == (
-            b.distinguished, b.iteration, b.iterations, b.class_sizes, b.witness)
+        assert_same_rounds(_run(G, H, symmetric=True, **opts), _run(G, H, symmetric=False, **opts), (G.edges, H.edges))
 
 
 def test_symmetric_round_equals_the_reference():
@@ -112,12 +86,8 @@ def test_swl_symmetric_round_gives_every_pair_the_full_rounds_colour(test, opts,
     round's numberings (all rows at once by hash; blocks by first appearance), labels included."""
     for G, H in _pairs():
         labels = pair_labels(G, H)
-        (a, ha), (b, hb) = (_swl_run(G, H, test, monkeypatch, s, labels=labels, **opts) for s in (True, False))
-        assert ha.rounds == hb.rounds, (test, G.edges)
-        for (sg, sh), (fg, fh) in zip(ha.colours, hb.colours):
-            assert np.array_equal(sg, fg) and np.array_equal(sh, fh), (test, G.edges)
-        assert (a.distinguished, a.iteration, a.iterations, a.class_sizes, a.witness) == (
-            b.distinguished, b.iteration, b.iterations, b.class_sizes, b.witness)
+        assert_same_rounds(*(_swl_run(G, H, test, monkeypatch, s, labels=labels, **opts) for s in (True, False)),
+                           (test, G.edges))
 
 
 def test_which_subgraph_tests_take_the_symmetric_round(monkeypatch):
@@ -128,7 +98,7 @@ def test_which_subgraph_tests_take_the_symmetric_round(monkeypatch):
     seen = []
     monkeypatch.setattr(swl, "symmetric_round", lambda *a, **k: seen.append(1) or (lambda cg, ch, k: None))
     G, H = nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
-    Gl, Hl = _labelled(G, 1), _labelled(H, 1)
+    Gl, Hl = labelled(G, 1), labelled(H, 1)
     from wltools.distances import adjacency_matrix
 
     def takes(test, labels=None):

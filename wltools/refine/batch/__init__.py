@@ -8,14 +8,14 @@ from an exact per-node invariant. On hundreds of small pairs the per-pair cost i
 overhead (numpy calls, conversions, one canonical labelling per ego network), so
 :func:`refine_pairs` works on the disjoint union of all graphs:
 
-1. one CSR of the union read from the adjacency dicts (:mod:`wltools.refine.batch_union`);
+1. one CSR of the union read from the adjacency dicts (:mod:`wltools.refine.batch.union`);
 2. the initial keys of all nodes at once: the S3 counts of the union by the same formulas as one
    graph; S4 counts graph by graph; ego networks extracted together, grouped by size, deduplicated
    as labelled adjacency matrices across *all* graphs and labelled by nauty once per distinct one
-   (:mod:`wltools.refine.batch_ego`); keys numbered in sorted order over the union, so a pair's
+   (:mod:`wltools.refine.batch.ego`); keys numbered in sorted order over the union, so a pair's
    ids order its keys as the pair's own table does;
 3. 1-WL rounds over the union, colours local to each pair, grouped by a verified hash
-   (:mod:`wltools.refine.batch_rounds`): within a pair the same partitions, round by round, as
+   (:mod:`wltools.refine.batch.rounds`): within a pair the same partitions, round by round, as
    refining the pair alone;
 4. per pair, from those colours: the first round whose colour histograms differ, the round at
    which the pair's partition is stable (the stopping rule of
@@ -46,10 +46,10 @@ from typing import Sequence
 import networkx as nx
 import numpy as np
 
-from .names import ego_radius, is_test_name
-from .batch_rounds import joint_rounds
-from .batch_union import Union, union_of
-from .engine import RefinementResult, no_difference_text, witness_text
+from ..names import ego_radius, is_test_name
+from .rounds import joint_rounds
+from .union import Union, union_of
+from ..engine import RefinementResult, no_difference_text, witness_text
 
 __all__ = ["batchable", "refine_pairs", "union_triangles"]
 
@@ -62,7 +62,7 @@ def batchable(test: str) -> bool:
     >>> batchable("s3"), batchable("n2"), batchable("m1"), batchable("1wl")
     (True, True, False, False)
     """
-    from ..wltests.registry import get_test
+    from ...wltests.registry import get_test
 
     return is_test_name(test) and get_test(test).node_keys is not None
 
@@ -80,7 +80,7 @@ def refine_pairs(pairs: Sequence[tuple[nx.Graph, nx.Graph]], test: str, *, fast:
     >>> r.distinguished, r.iteration, r.witness
     (True, 0, 'iteration 0: nodes in 0 triangles and 1 induced 3-path: 2 in G, 0 in H; nodes in 0 triangles and 2 induced 3-paths: 2 in G, 3 in H; nodes in 0 triangles and 3 induced 3-paths: 0 in G, 1 in H')
     """
-    from . import refine_pair  # the package's entry point (this module is imported after it)
+    from .. import refine_pair  # the package's entry point (this module is imported after it)
 
     out: list = [None] * len(pairs)
     if not (fast and batchable(test)):
@@ -100,7 +100,7 @@ def refine_pairs(pairs: Sequence[tuple[nx.Graph, nx.Graph]], test: str, *, fast:
 
 def _plain_pair(G: nx.Graph, H: nx.Graph) -> bool:
     """Both graphs undirected simple-graph objects of equal order, at least one node: the batched
-    case as far as cheap checks tell (:func:`~wltools.refine.batch_union.union_of` checks the
+    case as far as cheap checks tell (:func:`~wltools.refine.batch.union.union_of` checks the
     rest: no node or edge data, nodes ``0..n-1`` in order, no self-loop, equal sizes)."""
     for X in (G, H):
         if type(X) is not nx.Graph and (X.is_directed() or X.is_multigraph()):
@@ -125,16 +125,16 @@ def _chunks(items: list, sizes: list, limit: int):
 def _initial(u: Union, test: str, graphs: list) -> tuple[np.ndarray, list, object]:
     """Initial colour ids of the union's nodes (keys numbered in sorted order), the sorted keys,
     and the function rendering one key for a witness."""
-    from .seeded import shared_ids
+    from ..seeded import shared_ids
 
     radius = ego_radius(test)
     if radius is not None:
-        from .batch_ego import union_ego_ids
-        from .ego import describe_ego as _describe
+        from .ego import union_ego_ids
+        from ..ego import describe_ego as _describe
 
         ids, table = union_ego_ids(u, radius, graphs)
         return ids, table, _describe(radius)
-    from .substructure import counts3 as _counts3, counts4 as _counts4, describe_counts as _describe
+    from ..substructure import counts3 as _counts3, counts4 as _counts4, describe_counts as _describe
 
     if test == "s3":
         counts = _counts3(None, (u.indptr, u.indices, u.deg), tri=union_triangles(u))
@@ -164,13 +164,13 @@ def union_triangles(u: Union) -> np.ndarray:
     Examples
     --------
     >>> import networkx as nx
-    >>> from wltools.refine.batch_union import union_of
+    >>> from wltools.refine.batch.union import union_of
     >>> big = nx.disjoint_union(nx.complete_graph(4), nx.cycle_graph(62))  # 66 nodes: the sparse product
     >>> tri = union_triangles(union_of([(nx.complete_graph(4), nx.complete_graph(4)), (big, big)])[0])
     >>> tri[:8].tolist(), tri[8:12].tolist(), int(tri[12:].sum())
     ([3, 3, 3, 3, 3, 3, 3, 3], [3, 3, 3, 3], 12)
     """
-    from .substructure import triangles_per_node as _triangles
+    from ..substructure import triangles_per_node as _triangles
 
     sizes = np.diff(u.gstart)
     word = np.repeat(sizes <= 64, sizes)  # nodes of one-word graphs

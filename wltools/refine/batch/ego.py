@@ -27,7 +27,7 @@ Graphs of more than :data:`~wltools.iso.NAUTY_MAX_NODES` nodes take
 Examples
 --------
 >>> import networkx as nx
->>> from wltools.refine.batch_union import union_of
+>>> from wltools.refine.batch.union import union_of
 >>> from wltools.refine.ego import ego_keys
 >>> graphs = [nx.path_graph(4), nx.star_graph(3)]
 >>> ids, table = union_ego_ids(union_of([tuple(graphs)])[0], 1, graphs)
@@ -40,9 +40,9 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from ..iso import NAUTY_MAX_NODES
-from .batch_union import Union
-from .ego import ego_keys, nauty_certificate_of, reach_within
+from ...iso import NAUTY_MAX_NODES
+from .union import Union
+from ..ego import ego_keys, nauty_certificate_of, reach_within
 
 __all__ = ["union_ego_ids", "GATHER_ITEMS", "ORBIT_RATIO"]
 
@@ -172,7 +172,7 @@ def _orbit_representatives(u: Union, graphs: list, small, b_all, graph) -> np.nd
     """For every node, the smallest union id of its automorphism orbit in the graphs whose ego
     networks are large (:data:`ORBIT_RATIO`), itself elsewhere (nodes of one orbit have
     isomorphic ego networks, so equal keys)."""
-    from .marking import automorphism_orbits
+    from ..marking import automorphism_orbits
 
     rep = np.arange(u.nodes, dtype=np.int64)
     sizes = np.diff(u.gstart)

@@ -26,7 +26,7 @@ Examples
 --------
 >>> import networkx as nx
 >>> import numpy as np
->>> from wltools.refine.batch_union import union_of
+>>> from wltools.refine.batch.union import union_of
 >>> u, _ = union_of([(nx.path_graph(4), nx.star_graph(3)), (nx.cycle_graph(6), nx.cycle_graph(6))])
 >>> first, rounds, sizes, zero = joint_rounds(u, np.zeros(u.nodes, dtype=np.int64))
 >>> first.tolist(), rounds.tolist(), sizes
@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..runtime.hashing import exact_ids
-from .batch_union import Union
+from ...runtime.hashing import exact_ids
+from .union import Union
 
 __all__ = ["joint_rounds"]
 
