@@ -9,7 +9,7 @@ For each test it times, in one process and on the same pairs:
   pair by pair;
 * what the product uses (``wltools brec theory`` computes these verdicts this way):
   ``wltools.refine.batch.refine_pairs(pairs, test)`` over all selected pairs at once (s3, s4, nK
-  batched; m1 goes pair by pair through ``refine_pair``). A batch cannot alternate with the
+  and m1 batched). A batch cannot alternate with the
   reference pair by pair, so each repetition brackets the pair-by-pair loop with one batch run
   before and one after it (A B A) and the batch figure is their mean.
 

@@ -41,7 +41,9 @@ False
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from typing import Iterable
 
 import networkx as nx
 import numpy as np
@@ -88,16 +90,75 @@ def _balls(n: int, indptr: np.ndarray, indices: np.ndarray, radius: int) -> list
     return out
 
 
-def nauty_certificate_of(b: int, adjacency: dict) -> bytes:
-    """``pynauty.certificate`` of the graph on nodes ``0..b-1`` with this adjacency, through
-    pynauty's public constructor. (Building the ``pynauty.Graph`` by hand, skipping the
-    constructor's per-vertex checks, measured 59 against 223 microseconds a graph on 20,000
-    graphs of 5-40 nodes, with the certificate itself 23 microseconds either way; it needed
-    pynauty's private attributes, so the public path stays: about 0.2 s more per 1,000 ego
-    networks, which are deduplicated before they get here.)"""
+def nauty_graph(b: int, adjacency: dict, colouring: list | None = None):
+    """A ``pynauty.Graph`` on nodes ``0..b-1`` (undirected) with this adjacency (``{node: list of
+    neighbours}``, lists, node ids in ``0..b-1``: the callers build them from valid CSRs) and
+    optional vertex colouring (a list of disjoint sets covering ``0..b-1``, at least two of them),
+    built without the constructor's per-vertex checks and copies.
+
+    pynauty's C wrapper reads four attributes of the graph it is given (``number_of_vertices``,
+    ``directed``, ``adjacency_dict``, ``vertex_coloring``: ``nautywrap.c``, ``_make_nygraph`` and
+    ``set_partition``); the subclass sets them as plain attributes, so ``pynauty.certificate`` and
+    ``pynauty.autgrp`` compute on exactly the graph the public constructor would build from the same
+    arguments (the tests compare both, certificates and orbits, on random graphs, and the ego keys
+    built through it with :func:`wltools.iso.certificate`). Measured on 3,000 random graphs of
+    5-31 nodes (pynauty 2.8.8.1): 0.14 s through the public constructor, 0.02-0.03 s through this
+    one, the certificates equal.
+
+    Examples
+    --------
+    >>> import pynauty
+    >>> g = nauty_graph(3, {0: [1], 1: [2], 2: []})
+    >>> pynauty.certificate(g) == pynauty.certificate(pynauty.Graph(3, adjacency_dict={0: [1], 1: [2]}))
+    True
+    """
+    return _unchecked_graph_type()(b, adjacency, colouring or [])
+
+
+@functools.lru_cache(maxsize=1)
+def _unchecked_graph_type() -> type:
     import pynauty
 
-    return pynauty.certificate(pynauty.Graph(b, directed=False, adjacency_dict=adjacency))
+    class UncheckedGraph(pynauty.Graph):
+        """``pynauty.Graph`` whose attributes are plain, set once (:func:`nauty_graph`)."""
+
+        adjacency_dict = None  # plain class attributes in place of the checked properties
+        vertex_coloring = None
+
+        def __init__(self, b: int, adjacency: dict, colouring: list):  # the checks of the base class skipped
+            self.number_of_vertices = b
+            self.directed = False
+            self.adjacency_dict = adjacency
+            self.vertex_coloring = colouring
+
+    return UncheckedGraph
+
+
+def nauty_certificate_of(b: int, adjacency: dict) -> bytes:
+    """``pynauty.certificate`` of the graph on nodes ``0..b-1`` with this adjacency (lists of
+    neighbours, each edge given at least once), through :func:`nauty_graph`."""
+    import pynauty
+
+    return pynauty.certificate(nauty_graph(b, adjacency))
+
+
+def nauty_certificates(b: int, adjacencies: Iterable[dict]) -> list[bytes]:
+    """:func:`nauty_certificate_of` of many graphs on ``b`` nodes: one :func:`nauty_graph` whose
+    adjacency is replaced for each (nauty reads it afresh every call).
+
+    Examples
+    --------
+    >>> nauty_certificates(3, [{0: [1], 1: [2]}, {0: [1, 2]}]) == [nauty_certificate_of(3, {0: [1], 1: [2]})] * 2
+    True
+    """
+    import pynauty
+
+    g = nauty_graph(b, {})
+    out = []
+    for adjacency in adjacencies:
+        g.adjacency_dict = adjacency
+        out.append(pynauty.certificate(g))
+    return out
 
 
 def _nauty_certificate(sub: np.ndarray) -> bytes:

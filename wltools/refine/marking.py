@@ -79,18 +79,31 @@ def _marks(marks: int) -> int:
     return marks
 
 
-def automorphism_orbits(G: nx.Graph, fixed: int | None = None) -> np.ndarray:
+def automorphism_orbits(G: nx.Graph | None, fixed: int | None = None, adjacency: dict | None = None) -> np.ndarray:
     """Orbit id (its smallest node) of each node under the automorphisms of ``G`` (fixing node
-    ``fixed`` if given), from nauty through pynauty."""
+    ``fixed`` if given), from nauty through pynauty (:func:`wltools.refine.ego.nauty_graph`).
+    ``adjacency``: ``{v: list of neighbours}`` of ``G`` (nodes ``0..n-1``, each a key) if the
+    caller has it; then ``G`` may be None.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> automorphism_orbits(nx.path_graph(4)).tolist(), automorphism_orbits(nx.path_graph(4), fixed=0).tolist()
+    ([0, 1, 1, 0], [0, 1, 2, 3])
+    """
     import pynauty
 
-    n = G.number_of_nodes()
+    from .ego import nauty_graph
+
+    n = G.number_of_nodes() if adjacency is None else len(adjacency)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    adjacency = {v: list(G.neighbors(v)) for v in range(n)}
-    colouring = [] if fixed is None else [c for c in ({fixed}, set(range(n)) - {fixed}) if c]
-    g = pynauty.Graph(n, directed=False, adjacency_dict=adjacency, vertex_coloring=colouring)
-    return np.asarray(pynauty.autgrp(g)[3], dtype=np.int64)
+    if adjacency is None:
+        adjacency = {v: list(nbrs) for v, nbrs in G.adjacency()}
+        if adjacency.keys() != set(range(n)):  # nauty's C wrapper indexes its matrix by these ids unchecked
+            raise ValueError("automorphism_orbits needs the nodes 0..n-1")
+    colouring = [] if fixed is None or n == 1 else [{fixed}, set(range(n)) - {fixed}]
+    return np.asarray(pynauty.autgrp(nauty_graph(n, adjacency, colouring))[3], dtype=np.int64)
 
 
 def _stable(init: np.ndarray, split: int, nb: np.ndarray) -> tuple[np.ndarray, int, Callable]:
@@ -178,9 +191,18 @@ def marked_classes(G: nx.Graph, H: nx.Graph, marks: int) -> tuple[list, list, di
     hist = np.sort(col.reshape(copies, n), axis=1)
     cls = unique_rows(hist)
     ncls = ((np.diff(hist, axis=1) != 0).sum(axis=1) + 1).tolist()  # colour classes of each copy
-    classes_of = dict(zip(cls.tolist(), ncls))
+    cg, ch, describe = copy_classes_to_nodes(jobs, cls.tolist(), ncls, orbits, marks)
+    return cg, ch, {"rounds": rounds, "copies": copies, "plain_classes": k_plain, "describe": describe}
+
+
+def copy_classes_to_nodes(jobs: list, cls: list, ncls: list, orbits: list, marks: int) -> tuple[list, list, dict]:
+    """The M1 / M2 colour of every node of G and of H from the classes of the marked copies
+    (``jobs``: :func:`_marking_jobs`; ``cls``: each copy's class id, ``ncls``: its number of
+    colour classes), as small ints from one table (sorted keys), and the witness text of each."""
+    classes_of = dict(zip(cls, ncls))
+    n = orbits[0].size
     per_node: list[list[Counter]] = [[Counter() for _ in range(n)] for _ in range(2)]
-    for (gi, marked, weight), c in zip(jobs, cls.tolist()):
+    for (gi, marked, weight), c in zip(jobs, cls):
         if marks == 1:
             per_node[gi][marked[0]][c] += 1  # one entry; expanded over the orbit below
         else:
@@ -188,8 +210,8 @@ def marked_classes(G: nx.Graph, H: nx.Graph, marks: int) -> tuple[list, list, di
     # spread the class of an orbit's representative to all of its nodes
     out = []
     for gi in range(2):
-        orbit = orbits[gi]
-        colours = [per_node[gi][int(orbit[v])] for v in range(n)]
+        orbit = orbits[gi].tolist()
+        colours = [per_node[gi][orbit[v]] for v in range(n)]
         out.append([tuple(sorted(c.items())) for c in colours])
     table = {key: i for i, key in enumerate(sorted(set(out[0]) | set(out[1])))}
 
@@ -200,9 +222,14 @@ def marked_classes(G: nx.Graph, H: nx.Graph, marks: int) -> tuple[list, list, di
         spread = ", ".join(f"{k}x #{c} ({classes_of[c]} colour classes)" for c, k in key[:3])
         return f"nodes v whose pairs (v, w) marked give the classes {{{spread}{', ...' if len(key) > 3 else ''}}}"
 
-    return ([table[k] for k in out[0]], [table[k] for k in out[1]],
-            {"rounds": rounds, "copies": copies, "plain_classes": k_plain,
-             "describe": {i: text(key) for key, i in table.items()}})
+    return [table[k] for k in out[0]], [table[k] for k in out[1]], {i: text(key) for key, i in table.items()}
+
+
+def copies_result(test: str, marks: int, cg: list, ch: list, copies: int, rounds: int, describe: dict | None
+                  ) -> RefinementResult:
+    """The result of the fast path from the nodes' colours (:func:`copy_classes_to_nodes`), its
+    number of marked copies and joint rounds."""
+    return _result(test, marks, cg, ch, f"{copies} marked copies, stable after {rounds} joint rounds", describe)
 
 
 def _result(test: str, marks: int, cg: list, ch: list, detail: str, describe: dict | None = None) -> RefinementResult:
@@ -282,5 +309,4 @@ def refine_marking(G: nx.Graph, H: nx.Graph, marks: int, test: str = "marking", 
         cg, ch = marked_classes_reference(G, H, marks)
         return _result(test, marks, cg, ch, "reference: every node marked, each copy refined alone")
     cg, ch, info = marked_classes(G, H, marks)
-    return _result(test, marks, cg, ch, f"{info['copies']} marked copies, stable after {info['rounds']} joint rounds",
-                   info.get("describe"))
+    return copies_result(test, marks, cg, ch, info["copies"], info["rounds"], info.get("describe"))

@@ -131,6 +131,28 @@ def test_ego_certificate_is_wltools_iso_certificate():
             assert key[2] == certificate(ball)
 
 
+def test_unchecked_nauty_graph_is_the_public_one():
+    """wltools.refine.ego.nauty_graph skips pynauty's constructor: certificates and orbits (with
+    and without a colouring) equal those of pynauty's public Graph on the same arguments, on
+    random graphs of 1 to 40 nodes; its many-graph form gives the same certificates."""
+    import pynauty
+
+    from wltools.refine.ego import nauty_certificates, nauty_graph
+    from wltools.refine.marking import automorphism_orbits
+
+    for seed in range(60):
+        G = _random_graph(seed, 40)
+        n = G.number_of_nodes()
+        adjacency = {v: list(G[v]) for v in range(n)}
+        public = pynauty.Graph(n, adjacency_dict=adjacency)
+        assert pynauty.certificate(nauty_graph(n, adjacency)) == pynauty.certificate(public), seed
+        assert automorphism_orbits(G).tolist() == list(pynauty.autgrp(public)[3]), seed
+        fixed = seed % n
+        coloured = pynauty.Graph(n, adjacency_dict=adjacency, vertex_coloring=[{fixed}])
+        assert automorphism_orbits(G, fixed=fixed).tolist() == list(pynauty.autgrp(coloured)[3]), seed
+        assert nauty_certificates(n, [adjacency, adjacency]) == [pynauty.certificate(public)] * 2
+
+
 def test_ego_centre_is_not_marked():
     # the star K_{1,3} within radius 2 of its hub and of a leaf is the whole star: one class, as
     # in the reference (pynauty without a colouring); marking the centre would split it

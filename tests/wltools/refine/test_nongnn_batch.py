@@ -1,5 +1,5 @@
-"""wltools.refine.batch: many pairs at once for s3, s4, nK, against refine_pair pair by pair (every
-field, witnesses included) and the straightforward exact paths (fast=False)."""
+"""wltools.refine.batch: many pairs at once for s3, s4, nK, m1, against refine_pair pair by pair
+(every field, witnesses included) and the straightforward exact paths (fast=False)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 import wltools.refine.batch as batch
 import wltools.refine.batch.rounds as batch_rounds
 import wltools.refine.batch.ego as batch_ego
+import wltools.refine.batch.marking as batch_marking
 from brec_runner.runs.dataset import CATEGORY_IDS, load_pairs
 from wltools.errors import UnsupportedGraphError
 from wltools.graphs import permute_graph
@@ -20,7 +21,7 @@ from wltools.refine.batch import batchable, refine_pairs
 from wltools.refine.batch.union import union_of
 from wltools.refine.ego import ego_keys
 
-TESTS = ("s3", "s4", "n1", "n2")
+TESTS = ("s3", "s4", "n1", "n2", "m1")
 CATEGORIES = ("basic", "simple_regular", "strongly_regular", "extension", "cfi", "4vertex", "distance_regular")
 
 
@@ -65,7 +66,7 @@ def atlas_pairs():
     return pairs
 
 
-@pytest.mark.parametrize("test", ("s3", "n1"))
+@pytest.mark.parametrize("test", ("s3", "n1", "m1"))
 def test_all_400_brec_pairs_equal_refine_pair(brec, test):
     pairs = [brec[i] for i in sorted(brec)]
     assert refine_pairs(pairs, test) == _per_pair(pairs, test)
@@ -92,7 +93,7 @@ def test_brec_every_category_matches_the_exact_path(brec):
     # take seconds on the 63-node 4-vertex-condition pairs; all 400 are checked against
     # refine_pair above, and refine_pair against the exact paths in test_nongnn_baselines)
     ids = [i for c in CATEGORIES for i in sorted(CATEGORY_IDS[c], key=lambda i: (brec[i][0].number_of_nodes(), i))[:2]]
-    limit = {"s3": 40, "n1": 40, "s4": 30, "n2": 40}
+    limit = {"s3": 40, "n1": 40, "s4": 30, "n2": 40, "m1": 40}
     for test in TESTS:
         pairs = [brec[i] for i in ids if brec[i][0].number_of_nodes() <= limit[test]]
         assert len(pairs) >= 10
@@ -149,24 +150,67 @@ def test_empty_one_node_different_orders_and_odd_inputs(test):
         refine_pairs([(nx.path_graph(3), nx.path_graph(3)), (node_labelled, node_labelled)], test)
 
 
-def test_hash_collisions_are_retried_exactly(atlas_pairs, brec, monkeypatch):
+@pytest.mark.parametrize("test", ("s3", "m1"))
+def test_hash_collisions_are_retried_exactly(atlas_pairs, brec, monkeypatch, test):
+    """With every key of one colour and degree colliding on the first try, the batch gives what
+    refine_pair gives with its retries (m1: the batch's rows collide too, and those pairs go to
+    refine_pair, whose retry numbers them otherwise)."""
     import wltools.runtime.hashing as hashing
 
     pairs = atlas_pairs[::5] + [brec[i] for i in (0, 70, 265)]
-    expected = _per_pair(pairs, "s3")
     real, salts = hashing.weights, []
 
-    def weights(width, salt):  # every key of one colour and degree collides on the first try
+    def weights(width, salt):
         salts.append(salt)
         return np.zeros(width, dtype=np.uint64) if salt == 0 else real(width, salt)
 
     monkeypatch.setattr(hashing, "weights", weights)
-    assert refine_pairs(pairs, "s3") == expected and 1 in salts
+    expected = _per_pair(pairs, test)
+    salts.clear()
+    assert refine_pairs(pairs, test) == expected and 1 in salts
+
+
+@pytest.mark.parametrize("stage", ("rounds", "classes"))
+def test_m1_collisions_leave_exactly_their_pairs_to_refine_pair(brec, monkeypatch, stage):
+    """A pair whose rows (stage "rounds") or copy histograms ("classes") share a hash in the batch
+    (forced: all of pair 0's hashes alike) goes to refine_pair alone, the others stay in the
+    batch; the results equal refine_pair's."""
+    pairs = [brec[i] for i in (0, 70, 115, 270)]
+    expected = _per_pair(pairs, "m1")
+    real_hashes, real_ranks, real_classes = batch_marking._class_hashes, batch_marking._ranks, batch_marking._copy_classes
+
+    def colliding_ranks(h, group, groups):
+        return real_ranks(np.where(group == 0, np.uint64(7), h), group, groups)
+
+    def colliding_classes(*args):
+        monkeypatch.setattr(batch_marking, "_ranks", colliding_ranks)
+        try:
+            return real_classes(*args)
+        finally:
+            monkeypatch.setattr(batch_marking, "_ranks", real_ranks)
+
+    if stage == "rounds":
+        monkeypatch.setattr(batch_marking, "_class_hashes", lambda g, cl, classes, wt: np.where(
+            cl.pair[classes] == 0, np.uint64(7), real_hashes(g, cl, classes, wt)))
+    else:
+        monkeypatch.setattr(batch_marking, "_copy_classes", colliding_classes)
+    u, _ = union_of(pairs)
+    got = batch_marking.marking_results(u, pairs, "m1")
+    assert [r is None for r in got] == [True, False, False, False]
+    assert got[1:] == expected[1:]
+    assert refine_pairs(pairs, "m1") == expected
+
+
+def test_m1_copies_in_runs_change_nothing(brec, monkeypatch):
+    pairs = [brec[i] for i in range(0, 400, 23)]
+    expected = _per_pair(pairs, "m1")
+    monkeypatch.setattr(batch_marking, "COPY_NODES", 300)
+    assert refine_pairs(pairs, "m1") == expected
 
 
 def test_chunks_and_gather_blocks_change_nothing(brec, monkeypatch):
     pairs = [brec[i] for i in range(0, 400, 23)]
-    for test in ("s3", "n1"):
+    for test in ("s3", "n1", "n2"):  # n2: the stacked matrix products in blocks too
         expected = _per_pair(pairs, test)
         assert refine_pairs(pairs, test, chunk_nodes=60) == expected
         monkeypatch.setattr(batch_ego, "GATHER_ITEMS", 64)
@@ -174,11 +218,17 @@ def test_chunks_and_gather_blocks_change_nothing(brec, monkeypatch):
         monkeypatch.undo()
 
 
+@pytest.mark.parametrize("share", (0, 1))
 @pytest.mark.parametrize("ratio", (0, 10**9))
-@pytest.mark.parametrize("radius", (1, 2))
-def test_ego_keys_with_and_without_orbits(brec, ratio, radius, monkeypatch):
+@pytest.mark.parametrize("radius", (1, 2, 3))
+def test_ego_keys_with_and_without_orbits(brec, atlas_pairs, ratio, radius, share, monkeypatch):
+    """The union's ego keys equal ego_keys graph by graph, with and without orbits, balls by
+    matrix products (share 0) or by expanding neighbour lists (share 1): a basic, a regular, an
+    extension, a CFI, a 4-vertex-condition (radius >= 2: every ball its whole graph) and a
+    distance-regular pair, and every seventh atlas pair (isolated nodes, disconnected graphs)."""
     monkeypatch.setattr(batch_ego, "ORBIT_RATIO", ratio)
-    pairs = [brec[i] for i in (3, 75, 115, 190, 262, 361, 381)]
+    monkeypatch.setattr(batch_ego, "SPARSE_SHARE", share)
+    pairs = [brec[i] for i in (3, 75, 115, 190, 262, 361, 381)] + atlas_pairs[:-3:7]
     graphs = [X for pair in pairs for X in pair]
     u, rejected = union_of(pairs)
     assert not rejected
@@ -188,9 +238,9 @@ def test_ego_keys_with_and_without_orbits(brec, ratio, radius, monkeypatch):
 
 
 def test_batchable_and_other_tests_pass_through(atlas_pairs):
-    assert [batchable(t) for t in ("s3", "s4", "n1", "n7", "m1", "m2", "1wl", "3wl")] == [True] * 4 + [False] * 4
+    assert [batchable(t) for t in ("s3", "s4", "n1", "n7", "m1", "m2", "1wl", "3wl")] == [True] * 5 + [False] * 3
     pairs = atlas_pairs[::40]
-    for test in ("m1", "1wl"):
+    for test in ("m2", "1wl"):
         assert refine_pairs(pairs, test) == _per_pair(pairs, test)
     assert refine_pairs(pairs, "s3", fast=False) == _per_pair(pairs, "s3", fast=False)
 
@@ -209,7 +259,7 @@ def test_brec_theory_uses_the_batch_with_the_same_records(monkeypatch, tmp_path)
     monkeypatch.setattr(batch, "refine_pairs", spy)
     ids = [0, 5, 64, 112, 170, 265, 362, 384]
     v = th.theory_verdicts(["s3", "n1", "m1"], ids=ids, use_cache=False)
-    assert calls == [(8, "s3"), (8, "n1")]
+    assert calls == [(8, "s3"), (8, "n1"), (8, "m1")]
     for pair in load_pairs(ids=ids):
         for test in ("s3", "n1", "m1"):
             rec = dict(v[pair.id][test])

@@ -1,4 +1,4 @@
-"""Many pairs at once for BREC's seeded 1-WL baselines S3, S4 and N_K: the same results as
+"""Many pairs at once for BREC's non-GNN baselines S3, S4, N_K and M1: the same results as
 :func:`wltools.refine.refine_pair` pair by pair, with the per-pair overhead paid once.
 
 BREC's S3 / S4 (:mod:`wltools.refine.substructure`) and N_K (:mod:`wltools.refine.ego`) baselines
@@ -14,12 +14,17 @@ overhead (numpy calls, conversions, one canonical labelling per ego network), so
    as labelled adjacency matrices across *all* graphs and labelled by nauty once per distinct one
    (:mod:`wltools.refine.batch.ego`); keys numbered in sorted order over the union, so a pair's
    ids order its keys as the pair's own table does;
-3. 1-WL rounds over the union, colours local to each pair, grouped by a verified hash
-   (:mod:`wltools.refine.batch.rounds`): within a pair the same partitions, round by round, as
-   refining the pair alone;
+3. 1-WL rounds over the union, colours local to each pair, a round touching only the classes that
+   can split (:mod:`wltools.refine.batch.rounds`): within a pair the same partitions, round by
+   round, as refining the pair alone;
 4. per pair, from those colours: the first round whose colour histograms differ, the round at
    which the pair's partition is stable (the stopping rule of
-   :func:`~wltools.refine.engine.run_refinement`), its class sizes; stable pairs leave the union.
+   :func:`~wltools.refine.engine.run_refinement`), its class sizes.
+
+M1 (node marking, :mod:`wltools.refine.marking`) refines one marked copy per automorphism orbit of
+each graph, the pair's copies jointly; :mod:`wltools.refine.batch.marking` refines the copies of
+all pairs in one union and computes the very ids the pair path numbers its classes by (its
+witness names them).
 
 Results equal :func:`~wltools.refine.refine_pair`'s field by field, witnesses included: the
 witness of a pair distinguished at iteration 0 names classes by their keys, rendered as the
@@ -55,23 +60,24 @@ __all__ = ["batchable", "refine_pairs", "union_triangles"]
 
 
 def batchable(test: str) -> bool:
-    """Whether :func:`refine_pairs` batches ``test`` (s3, s4, nK); other tests run pair by pair.
+    """Whether :func:`refine_pairs` batches ``test`` (s3, s4, nK, m1); other tests run pair by pair.
 
     Examples
     --------
-    >>> batchable("s3"), batchable("n2"), batchable("m1"), batchable("1wl")
-    (True, True, False, False)
+    >>> batchable("s3"), batchable("n2"), batchable("m1"), batchable("m2"), batchable("1wl")
+    (True, True, True, False, False)
     """
     from ...wltests.registry import get_test
 
-    return is_test_name(test) and get_test(test).node_keys is not None
+    return is_test_name(test) and (test == "m1" or get_test(test).node_keys is not None)
 
 
 def refine_pairs(pairs: Sequence[tuple[nx.Graph, nx.Graph]], test: str, *, fast: bool = True,
                  chunk_nodes: int = 2**17) -> list[RefinementResult]:
     """``[refine_pair(G, H, test, fast=fast) for G, H in pairs]``, computed together when
     ``test`` is batchable (:func:`batchable`) and ``fast``; unions of at most ``chunk_nodes``
-    nodes at a time (memory grows with the union).
+    nodes at a time (memory grows with the union; M1's marked copies in runs of at most
+    :data:`~wltools.refine.batch.marking.COPY_NODES` nodes).
 
     Examples
     --------
@@ -195,6 +201,10 @@ def union_triangles(u: Union) -> np.ndarray:
 
 def _refine_union(u: Union, test: str, pairs: list) -> list:
     """The results of the union's pairs (None for a pair to be refined alone for its witness)."""
+    if test == "m1":
+        from .marking import marking_results
+
+        return marking_results(u, pairs, test)
     graphs = [X for pair in pairs for X in pair]
     init, table, describe_key = _initial(u, test, graphs)
     first, rounds, sizes, zero_diff = joint_rounds(u, init)

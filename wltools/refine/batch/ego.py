@@ -5,21 +5,27 @@ unmarked, exactly as :func:`wltools.refine.ego.ego_keys` computes it (nauty's ce
 pynauty, prefixed by the order). Here all ego networks of all graphs are extracted together:
 
 * the balls: the centre and its neighbours (in adjacency order) straight from the union's CSR for
-  ``K = 1``; for ``K >= 2`` the boolean powers of each graph's dense adjacency
-  (:func:`wltools.refine.ego.reach_within`), nodes in increasing order. The order of a ball only decides
-  which labelled copies of an ego network coincide, never its key (the certificate is canonical);
+  ``K = 1``; for ``K >= 2`` nodes in increasing order, in sparse graphs by expanding neighbour
+  lists over the whole union at once, in the others by boolean powers of the dense adjacency
+  (:func:`wltools.refine.ego.reach_within`), the graphs of one order stacked
+  (:data:`SPARSE_SHARE`). The order of a ball only decides which labelled copies of an ego network
+  coincide, never its key (the certificate is canonical);
 * in a graph whose ego networks are large against the graph (:data:`ORBIT_RATIO`), only one node
-  per automorphism orbit (nauty's orbits of the whole graph, :func:`wltools.refine.marking.orbits`):
-  nodes of one orbit have isomorphic ego networks, so equal keys;
+  per automorphism orbit (nauty's orbits of the whole graph,
+  :func:`wltools.refine.marking.automorphism_orbits`): nodes of one orbit have isomorphic ego
+  networks, so equal keys; for ``K >= 2`` one node of those whose ball is their whole graph;
 * the induced adjacency matrices of all balls of one size ``b``, gathered at once from one flat
   buffer holding every graph's dense adjacency matrix;
-* deduplicated as labelled graphs (equal matrices, equal keys) across all graphs at once: many
-  ego networks repeat, within a graph, between the two graphs of a pair and across pairs;
+* deduplicated as labelled graphs (equal matrices, equal keys; exact grouping of the matrices
+  packed into 64-bit words) across all graphs at once: many ego networks repeat, within a graph,
+  between the two graphs of a pair and across pairs;
 * nauty once per distinct labelled ego network (each edge given once: pynauty adds the reverse
-  arc of an undirected graph itself, so the certificate is the same).
+  arc of an undirected graph itself, so the certificate is the same), through one reused
+  ``pynauty.Graph`` without the constructor's checks (:func:`wltools.refine.ego.nauty_certificates`).
 
 On the 400 BREC pairs (27,804 nodes) this certifies 4,470 labelled ego networks of radius 1
-instead of one per node, after 40 orbit computations (the 4-vertex-condition graphs).
+instead of one per node, after 40 orbit computations (the 4-vertex-condition graphs); nauty's
+own work (those certificates and orbits) is then about two thirds of N1's time.
 
 Graphs of more than :data:`~wltools.iso.NAUTY_MAX_NODES` nodes take
 :func:`~wltools.refine.ego.ego_keys` itself (sparse balls, bliss for large ones).
@@ -41,8 +47,10 @@ import networkx as nx
 import numpy as np
 
 from ...iso import NAUTY_MAX_NODES
+from ...runtime.hashing import exact_ids
+from .rounds import distinct
 from .union import Union
-from ..ego import ego_keys, nauty_certificate_of, reach_within
+from ..ego import ego_keys, nauty_certificates
 
 __all__ = ["union_ego_ids", "GATHER_ITEMS", "ORBIT_RATIO"]
 
@@ -57,7 +65,9 @@ GATHER_ITEMS = 2**22
 #: Balls that are the whole graph do not count: they are one labelled matrix, certified once
 #: whatever the orbits (N2 on BREC's 4-vertex-condition and distance-regular graphs: orbits cost
 #: 0.4 s and saved nothing). Leaving them out, on all 400 pairs, alternating in one process, best of
-#: four: N1 0.88 -> 0.79 CPU-s, N2 1.44 -> 1.10 CPU-s, verdicts unchanged.
+#: four: N1 0.88 -> 0.79 CPU-s, N2 1.44 -> 1.10 CPU-s, verdicts unchanged. Checked again with
+#: nauty called without pynauty's constructor checks (loaded machine, median of nine, alternating):
+#: N1 0.42 CPU-s at 12 against 0.55 without orbits, N2 0.56 against 0.54.
 ORBIT_RATIO = 12
 
 
@@ -92,20 +102,74 @@ def _balls(u: Union, radius: int, buf, base, graph, small) -> tuple[np.ndarray, 
         members[ptr[:-1][in_small]] = np.flatnonzero(in_small)
         members[(ptr[owner] + 1 + np.arange(owner.size) - u.indptr[owner])[keep]] = u.indices[keep]
         return ptr, members
-    counts = np.zeros(u.nodes, dtype=np.int64)
-    parts = []
-    for gi in np.flatnonzero(small).tolist():
-        n, s = int(sizes[gi]), int(u.gstart[gi])
-        reach = reach_within(buf[base[gi]:base[gi] + n * n].reshape(n, n), radius)
-        counts[s:s + n] = reach.sum(axis=1)
-        parts.append(np.nonzero(reach)[1] + s)
-    ptr = np.concatenate([[0], np.cumsum(counts)])
-    return ptr, (np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
+    sparse = small & _expand_sparsely(u, sizes, radius)
+    parts = [_expanded_balls(u, np.flatnonzero(sparse[graph]), radius)]  # codes v * N + x
+    dense = small & ~sparse
+    for n in distinct(sizes[dense]).tolist():  # the others by boolean matrix products, graphs of one order together
+        every = np.flatnonzero(dense & (sizes == n))
+        step = max(1, GATHER_ITEMS // (n * n))
+        for gis in (every[a:a + step] for a in range(0, every.size, step)):
+            A = buf[base[gis][:, None] + np.arange(n * n)].reshape(-1, n, n)
+            k, i, j = np.nonzero(_reach(A, radius))
+            start = u.gstart[gis][k]
+            parts.append((start + i) * u.nodes + start + j)
+    codes = np.sort(np.concatenate(parts))
+    ptr = np.zeros(u.nodes + 1, dtype=np.int64)
+    np.cumsum(np.bincount(codes // u.nodes, minlength=u.nodes), out=ptr[1:])
+    return ptr, codes % u.nodes
+
+
+def _reach(A: np.ndarray, radius: int) -> np.ndarray:
+    """:func:`wltools.refine.ego.reach_within` of a stack of adjacency matrices ``[k, n, n]``
+    (float32 products of 0/1 matrices: exact for ``n`` below 2^24)."""
+    R = A | np.eye(A.shape[1], dtype=bool)
+    reach = R
+    Rf = R.astype(np.float32)
+    for _ in range(radius - 1):
+        reach = (reach.astype(np.float32) @ Rf) > 0
+    return reach
+
+
+#: A graph's balls of radius ``r >= 2`` come from expanding neighbour lists (sorted codes) when
+#: its ``sum over v of (deg(v) + 1)^2`` is at most this share of ``n^3`` (the boolean matrix
+#: products of :func:`~wltools.refine.ego.reach_within`), else from those products. Measured on
+#: BREC's radius-2 balls (loaded machine, one process, alternating, median of nine): all by
+#: products 0.83 CPU-s (most of it the 200 CFI graphs: 58 to 198 nodes, degrees 2 to 17), all by
+#: expansion 0.22, at this share 0.068 (1/500: 0.78; 1/20: 0.072; 1/5: 0.076).
+SPARSE_SHARE = 1 / 100
+
+
+def _expand_sparsely(u: Union, sizes: np.ndarray, radius: int) -> np.ndarray:
+    """Per graph: whether its balls are expanded from neighbour lists (:data:`SPARSE_SHARE`)."""
+    work = np.bincount(u.graph_of(), weights=(u.deg + 1.0) ** 2, minlength=sizes.size) * (radius - 1)
+    return work <= SPARSE_SHARE * sizes.astype(np.float64) ** 3
+
+
+def _expanded_balls(u: Union, nodes: np.ndarray, radius: int) -> np.ndarray:
+    """The sorted codes ``v * N + x`` (``N`` the union's nodes) of the nodes ``x`` within
+    ``radius`` hops of each of ``nodes``: the closed neighbourhoods, then ``radius - 1`` times
+    every member's neighbours added, duplicates dropped."""
+    N = np.int64(u.nodes)
+    lens = u.deg[nodes]
+    v = np.concatenate([nodes, np.repeat(nodes, lens)])
+    x = np.concatenate([nodes, u.indices[_slots_of(u, nodes, lens)]])
+    codes = distinct(v * N + x)
+    for _ in range(radius - 1):
+        v, x = codes // N, codes % N
+        lens = u.deg[x]
+        codes = distinct(np.concatenate([codes, np.repeat(v, lens) * N + u.indices[_slots_of(u, x, lens)]]))
+    return codes
+
+
+def _slots_of(u: Union, nodes: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    """The CSR slots of ``nodes`` (with ``lens`` their degrees), node after node."""
+    ends = np.cumsum(lens)
+    return np.repeat(u.indptr[nodes] - ends + lens, lens) + np.arange(int(ends[-1]) if ends.size else 0, dtype=np.int64)
 
 
 def _certify(rows: np.ndarray, b: int) -> list[tuple[int, int, bytes]]:
     """Keys of the labelled graphs ``rows`` (``[r, b * b]`` boolean adjacency matrices): nauty's
-    certificate of each, as :func:`wltools.refine.ego.nauty_certificate_of`."""
+    certificate of each, as :func:`wltools.refine.ego.nauty_certificate_of`, prefixed by the order."""
     # each edge once (i < j): pynauty adds the reverse arc of an undirected graph itself
     k, i, j = np.nonzero(rows.reshape(-1, b, b) & np.triu(np.ones((b, b), dtype=bool), 1))
     cl = j.tolist()
@@ -113,17 +177,14 @@ def _certify(rows: np.ndarray, b: int) -> list[tuple[int, int, bytes]]:
     edges = (rows.sum(axis=1) // 2).tolist()
     prefix = b.to_bytes(8, "big")
     vertices = range(b)
-    out = []
-    for r in range(rows.shape[0]):
-        o = r * b
-        adjacency = dict(zip(vertices, map(cl.__getitem__, map(slice, bounds[o:o + b], bounds[o + 1:o + b + 1]))))
-        out.append((b, int(edges[r]), prefix + nauty_certificate_of(b, adjacency)))
-    return out
+    adjacencies = (dict(zip(vertices, map(cl.__getitem__, map(slice, bounds[o:o + b], bounds[o + 1:o + b + 1]))))
+                   for o in range(0, rows.shape[0] * b, b))
+    return [(b, m, prefix + cert) for m, cert in zip(edges, nauty_certificates(b, adjacencies))]
 
 
 class _Keys:
     """Distinct keys numbered in order of first sight, and the labelled ego networks seen
-    (adjacency bytes -> key number; equal labelled graphs, equal keys)."""
+    (``(order, packed adjacency bytes)`` -> key number; equal labelled graphs, equal keys)."""
 
     def __init__(self):
         self.keys: list = []
@@ -156,16 +217,27 @@ def _keys_of_size(nodes, b, ptr, members, buf, base, graph, u: Union, seen: _Key
         g = graph[vs]
         loc = members[ptr[vs][:, None] + np.arange(b)] - u.gstart[g][:, None]  # [c, b] local ids
         idx = base[g][:, None, None] + loc[:, :, None] * sizes[g][:, None, None] + loc[:, None, :]
-        rows = np.ascontiguousarray(buf[idx].reshape(vs.size, b * b))
-        _, first, inv = np.unique(rows.view(np.dtype((np.void, b * b))).reshape(-1), return_index=True,
-                                  return_inverse=True)
-        raws = [rows[f].tobytes() for f in first.tolist()]
+        rows = buf[idx].reshape(vs.size, b * b)
+        packed, inv, first = _distinct_rows(rows)
+        raws = [(b, packed[f].tobytes()) for f in first.tolist()]
         miss = [r for r, raw in enumerate(raws) if raw not in seen.labelled]
         if miss:
             for r, key in zip(miss, _certify(rows[first[miss]], b)):
                 seen.labelled[raws[r]] = seen.add(key)
-        out[a:a + step] = np.array([seen.labelled[raw] for raw in raws], dtype=np.int64)[inv.reshape(-1)]
+        out[a:a + step] = np.array([seen.labelled[raw] for raw in raws], dtype=np.int64)[inv]
     return out
+
+
+def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The boolean rows packed 8 to a byte, each row's id among the distinct rows (exact grouping
+    of the packed rows as 64-bit words, :func:`~wltools.runtime.hashing.exact_ids`; ids in order
+    of first appearance) and the first row of each id."""
+    packed = np.packbits(rows, axis=1)
+    pad = -packed.shape[1] % 8
+    words = np.pad(packed, ((0, 0), (0, pad))).view(np.int64)
+    ids = exact_ids(words, order="first", what="labelled ego networks")
+    first = np.flatnonzero(np.concatenate([[True], ids[1:] > np.maximum.accumulate(ids)[:-1]])) if ids.size else ids
+    return packed, ids, first
 
 
 def _orbit_representatives(u: Union, graphs: list, small, b_all, graph) -> np.ndarray:
@@ -184,6 +256,19 @@ def _orbit_representatives(u: Union, graphs: list, small, b_all, graph) -> np.nd
     return rep
 
 
+def _whole_graph_balls(b_all: np.ndarray, sizes: np.ndarray, graph: np.ndarray, rep: np.ndarray) -> np.ndarray:
+    """``rep`` with every node whose ball is its whole graph (nodes in increasing order: the same
+    labelled ego network) represented by the first such node of its graph. On BREC, N2 and N3:
+    8,611 and 11,195 of the 27,804 balls (the 4-vertex-condition graphs' every ball), nearly all
+    the balls that repeat a ball of their graph (215 and 123 others)."""
+    whole = np.flatnonzero(b_all == sizes[graph])
+    first = np.zeros(sizes.size, dtype=np.int64)
+    first[graph[whole][::-1]] = whole[::-1]  # the last write of each graph is its first such node
+    out = rep.copy()
+    out[whole] = first[graph[whole]]
+    return out
+
+
 def union_ego_ids(u: Union, radius: int, graphs: list[nx.Graph]) -> tuple[np.ndarray, list]:
     """Ids of the radius-``radius`` ego-network keys of every node of the union ``u`` of
     ``graphs`` (G_0, H_0, G_1, ...), numbered in sorted key order, and the sorted keys."""
@@ -195,12 +280,14 @@ def union_ego_ids(u: Union, radius: int, graphs: list[nx.Graph]) -> tuple[np.nda
     kid = np.zeros(u.nodes, dtype=np.int64)
     b_all = np.diff(ptr)
     rep = _orbit_representatives(u, graphs, small, b_all, graph)
+    if radius >= 2:  # balls that are their whole graph, in increasing order: one labelled graph
+        rep = _whole_graph_balls(b_all, sizes, graph, rep)
     nodes = np.flatnonzero(small[graph] & (rep == np.arange(u.nodes)))
     order = nodes[np.argsort(b_all[nodes], kind="stable")]
     for grp in np.split(order, np.flatnonzero(np.diff(b_all[order])) + 1):
         if grp.size:
             kid[grp] = _keys_of_size(grp, int(b_all[grp[0]]), ptr, members, buf, base, graph, u, seen)
-    kid = kid[rep]  # an orbit's nodes take its representative's key
+    kid = kid[rep]  # an orbit's or a ball's nodes take its representative's key
     for gi in np.flatnonzero(~small).tolist():
         s = int(u.gstart[gi])
         kid[s:s + int(sizes[gi])] = [seen.add(key) for key in ego_keys(graphs[gi], radius)]

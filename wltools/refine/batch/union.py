@@ -90,7 +90,7 @@ def _build(pairs: list) -> tuple[Union, np.ndarray]:
     """The union of ``pairs`` (adjacency dicts keyed ``0..n-1`` in order), and the union ids of
     the nodes with node data or with data on an edge of theirs. One pass over the adjacency
     dicts for each of: degrees, neighbours, edge data (all C-level iteration), one over the
-    node-data dicts."""
+    node-data dicts (whether any has data; only then a second pass finds which)."""
     graphs = [X for pair in pairs for X in pair]
     n = np.fromiter((G.number_of_nodes() for G, _ in pairs), dtype=np.int64, count=len(pairs))
     sizes = np.repeat(n, 2)
@@ -106,9 +106,13 @@ def _build(pairs: list) -> tuple[Union, np.ndarray]:
     local = np.fromiter(chain.from_iterable(nbrs), dtype=np.int64, count=E)
     owner = np.repeat(np.arange(N, dtype=np.int64), deg)
     indices = local + np.repeat(gstart[:-1], indptr[gstart[1:]] - indptr[gstart[:-1]])
-    data = np.fromiter(map(any, map(dict.values, nbrs)), dtype=bool, count=N)
-    data |= np.fromiter(map(bool, map(itemgetter(1), chain.from_iterable([X.nodes(data=True) for X in graphs]))),
-                        dtype=bool, count=N)
+    node_data = map(itemgetter(1), chain.from_iterable([X.nodes(data=True) for X in graphs]))
+    if any(map(any, map(dict.values, nbrs))) or any(node_data):  # some data: which nodes
+        data = np.fromiter(map(any, map(dict.values, nbrs)), dtype=bool, count=N)
+        data |= np.fromiter(map(bool, map(itemgetter(1), chain.from_iterable([X.nodes(data=True) for X in graphs]))),
+                            dtype=bool, count=N)
+    else:
+        data = np.zeros(N, dtype=bool)
     pair_of = np.repeat(np.arange(len(pairs), dtype=np.int64), 2 * n)
     side = np.repeat(np.tile(np.array([0, 1], dtype=np.int64), len(pairs)), sizes)
     u = Union(indptr, indices, deg, owner, local, pair_of, side, n, gstart[:-1:2].copy(), gstart)
