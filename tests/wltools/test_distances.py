@@ -294,6 +294,117 @@ def test_resistance_distinct_rows_equal_numpys_unique_along_rows():
         assert np.array_equal(u, want_u) and np.array_equal(inv, want_inv.reshape(-1))
 
 
+def test_inverse_mod_primes_equals_the_pivoted_inverse_mod_p():
+    """The block elimination over all primes at once (diagonal pivots, redone alone on a zero
+    pivot) against inverse_mod_p's row-swapping Gauss-Jordan, prime by prime: symmetric and
+    general matrices across the block sizes, singular ones, ones with a zero leading minor, and
+    small primes that divide minors often."""
+    from wltools.distances.modular import inverse_mod_p, inverse_mod_primes, prime_cap, primes_below
+
+    rng = np.random.default_rng(11)
+    for trial in range(80):
+        s = int(rng.integers(1, 40))
+        M = rng.integers(-3, 4, size=(s, s))
+        if trial % 2:
+            M = M + M.T
+        if trial % 5 == 0 and s > 1:
+            M[0, 0] = 0  # a zero first pivot
+        if trial % 7 == 0 and s > 2:
+            M[-1] = M[0]  # singular
+        primes = primes_below(prime_cap(s), 3) + [3, 5, 7]
+        for p, got in zip(primes, inverse_mod_primes(M, primes)):
+            want = inverse_mod_p(M, p)
+            assert (got is None) == (want is None), (trial, p)
+            assert got is None or (np.array_equal(got[0], want[0]) and got[1] == want[1]), (trial, p)
+
+
+def _fraction_det(M) -> Fraction:
+    """Determinant by Gaussian elimination over Fractions with row swaps (test-local reference)."""
+    A, det = [[Fraction(x) for x in row] for row in M], Fraction(1)
+    for c in range(len(A)):
+        r = next((r for r in range(c, len(A)) if A[r][c] != 0), None)
+        if r is None:
+            return Fraction(0)
+        if r != c:
+            A[c], A[r], det = A[r], A[c], -det
+        det *= A[c][c]
+        for i in range(c + 1, len(A)):
+            f = A[i][c] / A[c][c]
+            A[i] = [x - f * y for x, y in zip(A[i], A[c])]
+    return det
+
+
+def test_bareiss_adjugate_equals_det_times_the_fraction_inverse():
+    """The Python-integer adjugate of small components against ``det M * M^-1`` over Fractions
+    (wltools.testing.references.fraction_inverse), None exactly where a leading principal minor
+    vanishes."""
+    from wltools.distances.resistance import _adjugate_bareiss
+    from wltools.testing.references import fraction_inverse
+
+    rng = np.random.default_rng(12)
+    for _ in range(150):
+        t = int(rng.integers(1, 8))
+        M = rng.integers(-3, 4, size=(t, t)).tolist()
+        got = _adjugate_bareiss(M)
+        minors = [_fraction_det([row[:k] for row in M[:k]]) for k in range(1, t + 1)]
+        assert (got is None) == (0 in minors), M
+        if got is not None:
+            det = minors[-1]
+            inverse = fraction_inverse([[Fraction(x) for x in row] for row in M])
+            assert got[1] == det and got[0] == [[det * x for x in row] for row in inverse], M
+
+
+def _legacy_keys_and_values(graphs):
+    """Resistance keys as first written: every numerator of every component lifted to its Garner
+    digits over the modular residues, distinct digit rows by np.unique(axis=0), values entered in
+    that order (the numbering the fast paths must keep: witnesses and dataset keys read it)."""
+    from wltools.distances.modular import garner_digits, renumber_keys
+    from wltools.distances.resistance import _lift, _grounded_component
+    from wltools.distances.spd import components
+
+    table, out = {INF: 0}, []
+    for G in graphs:
+        A = adjacency_matrix(G)
+        keys = np.zeros(A.shape, dtype=np.int64)
+        for comp in components(A):
+            if len(comp) == 1:
+                keys[comp[0], comp[0]] = table.setdefault(Fraction(0), len(table))
+                continue
+            primes, adjs, tau = _lift(*_grounded_component(A, comp))
+            s = len(comp)
+            res = []
+            for adj, p in zip(adjs, primes):
+                a = np.zeros((s, s), dtype=np.int64)
+                a[1:, 1:] = adj
+                dg = np.diag(a)
+                res.append(((dg[:, None] + dg[None, :] - 2 * a) % p).reshape(-1))
+            uniq, inv = np.unique(garner_digits(res, primes), axis=0, return_inverse=True)
+            radix = [int(np.prod(primes[:i], dtype=object)) for i in range(len(primes))]
+            codes = [table.setdefault(Fraction(sum(int(x) * w for x, w in zip(row, radix)), tau), len(table)) for row in uniq]
+            keys[np.ix_(comp, comp)] = np.array(codes)[inv.reshape(-1)].reshape(s, s)
+        out.append(keys)
+    by_id = list(table)
+    return renumber_keys(out), [by_id[i] for i in np.unique(np.concatenate([k.reshape(-1) for k in out]))]
+
+
+def test_resistance_keys_and_values_equal_the_legacy_numbering():
+    """The fast lift (Python integers for small components, the pairs i <= j only and Garner
+    digits of distinct residue rows for the others) gives the same keys, numbered alike, and the
+    same values as lifting every numerator: on disconnected graphs with components below and
+    above SMALL_COMPONENT, and on graphs of many primes (mixed degrees up to 11)."""
+    from wltools.distances.resistance import SMALL_COMPONENT, resistance_keys_and_values
+
+    big = nx.disjoint_union(nx.petersen_graph(), nx.cycle_graph(SMALL_COMPONENT))
+    big.add_node(len(big))
+    cases = [(big, nx.disjoint_union(nx.path_graph(5), nx.random_regular_graph(3, 14, seed=1)))]
+    cases += [(nx.gnm_random_graph(30, 90, seed=s), nx.random_regular_graph(4, 30, seed=s)) for s in range(2)]
+    cases += [(nx.complete_graph(12), nx.convert_node_labels_to_integers(nx.grid_2d_graph(3, 4)))]
+    for G, H in cases:
+        keys, values = resistance_keys_and_values([G, H])
+        want_keys, want_values = _legacy_keys_and_values([G, H])
+        assert [k.tolist() for k in keys] == [k.tolist() for k in want_keys] and values == want_values
+
+
 def test_rrwp_nonzero_is_the_zero_pattern_of_the_exact_integer_powers():
     """Multi-modular zero pattern (grit-3.2's identity (6) reads it) against rrwp_scaled's Python
     integers: disconnected graphs with isolated nodes, mixed degrees (a large lcm), and BREC

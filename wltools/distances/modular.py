@@ -7,6 +7,7 @@ routine's, :mod:`wltools.runtime.hashing`.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 
 __all__ = [
@@ -14,6 +15,8 @@ __all__ = [
     "primes_below",
     "prime_cap",
     "inverse_mod_p",
+    "inverse_mod_primes",
+    "primes_from",
     "crt",
     "garner_digits",
     "renumber_keys",
@@ -133,6 +136,125 @@ def inverse_mod_p(M: np.ndarray, p: int) -> tuple[np.ndarray, int] | None:
         W -= np.outer(f, row)
         W[c] = row
     return W[:, s:] % p, det % p
+
+
+#: The primes found below each cap so far (:func:`primes_from`), in decreasing order.
+_PRIME_RUNS: dict[int, tuple[int, ...]] = {}
+
+
+def primes_from(cap: int, count: int) -> tuple[int, ...]:
+    """:func:`primes_below` ``(cap, count)``, remembered and extended on demand: the primes below
+    a cap (:func:`prime_cap` of a matrix order, RRWP's bound of a degree sequence) are the same
+    for every component or graph with that cap, so each number is tested once a process (the
+    runs of at most 4096 caps are kept).
+
+    Examples
+    --------
+    >>> primes_from(20, 2), primes_from(20, 4)
+    ((19, 17), (19, 17, 13, 11))
+    """
+    run = _PRIME_RUNS.get(cap, ())
+    if len(run) < count:
+        if cap not in _PRIME_RUNS and len(_PRIME_RUNS) >= 4096:
+            _PRIME_RUNS.clear()
+        run = run + tuple(primes_below(run[-1] if run else cap, count - len(run)))
+        _PRIME_RUNS[cap] = run  # a new tuple: a reader never sees a run half extended
+    return run[:count]
+
+
+#: Below this order :func:`inverse_mod_primes` eliminates column by column; above it, it splits
+#: the matrix in blocks (numpy's int64 products then do most of the work).
+_BLOCK_BASE = 16
+
+
+def _gauss_jordan_batch(W: np.ndarray, P: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """In-place Gauss-Jordan inversion of the residue matrices ``W [m, s, s]`` (entries in
+    ``[0, P[i])``), one prime each, pivoting on the diagonal: ``(inverses, dets, failed)``;
+    ``failed[i]`` when a pivot was ``0 mod P[i]`` (then row ``i``'s results are meaningless). Lazy
+    reduction as :func:`inverse_mod_p`: an entry changes by less than ``p^2`` a step, so its size
+    stays below ``s p^2 + p < 2^62``."""
+    m, s = P.size, W.shape[-1]
+    Pc = P[:, None]
+    W = W.copy()
+    dets = np.ones(m, dtype=np.int64)
+    failed = np.zeros(m, dtype=bool)
+    plist = P.tolist()
+    for c in range(s):
+        piv = W[:, c, c] % P
+        failed |= piv == 0
+        piv[piv == 0] = 1
+        dets = dets * piv % P
+        pinv = np.array([pow(x, -1, p) for x, p in zip(piv.tolist(), plist)], dtype=np.int64)
+        row = W[:, c, :] % Pc
+        row *= pinv[:, None]
+        row %= Pc
+        row[:, c] = pinv
+        f = W[:, :, c] % Pc
+        W[:, :, c] = 0
+        W -= f[:, :, None] * row[:, None, :]  # row c too: overwritten next
+        W[:, c, :] = row
+    W %= P[:, None, None]
+    return W, dets, failed
+
+
+def _block_inverse(M: np.ndarray, P: np.ndarray, symmetric: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_gauss_jordan_batch`'s results by 2 x 2 blocks ``[[A, B], [C, D]]``: ``M^-1 =
+    [[A^-1 + A^-1 B S^-1 C A^-1, -A^-1 B S^-1], [-S^-1 C A^-1, S^-1]]`` with the Schur complement
+    ``S = D - C A^-1 B`` and ``det M = det A det S``, every product of residues below ``p``
+    reduced at once (inner dimension below ``s``, so its sums stay below ``s p^2 < 2^62``: int64
+    exact). ``symmetric``: ``C = B^T``, and the inverse is symmetric too (two products fewer)."""
+    s = M.shape[-1]
+    if s <= _BLOCK_BASE:
+        return _gauss_jordan_batch(M, P)
+    k = s // 2
+    Pc = P[:, None, None]
+    Ai, det_a, bad_a = _block_inverse(np.ascontiguousarray(M[:, :k, :k]), P, symmetric)
+    B, C = M[:, :k, k:], M[:, k:, :k]
+    AiB = Ai @ B
+    AiB %= Pc
+    CAi = np.swapaxes(AiB, 1, 2) if symmetric else (C @ Ai) % Pc
+    S = M[:, k:, k:] - C @ AiB
+    S %= Pc
+    Si, det_s, bad_s = _block_inverse(S, P, symmetric)
+    X12 = AiB @ Si
+    X12 = (-X12) % Pc
+    out = np.empty_like(M)
+    out[:, k:, k:] = Si
+    out[:, :k, k:] = X12
+    out[:, k:, :k] = np.swapaxes(X12, 1, 2) if symmetric else (-(Si @ CAi)) % Pc
+    X11 = Ai - X12 @ CAi
+    X11 %= Pc
+    out[:, :k, :k] = X11
+    return out, det_a * det_s % P, bad_a | bad_s
+
+
+def inverse_mod_primes(M: np.ndarray, primes) -> list[tuple[np.ndarray, int] | None]:
+    """:func:`inverse_mod_p` of the integer matrix ``M`` for every prime of ``primes`` (each below
+    :func:`prime_cap` of its order), the same results, computed for all primes at once by block
+    elimination (:func:`_block_inverse`) pivoting on the diagonal, which every prime not dividing
+    a leading principal minor of ``M`` allows (all but a few for the positive definite grounded
+    Laplacians of the resistance distance); a prime that meets a zero pivot is redone alone by
+    :func:`inverse_mod_p`. The inverse and the determinant modulo ``p`` are unique, so the order
+    of elimination changes neither.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> [(inv.tolist(), det) for inv, det in inverse_mod_primes(np.array([[2, 1], [1, 1]]), [7, 5])]
+    [([[1, 6], [6, 2]], 1), ([[1, 4], [4, 2]], 1)]
+    >>> inverse_mod_primes(np.array([[0, 1], [1, 0]]), [7])[0][0].tolist()  # pivot 0: redone with row swaps
+    [[0, 1], [1, 0]]
+    >>> inverse_mod_primes(np.array([[2, 1], [4, 2]]), [7])
+    [None]
+    """
+    primes = [int(p) for p in primes]
+    if not primes:
+        return []
+    M = np.asarray(M, dtype=np.int64)
+    P = np.array(primes, dtype=np.int64)
+    W, dets, failed = _block_inverse(M[None, :, :] % P[:, None, None], P, bool(np.array_equal(M, M.T)))
+    return [inverse_mod_p(M, p) if bad else (W[i], det)
+            for i, (p, bad, det) in enumerate(zip(primes, failed.tolist(), dets.tolist()))]
 
 
 def crt(residues: list[np.ndarray], primes: list[int]) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 
 from .adjacency import SMALL_N, adjacency_csr, adjacency_matrix
 from ..runtime.hashing import HashCollision, with_retries
-from .modular import primes_below
+from .modular import primes_from
 from .walk_certificate import unproven_entries
 
 __all__ = ["rrwp_exact", "rrwp_keys", "check_steps"]
@@ -133,9 +133,9 @@ def _prime_moduli(dmax: int, L: int, K: int) -> list[int]:
     pmax = min((2**53) // (max(dmax, 1) * L + 1), 2**40)
     need = L ** (K - 1)
     primes: list[int] = []
-    prod, p = 1, pmax
-    while prod <= need or not primes:
-        p = primes_below(p, 1)[0]
+    prod = 1
+    while prod <= need or not primes:  # the primes below pmax in decreasing order, remembered per cap
+        p = primes_from(pmax, len(primes) + 1)[-1]
         primes.append(p)
         prod *= p
     return primes

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -68,14 +69,14 @@ import numpy as np
 
 from ..errors import ResourceLimitError
 from ..runtime.memory import format_bytes
-from ..runtime.hashing import TRIES, HashCollision, exact_ids, unique_rows, with_retries
+from ..runtime.hashing import SMALL_KEYS, TRIES, HashCollision, exact_ids, unique_rows, with_retries
 from .engine import RefinementResult, class_sizes, no_difference_text, witness_text
 from .grouping import RowGrouper
 
 __all__ = ["Declaration", "History", "refine", "round_loop", "Aggregate", "Describe", "Readout", "with_retries", "stacked_ids", "blocked",
            "stacked", "interned_ids", "grouped_ids", "grouped_at_once", "pair_blocks", "rows_by_graph", "TRIES", "DEFAULT_MAX_BYTES",
            "BLOCK_FACTOR", "block_rows", "HashCollision", "verdict_only", "verdict_only_active", "VERDICT_ONLY_WITNESS",
-           "round_progress"]
+           "round_progress", "grid"]
 
 #: Default budget (bytes) of the block work arrays of a round, and separately of the store of
 #: verified rows (:func:`grouped_ids`).
@@ -249,9 +250,30 @@ def pair_blocks(size: int, b: int) -> Iterator[np.ndarray]:
             yield np.arange(g * size + lo, g * size + min(size, lo + b))
 
 
+@functools.lru_cache(maxsize=8)
+def grid(shape: tuple) -> tuple[np.ndarray, ...]:
+    """The coordinates of all elements of ``shape`` in row-major order (``np.unravel_index`` of
+    ``0..size-1``, read-only), the same arrays for every call: :func:`rows_in_range` hands them to
+    ``fill`` for a graph taken whole, so a declaration that recognises them (``u is grid(shape)[0]``)
+    may build those rows by slicing whole matrices rather than by gathering element by element.
+
+    Examples
+    --------
+    >>> [c.tolist() for c in grid((2, 3))]
+    [[0, 0, 0, 1, 1, 1], [0, 1, 2, 0, 1, 2]]
+    >>> grid((2, 3))[0] is grid((2, 3))[0]
+    True
+    """
+    coords = np.unravel_index(np.arange(int(np.prod(shape))), shape)
+    for c in coords:
+        c.flags.writeable = False
+    return tuple(coords)
+
+
 def rows_in_range(lo: int, hi: int, shape: tuple, fill: Callable) -> tuple[np.ndarray, np.ndarray]:
     """:func:`rows_by_graph` of the global indices ``lo..hi-1``: a range within one graph is
-    ``fill``'s own arrays, not a copy; one spanning both is their concatenation.
+    ``fill``'s own arrays, not a copy; one spanning both is their concatenation. A graph taken
+    whole gets the coordinates :func:`grid` ``(shape)`` themselves.
 
     Examples
     --------
@@ -266,7 +288,8 @@ def rows_in_range(lo: int, hi: int, shape: tuple, fill: Callable) -> tuple[np.nd
     for g in (0, 1):
         a, b = max(lo, g * size), min(hi, (g + 1) * size)
         if a < b:
-            parts.append(fill(g, *np.unravel_index(np.arange(a - g * size, b - g * size), shape)))
+            whole = a == g * size and b == (g + 1) * size
+            parts.append(fill(g, *(grid(shape) if whole else np.unravel_index(np.arange(a - g * size, b - g * size), shape))))
     if len(parts) == 1:
         return parts[0]
     return np.concatenate([p for p, _ in parts]), np.concatenate([r for _, r in parts])
@@ -314,6 +337,19 @@ def rows_by_graph(idx: np.ndarray, shape: tuple, width: int, fill: Callable) -> 
     return prefix, out
 
 
+def _few_ids(total: int, blocks: Callable[[], Iterator[tuple]]) -> np.ndarray:
+    """:func:`grouped_ids`' ids of a few rows (at most :data:`~wltools.runtime.hashing.SMALL_KEYS`),
+    all blocks at once, by :func:`~wltools.runtime.hashing.exact_ids` in order of first
+    appearance (a dict of tuples, exact by equality): the ids :class:`RowGrouper` gives, without
+    its numpy calls a block, which outweigh the work on a small graph's round."""
+    parts = list(blocks())
+    order = np.concatenate([idx for idx, _, _ in parts])
+    ids = np.empty(total, dtype=np.int64)
+    ids[order] = exact_ids(np.concatenate([r for _, _, r in parts]), np.concatenate([p for _, p, _ in parts]),
+                           order="first")
+    return ids
+
+
 def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]], max_bytes: int,
                 what: str) -> tuple[np.ndarray, Callable[[int], np.ndarray]]:
     """Exact ids of the ``total`` rows of a round given block by block
@@ -321,7 +357,9 @@ def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]
 
     ``blocks()`` yields ``(global indices, prefixes, sorted rows)``; ``rows(indices)`` recomputes
     ``(prefixes, rows)`` of any indices (representatives beyond the store, ``row_of``). A block
-    is dropped before the next is made, so one block is alive at a time.
+    is dropped before the next is made, so one block is alive at a time. At most
+    :data:`~wltools.runtime.hashing.SMALL_KEYS` rows (a small graph's round) are numbered by a
+    dict instead (:func:`_few_ids`), the same ids.
 
     Examples
     --------
@@ -342,7 +380,7 @@ def grouped_ids(total: int, rows: Callable, blocks: Callable[[], Iterator[tuple]
             del block
         return grouper.ids
 
-    ids = with_retries(attempt, what)
+    ids = _few_ids(total, blocks) if 0 < total <= SMALL_KEYS else with_retries(attempt, what)
 
     def row_of(i):
         prefix, r = rows(np.array([i]))

@@ -35,6 +35,7 @@ BREC pairs against the full round in the same run: 3-WL 1.40x, SSWL 1.28x, SLFWL
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import numpy as np
@@ -43,7 +44,24 @@ from .fwl3_symmetric import renumber_by_first_appearance
 from ..runtime.hashing import exact_ids, key_hashes
 from .kernel import block_rows, grouped_at_once, grouped_ids
 
-__all__ = ["symmetric_round", "worth_it", "equivariant", "fwl2_rows"]
+__all__ = ["symmetric_round", "worth_it", "equivariant", "fwl2_rows", "upper_pairs"]
+
+
+@functools.lru_cache(maxsize=8)
+def upper_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``u <= v`` of ``n`` nodes in row-major order (``np.triu_indices(n)``, read-only),
+    the same arrays for every call: a round's block of all of them passes them to ``rows_in``
+    themselves, so that a test recognising them (``u is upper_pairs(n)[0]``) may build those rows
+    from whole matrices (:func:`wltools.refine.swl`'s rows).
+
+    Examples
+    --------
+    >>> [a.tolist() for a in upper_pairs(3)]
+    [[0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]]
+    """
+    pu, pv = np.triu_indices(n)
+    pu.flags.writeable = pv.flags.writeable = False
+    return pu, pv
 
 
 def worth_it(n: int, k: int) -> bool:
@@ -97,7 +115,7 @@ def symmetric_round(n: int, max_bytes: int, fallback: Callable | None = None, *,
     >>> ids[:9].reshape(3, 3).tolist(), row_of(1).tolist()
     ([[0, 1, 2], [3, 4, 3], [2, 1, 0]], [1, 1, 3, 7])
     """
-    pu, pv = np.triu_indices(n)  # the pairs u <= v in row-major order
+    pu, pv = upper_pairs(n)  # the pairs u <= v in row-major order
     R = pu.size
 
     def step(cg, ch, k):
@@ -164,7 +182,8 @@ def symmetric_round(n: int, max_bytes: int, fallback: Callable | None = None, *,
             for g in (0, 1):
                 for lo in range(0, R, b):
                     hi = min(R, lo + b)
-                    yield (g * R + np.arange(lo, hi), *rows_in(g, pu[lo:hi], pv[lo:hi]))
+                    whole = lo == 0 and hi == R  # then upper_pairs(n) itself, which rows_in may recognise
+                    yield (g * R + np.arange(lo, hi), *rows_in(g, *((pu, pv) if whole else (pu[lo:hi], pv[lo:hi]))))
 
         return _ids(2 * R, w, rows1, blocks1, max_bytes, what)
 

@@ -117,18 +117,63 @@ def test_with_retries_retries_on_collision_and_gives_up():
 
 @pytest.mark.parametrize("store", [0, 10**6])
 def test_grouped_ids_equals_stacked_ids_as_partitions(store):
+    """More rows than SMALL_KEYS, so RowGrouper groups them (its store empty or holding every
+    representative)."""
     rng = np.random.default_rng(2)
-    X = rng.integers(0, 3, size=(40, 4))
-    P = rng.integers(0, 2, size=40)
+    X = rng.integers(0, 3, size=(120, 4))
+    P = rng.integers(0, 2, size=120)
 
     def blocks():
-        for idx in pair_blocks(20, 7):
+        for idx in pair_blocks(60, 7):
             yield idx, P[idx], X[idx]
 
-    ids, row_of = grouped_ids(40, lambda idx: (P[idx], X[idx]), blocks, store, "test")
+    ids, row_of = grouped_ids(120, lambda idx: (P[idx], X[idx]), blocks, store, "test")
     ref, _ = stacked_ids(np.concatenate([P[:, None], X], axis=1))
-    assert all((ids[a] == ids[b]) == (ref[a] == ref[b]) for a in range(40) for b in range(40))
+    assert all((ids[a] == ids[b]) == (ref[a] == ref[b]) for a in range(120) for b in range(120))
     assert row_of(5).tolist() == [P[5]] + X[5].tolist()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_grouped_ids_of_few_rows_equal_the_row_groupers(seed, monkeypatch):
+    """A small round (at most SMALL_KEYS rows) numbered by a dict gives RowGrouper's ids exactly
+    (order of first appearance over the blocks as given, here not in index order)."""
+    import wltools.refine.kernel as kernel
+
+    rng = np.random.default_rng(seed)
+    X, P = rng.integers(0, 3, size=(40, 2)), rng.integers(0, 2, size=40)
+    order = [idx for idx in pair_blocks(20, 6)][::-1]
+
+    def blocks():
+        for idx in order:
+            yield idx, P[idx], X[idx]
+
+    def run():
+        return grouped_ids(40, lambda idx: (P[idx], X[idx]), blocks, 10**6, "test")[0]
+
+    small = run()
+    monkeypatch.setattr(kernel, "SMALL_KEYS", 0)  # the RowGrouper path
+    assert small.tolist() == run().tolist()
+    first = np.concatenate(order)
+    assert small[first[0]] == 0 and len(set(small.tolist())) == small.max() + 1
+
+
+def test_rows_in_range_hands_a_whole_graph_the_shared_grid():
+    """A range covering a graph gets kernel.grid(shape) itself (the arrays a declaration may
+    recognise), a partial range other arrays with the same coordinates."""
+    from wltools.refine.kernel import grid, rows_in_range
+
+    seen = []
+
+    def fill(g, u, v):
+        seen.append((g, u, v))
+        return u * 0, np.stack([u, v], axis=1)
+
+    rows_in_range(0, 8, (2, 2), fill)
+    rows_in_range(1, 3, (2, 2), fill)
+    whole = grid((2, 2))
+    assert all(u is whole[0] and v is whole[1] for _, u, v in seen[:2])
+    assert seen[2][1] is not whole[0] and seen[2][1].tolist() == [0, 1] and seen[2][2].tolist() == [1, 0]
+    assert not whole[0].flags.writeable
 
 
 @pytest.mark.parametrize("store", [0, 10**6])  # representatives recomputed / read from the store

@@ -93,6 +93,39 @@ def test_blocked_rounds_with_recomputed_rows_same_result(test):
         assert _key(refine_swl(G, H, test, max_bytes=3000)) == _key(refine_swl(G, H, test))
 
 
+@pytest.mark.parametrize("edge_labels", [False, True])
+@pytest.mark.parametrize("test", SWL)
+def test_rows_of_all_pairs_equal_the_pair_by_pair_gather(test, edge_labels):
+    """The rows of all pairs (the kernel's grid) and of all pairs u <= v (the symmetric round's
+    upper_pairs), built from whole rows and columns, equal the rows gathered pair by pair for the
+    same coordinates in other arrays, on random colourings of graphs of mixed degrees (pads),
+    with and without edge labels: so every row the fast path builds either way is the one the
+    rest of these tests check against the reference."""
+    from wltools.distances import adjacency_matrix
+    from wltools.graphs.labels import EDGE_LABEL, pair_labels
+    from wltools.refine import swl
+    from wltools.refine.kernel import grid
+    from wltools.refine.symmetric_pairs import upper_pairs
+
+    rng = np.random.default_rng(len(test))
+    G, H = nx.gnm_random_graph(9, 14, seed=1), nx.gnm_random_graph(9, 14, seed=2)
+    if edge_labels:
+        for X in (G, H):
+            nx.set_edge_attributes(X, {e: int(rng.integers(3)) for e in X.edges}, EDGE_LABEL)
+    labels = pair_labels(G, H) if edge_labels else None
+    d = max(max(dict(X.degree()).values()) for X in (G, H))
+    spec, n = SWL_CLASSES[test], 9
+    for g, X in enumerate((G, H)):
+        E = labels.edge_matrix(g, n) if edge_labels else None
+        T = swl._Tables(adjacency_matrix(X), d, E, labels.edge_ids if edge_labels else 1)
+        C = rng.integers(0, 5, size=(n, n))
+        gid = rng.integers(0, 4, size=n)
+        for u, v in (grid((n, n)), upper_pairs(n)):
+            fast = swl._rows(spec, T, C, *swl._pad(C), gid, 5, u, v)
+            slow = swl._rows(spec, T, C, *swl._pad(C), gid, 5, u.copy(), v.copy())
+            assert fast.shape == (u.size, row_width(test, d)) and np.array_equal(fast, slow), (test, g)
+
+
 # ------------------------------------------------------------------------------- invariance
 
 
