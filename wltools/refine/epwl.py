@@ -73,6 +73,7 @@ matrix without choosing numbers for them, which would make the test depend on th
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import networkx as nx
@@ -168,7 +169,7 @@ def walk_keys(graphs: Sequence[nx.Graph], matrix: str = "adjacency", steps: int 
     P = pr.size
     # B^k is symmetric, so its rows of residues at (u, w) and (w, u) are equal and the upper
     # triangles hold every distinct row: the same ids as over all n^2 positions, at half the work
-    tri = [np.triu_indices(B.shape[0]) for B in Bs]
+    tri = [_triu(B.shape[0]) for B in Bs]
     offsets = np.cumsum([0] + [iu.size for iu, _ in tri])
     chain = _KeyChain(unique_rows(np.concatenate([(iu == ju).astype(np.int64) for iu, ju in tri])[:, None]))
     spans = _runs(Bs)
@@ -185,6 +186,15 @@ def walk_keys(graphs: Sequence[nx.Graph], matrix: str = "adjacency", steps: int 
         D[iu, ju] = D[ju, iu] = cur[offsets[g] : offsets[g + 1]]
         out.append(D)
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _triu(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(n)``, read-only, built once per order (about 50 us each time at
+    ``n = 29``: a tenth of a strongly regular pair's keys)."""
+    iu, ju = np.triu_indices(n)
+    iu.flags.writeable = ju.flags.writeable = False
+    return iu, ju
 
 
 def _runs(Bs: Sequence[np.ndarray]) -> list[tuple[int, int]]:
@@ -206,7 +216,7 @@ class _PowerRun:
     def __init__(self, Bs: Sequence[np.ndarray], tri: Sequence[tuple], pr: np.ndarray):
         r, n, P = len(Bs), Bs[0].shape[0], pr.size
         self.shape = (r * n, P, n)
-        self.mul = _stacked_product(Bs)
+        self.mul = _stacked_product(Bs, P)
         self.XT = np.tile(np.eye(n), (r, P))
         self.grid = _prime_grid(pr, n, rows=r * n)
         # flat positions of (i n + w, p, u), u <= w, in XT: one gather per step fills every row
@@ -236,11 +246,12 @@ def _distinct_ranks(items: np.ndarray, prefix: np.ndarray) -> np.ndarray | None:
     return ids
 
 
-def _stacked_product(Bs: Sequence[np.ndarray]):
-    """``XT -> diag(Bs) @ XT`` for matrices of one order ``n``: a batched dense product up to
-    ``min(SMALL_N, DENSE_MAX)`` nodes, else one block-diagonal CSR product (:func:`_products`)."""
+def _stacked_product(Bs: Sequence[np.ndarray], P: int):
+    """``XT -> diag(Bs) @ XT`` for matrices of one order ``n`` (``XT``: ``P n`` columns per
+    matrix): a batched dense product where :func:`_dense` says so, else one block-diagonal CSR
+    product (:func:`_products`)."""
     r, n = len(Bs), Bs[0].shape[0]
-    if n <= min(SMALL_N, DENSE_MAX):
+    if _dense(n, P):
         stack = np.stack(Bs).astype(np.float64)
         return lambda XT: np.matmul(stack, XT.reshape(r, n, -1)).reshape(r * n, -1)
     return _csr_block_diagonal(Bs, np.float64).__matmul__
@@ -324,10 +335,22 @@ class _KeyChain:
         return self.cur_reps[self.cls]
 
 
-#: Largest order whose products stay dense numpy (no scipy import, as for ``SMALL_N`` elsewhere):
-#: above it a CSR product, which also never waits on BLAS threads (measured 20-40x faster than
-#: a dense ``B @ XT`` at n = 63-120 on a loaded 2-core machine, 1.3 ms against 22-52 ms).
+#: Largest order whose products are always dense numpy (no scipy import, as for ``SMALL_N``
+#: elsewhere).
 DENSE_MAX = 24
+#: Above :data:`DENSE_MAX` (and up to ``SMALL_N`` nodes), the largest ``n^3 P`` (multiply-adds of
+#: one product ``B @ XT``, ``XT`` of ``P n`` columns) still done dense: beyond it OpenBLAS splits
+#: the product over threads, which wait on a loaded 2-core machine (n = 64, P = 6: 14 ms of CPU
+#: against 0.4 ms for CSR), below it the dense product costs half of scipy's CSR product and its
+#: construction (measured, CPU: n = 29 to 64, P = 2 to 6, 15-135 us against 37-146 us; SR29's
+#: EPWL verdicts 1.8x faster in all).
+DENSE_WORK = 2**19
+
+
+def _dense(n: int, P: int) -> bool:
+    """Whether products ``B @ XT`` (``B`` of order ``n``, ``XT`` of ``P n`` columns) are dense
+    numpy (:data:`DENSE_MAX`, :data:`DENSE_WORK`) rather than scipy's CSR."""
+    return n <= DENSE_MAX or (n <= SMALL_N and n**3 * P <= DENSE_WORK)
 
 
 def _key_primes(b: int, K: int) -> list[int]:
@@ -354,9 +377,10 @@ def _primes_over(b: int, need: int) -> list[int]:
 _PRIMES: dict[int, list[int]] = {}
 
 
-def _products(Bs: Sequence[np.ndarray]) -> list:
-    """``XT -> B @ XT`` per graph matrix: dense numpy up to ``min(SMALL_N, DENSE_MAX)`` nodes, else CSR."""
-    if max((B.shape[0] for B in Bs), default=0) <= min(SMALL_N, DENSE_MAX):
+def _products(Bs: Sequence[np.ndarray], P: int) -> list:
+    """``XT -> B @ XT`` per graph matrix (``XT``: ``P n`` columns): dense numpy where
+    :func:`_dense` says so, else CSR."""
+    if _dense(max((B.shape[0] for B in Bs), default=0), P):
         return [B.astype(np.float64).__matmul__ for B in Bs]
     from scipy.sparse import csr_matrix
 
@@ -407,12 +431,15 @@ def _mod(Y: np.ndarray, grid: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
 def spectra_differ(G: nx.Graph, H: nx.Graph, matrix: str = "adjacency", tries: int = 2, seed: int = 0, *,
                    matrices: Sequence[np.ndarray] | None = None) -> bool:
     """True only when the characteristic polynomials of ``G``'s and ``H``'s graph matrices
-    certainly differ: ``det(x I - B)`` differs modulo a prime ``p`` at a seeded random point ``x``
-    (:func:`_det_mod`, exact). False: equal at every try (cospectral, or by rare
-    chance: then the caller refines in full). Unlabelled EPWL with ``n + 1`` steps then
-    distinguishes the pair at round 1 (module docstring), which a verdict-only run
-    (:func:`wltools.refine.kernel.verdict_only`) returns without walk keys. ``matrices``: the
-    graph matrices of ``G`` and ``H``, when the caller has them.
+    certainly differ. First exactly, by the power sums ``tr B^k`` (:func:`_power_sums_differ`):
+    True at the first ``k`` where they differ, False when all ``n`` agree (then the polynomials
+    are equal); where those run out of exact range first, ``det(x I - B)`` modulo a prime ``p`` at
+    a seeded random point ``x`` (:func:`_det_mod`, exact): True where it differs, False when it
+    agrees at every try (cospectral, or by rare chance: then the caller refines in full).
+    Unlabelled EPWL with ``n + 1`` steps distinguishes a pair with True at round 1 (module
+    docstring), which a verdict-only run (:func:`wltools.refine.kernel.verdict_only`) returns
+    without walk keys. ``matrices``: the graph matrices of ``G`` and ``H``, when the caller has
+    them.
 
     Examples
     --------
@@ -424,13 +451,74 @@ def spectra_differ(G: nx.Graph, H: nx.Graph, matrix: str = "adjacency", tries: i
     Bg, Bh = matrices if matrices is not None else (graph_matrix(G, matrix), graph_matrix(H, matrix))
     if Bg.shape != Bh.shape:
         return True
+    known = _power_sums_differ(Bg, Bh)
+    if known is not None:
+        return known
     rng = np.random.default_rng(seed)
     eye = np.eye(Bg.shape[0], dtype=np.int64)
-    for p in primes_below(prime_cap(Bg.shape[0]), tries):
+    for p in _det_primes(Bg.shape[0], tries):
         x = int(rng.integers(0, p))
         if _det_mod(x * eye - Bg, p) != _det_mod(x * eye - Bh, p):
             return True
     return False
+
+
+#: The most powers ``B^j`` :func:`_power_sums_differ` builds (power sums up to ``tr B^16``; all
+#: ``n`` of them for ``n <= 16``). EXP's pairs differ at ``tr B^5``, graph8c's at ``tr B^3`` or
+#: ``tr B^4``, CSL's by ``tr B^8``; beyond, the determinant test of :func:`spectra_differ`.
+TRACE_PRODUCTS = 8
+
+
+def _power_sums_differ(Bg: np.ndarray, Bh: np.ndarray, most: int | None = None) -> bool | None:
+    """Whether the characteristic polynomials of the symmetric integer matrices ``Bg`` and ``Bh``
+    (order ``n``) differ, from the power sums ``p_k = tr B^k``, ``k = 1, 2, ...``: True at the
+    first ``k`` where they differ, False when all ``n`` agree, None when ``most`` powers (default
+    :data:`TRACE_PRODUCTS`) or the exact range end first.
+
+    Newton's identities (over the rationals): ``k e_k = sum_{i=1..k} (-1)^(i-1) e_(k-i) p_i``,
+    so ``p_1..p_n`` of the ``n`` eigenvalues determine the coefficients ``e_1..e_n`` of the
+    characteristic polynomial, which determine every ``p_k`` in turn: equal polynomials iff
+    ``p_1..p_n`` agree. ``p_k = tr(B^i B^j) = sum_uv (B^i)_uv (B^j)_uv`` for ``i + j = k``,
+    ``i = ceil(k / 2)`` (powers of a symmetric matrix are symmetric), so ``B^1..B^ceil(n/2)``
+    suffice: products in float64 (:func:`_stacked_product`, both graphs at once), exact while
+    ``n b^k < 2^53`` (``b`` the largest absolute row sum: ``|(B^i)_uv| <= b^i``, row sums of
+    ``|B^i|`` at most ``b^i``, so every partial sum of a product and of a trace is below
+    ``n b^k`` in absolute value).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> A = [graph_matrix(G) for G in (nx.star_graph(4), nx.disjoint_union(nx.cycle_graph(4), nx.empty_graph(1)))]
+    >>> _power_sums_differ(*A), _power_sums_differ(A[0], graph_matrix(nx.path_graph(5)))
+    (False, True)
+    """
+    n, most = Bg.shape[0], TRACE_PRODUCTS if most is None else most
+    b = max([1] + [int(np.abs(B).sum(axis=1).max()) for B in (Bg, Bh) if B.size])
+    mul = _stacked_product([Bg, Bh], 1) if n else None
+    powers = [None, np.concatenate([Bg, Bh]).astype(np.float64)]  # powers[i]: B^i of G over B^i of H
+    for k in range(1, n + 1):
+        i = (k + 1) // 2
+        if n * b**k >= 2**53 or i > most:
+            return None
+        if i == len(powers):
+            powers.append(mul(powers[-1]))
+        other = np.eye(n)[None] if k == i else powers[k - i].reshape(2, n, n)
+        sums = (powers[i].reshape(2, n, n) * other).sum(axis=(1, 2))
+        if sums[0] != sums[1]:
+            return True
+    return False
+
+
+def _det_primes(n: int, tries: int) -> list[int]:
+    """``primes_below(prime_cap(n), tries)``, found once per process (:data:`_DET_PRIMES`)."""
+    key = (prime_cap(n), tries)
+    if key not in _DET_PRIMES:
+        _DET_PRIMES[key] = primes_below(*key)
+    return _DET_PRIMES[key]
+
+
+#: ``{(bound, count): primes}``: :func:`_det_primes`' memo.
+_DET_PRIMES: dict[tuple[int, int], list[int]] = {}
 
 
 def _det_mod(A: np.ndarray, p: int) -> int:
@@ -449,8 +537,10 @@ def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int, *, once: b
     ``q(B) = 0`` for every graph makes ``(B^k)_uv`` for ``k >= d`` the same integer combination
     of ``(B^0)_uv .. (B^(d-1))_uv`` in every graph (``x^k mod q``), so the walk vectors of length
     ``d`` and ``K`` split the node pairs of all graphs alike. ``q`` is guessed (:func:`_guess_q`)
-    and then verified exactly (:func:`_annihilates`): the guess only decides whether the shortcut
-    is taken, never what it returns. ``once``: the pair is refined once over these keys (a
+    and then verified exactly (:func:`_vanishes` over exact float64 powers where their entries
+    stay below ``2^53``, then the keys are the exact ids of the vectors themselves,
+    :func:`_power_keys`; else :func:`_annihilates` modulo primes and :func:`walk_keys` over ``d``
+    powers): the guess only decides whether the shortcut is taken, never what it returns. ``once``: the pair is refined once over these keys (a
     verdict-only run, :func:`wltools.refine.kernel.verdict_only`), not twice when distinguished,
     which makes the shortcut worth taking more often. ``matrices``: the graph matrices of
     ``graphs``, when the caller has them.
@@ -477,9 +567,55 @@ def annihilated_keys(graphs: Sequence[nx.Graph], matrix: str, K: int, *, once: b
         check = _primes_over(b, 2 * sum(abs(c) * b**j for j, c in enumerate(q)))
         if (2 - once) * d * (len(_key_primes(b, d)) + 2) + d * len(check) > full_cost:
             return None
-        if _annihilates(Bs, q, check):
+        powers = _exact_powers(Bs, q, b)
+        if powers is not None:  # in the exact float range: q(B) and the keys from the powers themselves
+            if _vanishes(powers, q):
+                return _power_keys(Bs, powers[:d])
+        elif _annihilates(Bs, q, check):
             return walk_keys(graphs, matrix, d, matrices=Bs)
     return None
+
+
+def _exact_powers(Bs: Sequence[np.ndarray], q: Sequence[int], b: int) -> list[np.ndarray] | None:
+    """``[B^0, ..., B^d]`` (``d`` the degree of ``q``) of the graph matrices ``Bs`` of one order
+    ``n``, each ``[r n, n]`` (graph ``i``'s rows ``i n .. i n + n - 1``), float64 and exact, where
+    ``sum_j |q_j| b^j < 2^53`` (``b`` the largest absolute row sum), else None. Every partial sum of
+    ``B (B^(j-1))`` is at most ``b^j <= b^d`` (``q_d = 1``) in absolute value, and so is every
+    partial sum of :func:`_vanishes`' ``q(B)`` at most that bound: float64 holds them exactly."""
+    if sum(abs(c) * b**j for j, c in enumerate(q)) >= 2**53:
+        return None
+    mul = _stacked_product(Bs, 1)
+    powers = [np.tile(np.eye(Bs[0].shape[0]), (len(Bs), 1))]
+    for _ in range(len(q) - 1):
+        powers.append(mul(powers[-1]))
+    return powers
+
+
+def _vanishes(powers: Sequence[np.ndarray], q: Sequence[int]) -> bool:
+    """Whether ``q(B) = sum_j q_j B^j = 0`` for every graph matrix, from the exact powers of
+    :func:`_exact_powers` (exact: every partial sum is below ``2^53``)."""
+    acc = np.zeros_like(powers[0])
+    for c, X in zip(q, powers):
+        acc += float(c) * X
+    return not acc.any()
+
+
+def _power_keys(Bs: Sequence[np.ndarray], powers: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Keys with the partition of :func:`walk_keys` over ``len(powers)`` powers, int64 ``[n, n]``
+    per graph, one shared table: the exact ids (:func:`~wltools.runtime.hashing.unique_rows`) of
+    the vectors ``((B^0)_uv, ..., (B^(d-1))_uv)`` themselves, from the exact ``powers`` of
+    :func:`_exact_powers`, over the upper triangles (``B^j`` is symmetric). Their ids are not
+    :func:`walk_keys`' (:func:`annihilated_keys` needs only the partition)."""
+    r, n = len(Bs), Bs[0].shape[0]
+    iu, ju = _triu(n)
+    vectors = np.stack(powers, axis=-1).reshape(r, n, n, len(powers))[:, iu, ju, :]
+    ids = unique_rows(vectors.reshape(r * iu.size, len(powers)).astype(np.int64))
+    out = []
+    for g in range(r):
+        D = np.empty((n, n), dtype=np.int64)
+        D[iu, ju] = D[ju, iu] = ids[g * iu.size : (g + 1) * iu.size]
+        out.append(D)
+    return out
 
 
 def _guess_q(Bs: Sequence[np.ndarray], evs: list[np.ndarray], b: int, K: int):
@@ -593,7 +729,7 @@ def _annihilates(Bs: Sequence[np.ndarray], q: list[int], primes: list[int]) -> b
     product exceeds ``2 sum_j |q_j| b^j >= 2 max |q(B)_uv|`` (``|(B^j)_uv| <= b^j``)."""
     pr = np.array(primes, dtype=np.float64)
     P = pr.size
-    for B, mul in zip(Bs, _products(Bs)):
+    for B, mul in zip(Bs, _products(Bs, P)):
         n = B.shape[0]
         grid = _prime_grid(pr, n)
         idx = np.arange(n)

@@ -19,6 +19,7 @@ their colour histograms after ``n`` rounds agree) and listed as ``(i, j)``, ``i 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import defaultdict
 from dataclasses import replace
@@ -34,6 +35,7 @@ __all__ = [
     "CONNECTED_COUNTS",
     "generate_connected",
     "certificates",
+    "generated_certificates",
     "wl1_classes",
     "wl1_equivalent_pairs",
 ]
@@ -128,6 +130,14 @@ def generate_connected(n: int) -> list[nx.Graph]:
     return graphs
 
 
+@functools.lru_cache(maxsize=None)
+def generated_certificates(n: int) -> tuple[bytes, ...]:
+    """:func:`certificates` of :func:`generate_connected` ``(n)``, in generation order, computed
+    once per process: the suite's data check (:func:`check_complete`) and the tests compare the
+    same generation with the file (about 4 s of CPU for ``n = 8``)."""
+    return tuple(certificates(generate_connected(n)))
+
+
 def certificates(graphs: Iterable[nx.Graph]) -> list[bytes]:
     """pynauty certificates (the canonical adjacency matrix, prefixed by ``n``), one per graph:
     equal iff isomorphic. Equivalent to :func:`wltools.iso.certificate` without its validation,
@@ -193,7 +203,12 @@ def wl1_equivalent_pairs(graphs: Sequence[nx.Graph]) -> list[tuple[int, int]]:
     ...                       nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))])
     [(0, 2)]
     """
-    return sorted(p for cls in wl1_classes(graphs) for p in itertools.combinations(cls, 2))
+    return _class_pairs(wl1_classes(graphs))
+
+
+def _class_pairs(classes: Iterable[Sequence[int]]) -> list[tuple[int, int]]:
+    """All pairs ``(i, j)``, ``i < j``, within each class (increasing lists of indices), sorted."""
+    return sorted(p for cls in classes for p in itertools.combinations(cls, 2))
 
 
 def build():
@@ -201,9 +216,9 @@ def build():
     from .base import SuiteData, read_graph6_file
 
     graphs = read_graph6_file("graph8c/graph8c.g6")
-    classes = wl1_classes(graphs)
+    classes = wl1_classes(graphs)  # once: the pairs are :func:`wl1_equivalent_pairs`' from these classes
     size = {i: len(c) for c in classes for i in c}
-    pairs = [(i, j, "graph8c", {"wl1_class_size": size[i]}) for i, j in wl1_equivalent_pairs(graphs)]
+    pairs = [(i, j, "graph8c", {"wl1_class_size": size[i]}) for i, j in _class_pairs(classes)]
     sources = [f"graph8c/graph8c.g6 line {i}" for i in range(len(graphs))]
     return SuiteData(graphs, pairs, [], sources)
 
@@ -218,7 +233,7 @@ def check_complete(data, certs: list[bytes]) -> list[str]:
             raise DataIntegrityError(f"graph8c line {i}: not a connected graph on 8 vertices")
     if len(set(certs)) != len(certs):
         raise DataIntegrityError("graph8c: two graphs of the file are isomorphic")
-    generated = set(certificates(generate_connected(8)))
+    generated = set(generated_certificates(8))
     if len(generated) != CONNECTED_COUNTS[8] or generated != set(certs):
         raise DataIntegrityError(
             f"graph8c: the file ({len(set(certs))} classes) differs from the {len(generated)} generated graphs")

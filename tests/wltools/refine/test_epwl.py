@@ -291,6 +291,30 @@ def test_walk_keys_are_the_same_over_a_full_or_a_broadcast_prime_grid(monkeypatc
         assert all(np.array_equal(a, b) for a, b in zip(walk_keys([G, H], m), keys))
 
 
+def test_dense_and_sparse_products_give_the_same_keys(monkeypatch):
+    """Products by numpy's dense matmul (``epwl._dense``: small orders and small ``n^3 P``) and by
+    scipy's CSR (the others; here every product): the same walk keys, shortcut keys and power-sum
+    verdicts, ids and all (the same exact integers either way)."""
+    import wltools.refine.epwl as epwl
+
+    G, H = nx.gnm_random_graph(30, 80, seed=3), nx.gnm_random_graph(30, 80, seed=4)
+    S, R = named_graph("shrikhande"), named_graph("rook4x4")
+
+    def run():
+        out = []
+        for m in ("adjacency", "laplacian"):
+            out += walk_keys([G, H], m) + epwl.annihilated_keys([S, R], m, 17)
+            out.append(np.array([epwl._power_sums_differ(graph_matrix(G, m), graph_matrix(X, m), 15) for X in (G, H)]))
+        return out
+
+    dense = run()
+    monkeypatch.setattr(epwl, "DENSE_MAX", 0)
+    monkeypatch.setattr(epwl, "DENSE_WORK", 0)
+    assert not epwl._dense(16, 1)
+    sparse = run()
+    assert len(dense) == len(sparse) == 10 and all(np.array_equal(a, b) for a, b in zip(dense, sparse))
+
+
 def test_witness_labels_are_the_exact_walk_counts():
     """Each key's label (cached per source node) is the first four exact walk counts of every
     node pair holding that key."""

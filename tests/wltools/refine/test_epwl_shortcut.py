@@ -60,14 +60,24 @@ _SHORTCUT_PAIRS = [110, 117, 360, 380, (nx.petersen_graph(), nx.petersen_graph()
                    (nx.hypercube_graph(4), nx.hypercube_graph(4))]
 
 
+@pytest.mark.parametrize("modular", [False, True], ids=["exact-powers", "modular"])
 @pytest.mark.parametrize("matrix", MATRICES)
 @pytest.mark.parametrize("which", _SHORTCUT_PAIRS, ids=["brec110", "brec117", "brec360", "brec380", "petersen", "cube4"])
-def test_shortcut_keys_split_node_pairs_as_the_full_keys(which, matrix):
+def test_shortcut_keys_split_node_pairs_as_the_full_keys(which, matrix, modular, monkeypatch):
+    """Both ways of the shortcut: exact float64 powers (:func:`_vanishes`, :func:`_power_keys`;
+    these pairs' polynomials are in range) and, with them turned off, residues modulo primes
+    (:func:`_annihilates`, :func:`walk_keys` over ``d`` powers)."""
+    import wltools.refine.epwl as E
+
     G, H = _pair(which)
     G, H = nx.convert_node_labels_to_integers(G), nx.convert_node_labels_to_integers(H)
     K = max(len(G), len(H)) + 1
+    taken = []
+    exact = E._exact_powers
+    monkeypatch.setattr(E, "_exact_powers", lambda *a: taken.append(1) if modular else exact(*a))
     fast = annihilated_keys([G, H], matrix, K)
     assert fast is not None  # these spectra have few distinct eigenvalues: the shortcut is taken
+    assert taken or not modular
     assert _same_partition(fast, walk_keys([G, H], matrix, K))
 
 
@@ -77,11 +87,11 @@ def test_annihilates_accepts_the_minimal_polynomial_and_nothing_less(matrix):
     q = _minimal_polynomial(B)
     b = int(np.abs(B).sum(axis=1).max())
     primes = _primes_over(b, 2 * sum(abs(c) * b**j for j, c in enumerate(q)))
-    assert _annihilates([B], q, primes)
-    assert _annihilates([B, B], q, primes)
+    assert _annihilates([B], q, primes) and _annihilated_exactly([B], q)
+    assert _annihilates([B, B], q, primes) and _annihilated_exactly([B, B], q)
     wrong = list(q)
     wrong[0] += 1  # q(B) + I
-    assert not _annihilates([B], wrong, primes)
+    assert not _annihilates([B], wrong, primes) and not _annihilated_exactly([B], wrong)
     # a proper divisor: drop one linear factor when there is one over the integers
     roots = [r for r in range(-2 * b, 2 * b + 1) if sum(c * r**j for j, c in enumerate(q)) == 0]
     assert roots
@@ -91,6 +101,17 @@ def test_annihilates_accepts_the_minimal_polynomial_and_nothing_less(matrix):
         acc = acc * r + c
         quot.append(acc)
     assert not _annihilates([B], list(reversed(quot)), primes)
+    assert not _annihilated_exactly([B], list(reversed(quot)))
+
+
+def _annihilated_exactly(Bs: list, q: list[int]) -> bool:
+    """q(B) = 0 for every B by the exact float64 powers (:func:`_exact_powers`, :func:`_vanishes`)."""
+    from wltools.refine.epwl import _exact_powers, _vanishes
+
+    b = max(int(np.abs(B).sum(axis=1).max()) for B in Bs)
+    powers = _exact_powers(Bs, q, b)
+    assert powers is not None  # in range: sum |q_j| b^j < 2^53
+    return _vanishes(powers, q)
 
 
 def test_a_graph_whose_polynomial_does_not_annihilate_the_other_is_refused():
@@ -99,6 +120,7 @@ def test_a_graph_whose_polynomial_does_not_annihilate_the_other_is_refused():
     A = graph_matrix(G)
     q = _minimal_polynomial(A)  # (x - 3)(x + 1)
     assert not _annihilates([A, graph_matrix(H)], q, _primes_over(3, 10**6))
+    assert not _annihilated_exactly([A, graph_matrix(H)], q) and _annihilated_exactly([A, A], q)
 
 
 _REFINE_PAIRS = [0, 61, 110, 117, 170, 278, 360, 380] + [
@@ -195,12 +217,20 @@ def test_the_degree_comes_from_the_modular_sequence_where_floats_merge_close_eig
     assert (quick.distinguished, quick.iteration) == (full.distinguished, full.iteration)
 
 
+@pytest.mark.parametrize("most", [None, 1, 0], ids=["power-sums", "two-power-sums-then-det", "det"])
 @pytest.mark.parametrize("matrix", MATRICES)
-def test_spectra_differ_agrees_with_sympys_characteristic_polynomials(matrix):
+def test_spectra_differ_agrees_with_sympys_characteristic_polynomials(matrix, most, monkeypatch):
     """Against sympy's exact characteristic polynomials: random graph pairs of equal order and size
     (mostly not cospectral), and cospectral ones (the Saltire pair for A, BREC 110 strongly
-    regular, the same graph relabelled), where it must say False."""
+    regular, the same graph relabelled), where it must say False. Each way: the power sums
+    ``tr B^k`` up to ``k = n`` (:func:`_power_sums_differ`: all of these pairs are in its exact
+    range but BREC 110's Laplacian, which then takes the determinant), the first two of them then
+    the determinant modulo primes, and the determinant alone."""
+    import wltools.refine.epwl as E
     from wltools.refine.epwl import spectra_differ
+
+    if most is not None:
+        monkeypatch.setattr(E, "TRACE_PRODUCTS", most)
 
     x = symbols("x")
     pairs = [(nx.gnm_random_graph(9, 14, seed=s), nx.gnm_random_graph(9, 14, seed=s + 100)) for s in range(6)]
