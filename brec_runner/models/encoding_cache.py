@@ -20,7 +20,9 @@ Two cache modes:
   transform is run on the graph as given and cached per labelled graph.
 
 Format: one ``numpy.savez`` file per (setting, graph), written atomically (temporary file, then
-rename: a kill mid-write leaves no partial entry) and read with ``allow_pickle=False`` (no pickle,
+rename: a kill mid-write leaves no partial entry; not fsynced, since an entry that an operating-system
+crash left incomplete fails its checksum below and is recomputed, and one fsync per graph cost more
+than the encoding of most BREC graphs) and read with ``allow_pickle=False`` (no pickle,
 so caches survive torch upgrades). Tensors keep their dtype; ``int``/``float``/``bool`` attributes
 are stored as 0-d arrays. Location: ``$WLTOOLS_CACHE`` or ``~/.cache/wltools``, under
 ``encodings/<sha256 of (format version, cache_key, transform digest)>/``. The transform digest
@@ -195,9 +197,7 @@ def _save(path: Path, data, entry_key: str) -> bool:
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz.tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)
-            fh.flush()
-            os.fsync(fh.fileno())
+            np.savez(fh, **arrays)  # no fsync: a cache, whose checksum catches what a crash left (module docstring)
         os.replace(tmp, path)  # replaces a damaged entry, a FIFO or a device node of that name too
     finally:
         try:

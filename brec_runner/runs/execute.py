@@ -14,8 +14,10 @@ own errors are not caught.
 - :class:`InProcess` runs the units in this process (the one-pair loop, or ``--multi-pair G``
   windows of :func:`brec_runner.runs.plan.multi_pair_windows` trained at once by
   :mod:`brec_runner.runs.multipair`);
-- :class:`LocalWorkers` runs slices of them (:func:`brec_runner.runs.plan.split_units`) in W ``spawn``-ed
-  processes, each an :class:`InProcess`, which send their outcomes back through a queue.
+- :class:`LocalWorkers` runs slices of them (:func:`brec_runner.runs.plan.split_units`) in W fresh
+  processes, each an :class:`InProcess`, which send their outcomes back through a queue. On Linux
+  they are forked from multiprocessing's fork server, which imports torch and PyG once for all the
+  runs of this Python process (:func:`worker_context`); elsewhere they are ``spawn``-ed.
 
 Each unit builds its model from the factory under the unit's seed (:func:`brec_runner.runs.rpc.fresh_model`),
 so outcomes do not depend on the executor, the split or the order (tested).
@@ -27,6 +29,7 @@ import multiprocessing as mp
 import os
 import pickle
 import queue as queue_mod
+import sys
 import traceback
 import warnings
 from dataclasses import dataclass
@@ -38,9 +41,14 @@ from ..models.source import ModelSource
 from .plan import Unit, multi_pair_windows, split_units
 from .protocol import Protocol
 
-__all__ = ["RunSpec", "InProcess", "LocalWorkers", "prepare_pair"]
+__all__ = ["RunSpec", "InProcess", "LocalWorkers", "prepare_pair", "worker_context"]
 
 _POLL_S = 0.5
+
+#: What the fork server imports before it forks any worker: the imports that cost a worker's start
+#: (about 6 s of CPU: torch, and PyG, which imports torch._dynamo). Third-party only: brec_runner's
+#: and the model's own code is imported in each worker, as a spawned worker would.
+_PRELOAD = ("torch", "torch_geometric")
 
 
 @dataclass
@@ -177,15 +185,41 @@ class InProcess:
                 del cache[pid]
 
 
-def _worker_main(spec: RunSpec, units: Sequence[Unit], out_queue, index: int, parent: int) -> None:
+def worker_context():
+    """The multiprocessing context of :class:`LocalWorkers`: on Linux the fork server with
+    ``_PRELOAD`` imported once, so W workers, and every later run of this process, start without
+    importing torch again (a ``spawn``-ed worker pays it each time: W x 6 s of CPU per run); ``spawn``
+    elsewhere (no fork server on Windows, and forking is unsafe on macOS).
+
+    A forked worker starts from the fork server's state, not the driver's: it gets the driver's
+    ``sys.path``, working directory and main module as a spawned one does, and its environment from
+    :func:`_worker_main`; the fork server has only imported modules, computed nothing (no torch
+    thread pool, no random draw). The preload is multiprocessing's setting for this process's one
+    fork server, and takes effect when it starts (the first run with workers).
+    """
+    if sys.platform.startswith("linux") and "forkserver" in mp.get_all_start_methods():
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(list(_PRELOAD))
+        return ctx
+    return mp.get_context("spawn")
+
+
+def _worker_main(spec_bytes: bytes, units: Sequence[Unit], out_queue, index: int, environ: dict) -> None:
     """One worker process: send ``("outcome", dict)`` or ``("failure", dict)`` (a unit whose model
     raised) per unit, then ``("done", index)``; on any other error ``("error", index, one line)``.
-    Stops when its parent process is gone."""
+    Runs under ``environ``, the driver's environment when it started the worker (a forked worker
+    inherits the fork server's, which may be older), set before the pickled :class:`RunSpec` is
+    loaded (which imports the model's code); stops when the driver is gone."""
     from .rpc import UnitFailure
 
+    if os.environ != environ:
+        os.environ.clear()
+        os.environ.update(environ)
+    driver = mp.parent_process()  # the driver, for a forked worker too (not the fork server)
     try:
+        spec = pickle.loads(spec_bytes)
         for outcome in InProcess().run(spec, units):
-            if os.getppid() != parent:
+            if driver is not None and not driver.is_alive():
                 raise SystemExit(0)  # orphaned: the driver that would record this is gone
             out_queue.put(("failure" if isinstance(outcome, UnitFailure) else "outcome", outcome.to_dict()))
         out_queue.put(("done", index))
@@ -201,7 +235,7 @@ def _worker_main(spec: RunSpec, units: Sequence[Unit], out_queue, index: int, pa
 
 
 class LocalWorkers:
-    """Run units in ``workers`` local ``spawn`` processes (module docstring).
+    """Run units in ``workers`` local processes (module docstring, :func:`worker_context`).
 
     A unit whose model raises comes back as a :class:`~brec_runner.runs.rpc.UnitFailure` and the worker
     goes on. A worker that fails otherwise makes :meth:`run` stop the others and raise :class:`WLToolsError` naming the
@@ -220,15 +254,15 @@ class LocalWorkers:
         if not slices:
             return
         try:
-            pickle.dumps(spec)
+            spec_bytes = pickle.dumps(spec)
         except Exception as exc:  # noqa: BLE001 - any pickling failure: the factory is not importable
             raise WLToolsError(f"model {spec.source.name}: --workers needs a factory and transform that worker "
                                f"processes can import by name ({type(exc).__name__}: "
                                f"{(str(exc).splitlines() or [''])[0][:200]}); use workers=1 or a module attribute") from None
-        ctx = mp.get_context("spawn")
+        ctx = worker_context()
         out_queue = ctx.Queue()
         procs = [ctx.Process(target=_worker_main, name=f"brec-worker-{j + 1}-of-{len(slices)}",
-                             args=(spec, part, out_queue, j + 1, os.getpid()), daemon=True)
+                             args=(spec_bytes, part, out_queue, j + 1, dict(os.environ)), daemon=True)
                  for j, part in enumerate(slices)]
         finished: set[int] = set()
         try:

@@ -2,8 +2,10 @@
 across worker counts, and a failing worker is one error line. Workers only return outcomes; the
 driver is the only writer of the run directory.
 
-Worker processes are spawned, so they see only models they can import or load again: these tests
-use Graphormer's ``small`` preset and a model in a user's .py file.
+Worker processes start without the driver's memory (forked from multiprocessing's fork server, which
+has imported only torch and PyG, or spawned: brec_runner.runs.execute.worker_context), so they see only
+models they can import or load again: these tests use Graphormer's ``small`` preset and a model in a
+user's .py file. The fork server serves every test of the module: its torch start-up is paid once.
 """
 
 import json
@@ -89,6 +91,26 @@ def test_user_file_model_in_workers_matches_one_process(user_model_file, tmp_pat
     one = run(f"{user_model_file}:tiny", out=tmp_path / "one", **kw)
     two = run(f"{user_model_file}:tiny", out=tmp_path / "two", workers=2, **kw)
     _same_verdicts(_by_unit(two), _by_unit(one))
+
+
+def test_workers_run_under_the_drivers_environment_of_the_run(user_model_file, tmp_path, monkeypatch):
+    """A variable set after the fork server started (by the first run here, if no test before) reaches
+    the workers of a later run, as it reaches spawned ones: the model raises without it, and a unit
+    whose model raised is recorded in failures.jsonl."""
+    path = tmp_path / "env_model.py"
+    path.write_text(user_model_file.read_text() + "\n\n"
+                    f"EXPECTED = {str(tmp_path)!r}\n\n\n"
+                    "def env_checked():\n"
+                    "    import os\n"
+                    "    if os.environ.get('BREC_TEST_RUN_ENV') != EXPECTED:\n"
+                    "        raise RuntimeError('BREC_TEST_RUN_ENV not set in this process')\n"
+                    "    return TinyGNN()\n")
+    kw = dict(protocol={"epochs": 1}, pairs=[0], categories=None, seeds=[0, 1], progress=False, multi_pair=1,
+              workers=2)
+    run(f"{path}:tiny", out=tmp_path / "before", **kw)  # the fork server (Linux) is running from here on
+    monkeypatch.setenv("BREC_TEST_RUN_ENV", str(tmp_path))
+    out = run(f"{path}:env_checked", out=tmp_path / "after", **kw)
+    assert finished_units(out) == {(0, 0), (0, 1)} and not (out / "failures.jsonl").exists()
 
 
 def test_a_failing_worker_is_one_error_line(user_model_file, tmp_path):

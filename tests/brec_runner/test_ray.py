@@ -4,7 +4,10 @@ killed with SIGKILL resumes with nothing duplicated or lost; without Ray, one er
 
 One local Ray instance (2 CPUs, no dashboard) serves the whole module. Its workers see this
 checkout (PYTHONPATH) and the module's encoding cache (WLTOOLS_CACHE), set before Ray starts so
-every job's workers inherit them. Models come from a user's .py file that the workers load again;
+every job's workers inherit them. Each new Ray worker imports torch and PyG (about 7 s of CPU, most
+of this module's time), so the module keeps its workers: idle ones are not stopped while the killed
+driver's job runs (``RAY_num_workers_soft_limit``), and the tests that kill workers (a crashed task)
+come last. Models come from a user's .py file that the workers load again;
 a model learns its unit from the seed it is built under (brec_runner.runs.rpc.pair_seed), so it can
 misbehave in one unit, and only in Ray workers (never in this process, which checks the contract).
 
@@ -96,6 +99,9 @@ def ray_address(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("WLTOOLS_CACHE", str(cache))
         mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+        # idle workers kept (the default keeps as many as CPUs, so the killed driver's job would make
+        # Ray stop this process's workers, and the resumed run start them again: 2 torch start-ups)
+        mp.setenv("RAY_num_workers_soft_limit", "8")
         ctx = ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
                        configure_logging=False)
         try:
@@ -153,29 +159,6 @@ def test_ray_records_equal_local(models, local_records, ray_address, tmp_path):
     assert got == _records(local_mp) and {r["mode"] for r in got.values()} == {"multipair:2"}
 
 
-def test_crashed_task_is_retried(models, local_records, ray_address, tmp_path):
-    out = tmp_path / "ray"  # pairs 0 and 1: the crashed unit (1, 0) and three others (equal records: above)
-    run(f"{models}:crash_once", pairs=PAIRS[:2], out=out, executor="ray", **_KW)
-    assert (models.parent / "crashed").exists()  # a worker did die in unit (1, 0)
-    assert _records(out) == {u: r for u, r in local_records.items() if u[0] in PAIRS[:2]}
-
-
-def test_failed_unit_is_reported_not_dropped(models, local_records, ray_address, tmp_path):
-    from brec_runner.runs.execute_ray import RayExecutor, UnitsFailed
-
-    out = tmp_path / "ray"
-    with pytest.raises(UnitsFailed) as info:
-        run(f"{models}:crash_always", pairs=PAIRS[:3], out=out, executor=RayExecutor(max_retries=1), **_KW)
-    assert [(f["id"], f["seed"]) for f in info.value.failures] == [(2, 1)]
-    assert info.value.failures[0]["attempts"] == 2  # the worker died: retried
-    assert "WorkerCrashedError" in info.value.failures[0]["error"]
-    assert len(str(info.value).splitlines()) == 1 and "(2, 1)" in str(info.value)
-    got = _records(out)  # every other unit was run and recorded
-    assert got == {u: r for u, r in local_records.items() if u[0] in PAIRS[:3] and u != (2, 1)}
-    failed = [json.loads(line) for line in (out / "failures.jsonl").read_text().splitlines()]
-    assert [(f["id"], f["seed"], f["executor"], f["stage"]) for f in failed] == [(2, 1, "custom", "task")]
-
-
 def test_a_model_that_raises_is_a_recorded_failure(models, local_records, ray_address, tmp_path):
     # as in a local run (tests/brec_runner/test_failures.py): caught in the task, recorded, the run goes on
     from brec_runner.records.record import read_config, read_failures
@@ -217,3 +200,29 @@ def test_driver_killed_with_sigkill_resumes(models, local_records, ray_address, 
     assert _records(out) == local_records  # nothing lost, nothing duplicated, same records
     assert len(read_results(results)) == len(local_records)
     assert json.loads((out / "config.json").read_text())["pairs"] == PAIRS
+
+
+# the tests below kill Ray workers: last, so the tests above reuse theirs
+
+
+def test_crashed_task_is_retried(models, local_records, ray_address, tmp_path):
+    out = tmp_path / "ray"  # pairs 0 and 1: the crashed unit (1, 0) and three others (equal records: above)
+    run(f"{models}:crash_once", pairs=PAIRS[:2], out=out, executor="ray", **_KW)
+    assert (models.parent / "crashed").exists()  # a worker did die in unit (1, 0)
+    assert _records(out) == {u: r for u, r in local_records.items() if u[0] in PAIRS[:2]}
+
+
+def test_failed_unit_is_reported_not_dropped(models, local_records, ray_address, tmp_path):
+    from brec_runner.runs.execute_ray import RayExecutor, UnitsFailed
+
+    out = tmp_path / "ray"
+    with pytest.raises(UnitsFailed) as info:
+        run(f"{models}:crash_always", pairs=PAIRS[:3], out=out, executor=RayExecutor(max_retries=1), **_KW)
+    assert [(f["id"], f["seed"]) for f in info.value.failures] == [(2, 1)]
+    assert info.value.failures[0]["attempts"] == 2  # the worker died: retried
+    assert "WorkerCrashedError" in info.value.failures[0]["error"]
+    assert len(str(info.value).splitlines()) == 1 and "(2, 1)" in str(info.value)
+    got = _records(out)  # every other unit was run and recorded
+    assert got == {u: r for u, r in local_records.items() if u[0] in PAIRS[:3] and u != (2, 1)}
+    failed = [json.loads(line) for line in (out / "failures.jsonl").read_text().splitlines()]
+    assert [(f["id"], f["seed"], f["executor"], f["stage"]) for f in failed] == [(2, 1, "custom", "task")]

@@ -262,10 +262,11 @@ def _cmd(out: Path, *extra: str) -> list[str]:
             "--out", str(out), *extra]
 
 
-def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(tmp_path):
+def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(tmp_path, runner):
+    """Only the killed run needs a process of its own: the uninterrupted run (through the API) and
+    the resume (through the CLI) run in this process, each sparing a torch start-up; records do not
+    depend on the caller (tested here too: the killed process's records equal the API run's)."""
     env = {**os.environ, "WLTOOLS_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
-    # the uninterrupted run: the same settings through the API, in this process (a third process
-    # would cost another torch start-up, and records do not depend on the caller: tested here too)
     whole = run(GIN, pairs="0-11", protocol={"epochs": 3}, out=tmp_path / "whole", progress=False)
     killed = tmp_path / "killed"
     proc = subprocess.Popen(_cmd(killed), cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -277,14 +278,16 @@ def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(tmp_path):
         time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    assert 3 <= (killed / "results.jsonl").read_text().count("\n") < 12  # killed mid-run
     # a second run while the first is dead: the kernel released its lock, the unit in progress is redone
-    res = subprocess.run(_cmd(killed), cwd=ROOT, env=env, capture_output=True, text=True)
-    assert res.returncode == 0, res.stderr
+    res = _cli(runner, *_cmd(killed)[3:])
+    assert res.exit_code == 0, res.output
     key = lambda r: (r["id"], r["seed"])  # noqa: E731
     strip = ("wall_s", "check")
     a = sorted(({k: v for k, v in r.items() if k not in strip} for r in read_run(killed).records), key=key)
     b = sorted(({k: v for k, v in r.items() if k not in strip} for r in read_run(whole).records), key=key)
     assert len(a) == 12 and a == b
+    assert len(read_results(killed / "results.jsonl")) == 12  # no unit recorded twice (read_run keeps one of each)
 
 
 # ------------------------------------------------------------------------------- cache
