@@ -56,6 +56,9 @@ def main() -> None:
     import errno
     import sys
 
+    from cli import quiet_imports
+
+    quiet_imports.install()  # igraph without matplotlib.pyplot (1.5 CPU-s), in this process only
     try:
         try:
             cli.main(prog_name="wltools")

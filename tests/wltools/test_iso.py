@@ -296,3 +296,63 @@ def test_size_limits_refuse_before_labelling(monkeypatch):
 def test_peak_bytes_grows_with_size():
     assert iso_module.peak_bytes(100, 150) < iso_module.peak_bytes(100_000, 150_000) < 2**30
     assert iso_module.peak_bytes(1000, 499_500) > iso_module.peak_bytes(1000, 1000)
+
+
+# ----------------------------------------------------------------------------- no copy of a plain graph
+
+def _fields(f: CanonicalForm) -> tuple:
+    return (f.method, f.n, f.m, f.order, f.edges, f.certificate, f.degrees, f.node_labels, f.edge_labels)
+
+
+def test_plain_graphs_are_labelled_as_their_validated_copy():
+    """The fast path (an unlabelled graph on the int nodes 0..n-1 is labelled as it is, not copied
+    by validate_graph) against the copy, labelled as before: every field of the form the same, by
+    nauty and bliss, for graphs whose nodes and edges were inserted in random order (so that the
+    labellers get the edges in another order than the copy's), with other attributes, and four BREC graphs
+    of each file; and the graphs the fast path must leave to validate_graph are left to it."""
+    from wltools.graphs import validate_graph
+
+    rng = random.Random(17)
+    graphs = [parse_graph6(g) for name in BREC_FILES for g in np.load(BREC_DIR / f"{name}.npy", allow_pickle=True)
+              .reshape(-1)[::41][:4]]
+    for _ in range(60):
+        G = nx.gnp_random_graph(rng.randint(1, 30), rng.random(), seed=rng.randrange(2**32))
+        graphs.append(random_relabel(G, rng))
+    nx.set_edge_attributes(graphs[-1], 2.5, "weight")
+    nx.set_node_attributes(graphs[-1], "x", "colour")
+    for G in graphs:
+        copy = validate_graph(G)
+        assert iso_module._plain(G) and iso_module._validated(G) is G
+        for method in ("nauty", "bliss"):
+            assert _fields(canonical_form(G, method)) == _fields(iso_module._form(copy, method))
+    for other in (nx.Graph([(1, 2)]), nx.Graph([("a", "b")]), nx.Graph([(0, 1.0)]), nx.Graph([(0, True)]),
+                  nx.Graph([(0, 1), (1, 1)]), nx.MultiGraph([(0, 1)]), nx.DiGraph([(0, 1)]), nx.Graph()):
+        assert not iso_module._plain(other)
+    labelled = nx.path_graph(3)
+    nx.set_node_attributes(labelled, "x", "label")
+    assert iso_module._plain(labelled) and iso_module._validated(labelled) is not labelled
+
+
+def test_the_command_line_labels_with_bliss_without_importing_matplotlib(tmp_path):
+    """`wltools iso` on two 300-node graphs (bliss, through python-igraph, whose import loads
+    matplotlib.pyplot when it can: 1.5 CPU-s) imports igraph and not matplotlib (cli.quiet_imports).
+    --iso-timeout inf: the labelling runs in the command's own process, whose imports are reported
+    at its exit (forked children inherit the same import hook, and exit without reporting). That
+    matplotlib still draws after igraph is loaded so: docs/datasets.md's `wltools dataset NCI1K ...
+    --plot nci.png` (tests/docs/test_examples.py), which computes isomorphism classes first."""
+    import os
+    import subprocess
+    import sys
+
+    G = nx.random_regular_graph(3, 300, seed=4)
+    a, b = tmp_path / "a.g6", tmp_path / "b.g6"
+    a.write_bytes(nx.to_graph6_bytes(G, header=False))
+    b.write_bytes(nx.to_graph6_bytes(random_relabel(G, random.Random(5)), header=False))
+    script = ("import atexit, sys\natexit.register(lambda: sys.stderr.write('\\nLOADED=' + ','.join(m for m in "
+              "('igraph', 'matplotlib') if m in sys.modules)))\nfrom cli import main\nsys.argv[0] = 'wltools'\nmain()\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.run([sys.executable, "-c", script, "iso", str(a), str(b), "--iso-timeout", "inf"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.startswith("isomorphic (certificates")  # 300 nodes: bliss (choose_method)
+    assert proc.stderr.rsplit("LOADED=", 1)[-1].strip() == "igraph"

@@ -54,6 +54,35 @@ def test_traces_partitions_brec_and_the_suites_as_nauty_does():
     assert any(len(c) > 1 for c in classes)
 
 
+def test_small_graphs_share_a_dreadnaut_process_and_get_their_own_labellings(monkeypatch):
+    """canonical_forms puts consecutive graphs below TRACES_BATCH_SIZE into one dreadnaut process;
+    each graph gets the form its own process gives (the same certificate, edges and labels), whatever
+    came before it in the script: unlabelled graphs after labelled ones (``n=`` resets the
+    partition), edge-labelled ones, single vertices, graphs without edges, a dense one (its
+    complement), and a graph above the batch size between them (a process of its own)."""
+    from wltools.iso import TRACES_BATCH_SIZE
+
+    rng = random.Random(9)
+    graphs = []
+    for k in range(40):
+        G = nx.gnp_random_graph(rng.randint(1, 30), 0.95 if k % 9 == 0 else rng.random() / 2, seed=k)
+        if k % 3 == 1:
+            nx.set_node_attributes(G, {v: "ab"[v % 2] for v in G}, "label")
+        if k % 3 == 2 and G.number_of_edges():
+            nx.set_edge_attributes(G, {e: rng.randint(0, 2) for e in G.edges}, "label")
+        graphs.append(G)
+    graphs.insert(20, nx.random_regular_graph(3, 2 * TRACES_BATCH_SIZE // 5 + 2, seed=1))
+    batches = []
+    start_batch = traces.start_batch
+    monkeypatch.setattr(traces, "start_batch", lambda gs: batches.append(len(gs)) or start_batch(gs))
+    batched = canonical_forms(graphs, "traces")
+    assert batches == [20, 20]  # the 20 small graphs on each side of the large one: one process each
+    alone = [canonical_form(G, "traces") for G in graphs]
+    assert [(f.certificate, f.edges, f.node_labels, f.edge_labels) for f in batched] == \
+        [(f.certificate, f.edges, f.node_labels, f.edge_labels) for f in alone]
+    assert len({f.certificate for f in batched}) > 30
+
+
 def _families():
     yield "cycle", nx.cycle_graph(3000)
     yield "two cycles", nx.disjoint_union(nx.cycle_graph(1500), nx.cycle_graph(1500))
@@ -80,7 +109,8 @@ def test_traces_certificates_are_invariant_and_agree_with_bliss(name, G):
     rng = random.Random(len(name))
     f, g = canonical_forms([G, random_relabel(G, rng)], "traces")
     assert f.method == "traces" and f.certificate == g.certificate
-    assert canonical_form(f.graph(), "bliss").certificate == canonical_form(G, "bliss").certificate
+    bliss = canonical_form(G, "bliss")  # once: the edge-moved check below compares with it too
+    assert canonical_form(f.graph(), "bliss").certificate == bliss.certificate
     assert [G.number_of_edges(), G.number_of_nodes()] == [f.m, f.n]
     if 0 < G.number_of_edges() < G.number_of_nodes() * (G.number_of_nodes() - 1) // 2:
         H = nx.Graph(G)
@@ -88,7 +118,7 @@ def test_traces_certificates_are_invariant_and_agree_with_bliss(name, G):
         w = next(x for x in H if x != u and not H.has_edge(u, x))
         H.remove_edge(u, v)
         H.add_edge(u, w)
-        same_bliss = canonical_form(H, "bliss").isomorphic(canonical_form(G, "bliss"))
+        same_bliss = canonical_form(H, "bliss").isomorphic(bliss)
         assert canonical_form(H, "traces").isomorphic(f) == same_bliss
 
 
@@ -167,6 +197,9 @@ def test_failing_dreadnaut_is_one_line(monkeypatch):
         monkeypatch.setenv(traces.DREADNAUT_ENV, exe)
         with pytest.raises(traces.TracesFailed, match=message) as err:
             canonical_form(G)
+        assert "\n" not in str(err.value)
+        with pytest.raises(traces.TracesFailed, match=message) as err:  # small graphs: one process
+            canonical_forms([nx.cycle_graph(5), nx.path_graph(4)], "traces")
         assert "\n" not in str(err.value)
     monkeypatch.setenv(traces.DREADNAUT_ENV, "")
     assert not traces.available() and canonical_form(G).method == "bliss"

@@ -71,7 +71,6 @@ False
 from __future__ import annotations
 
 import hashlib
-import sys
 from itertools import chain
 from dataclasses import dataclass, field
 
@@ -171,12 +170,34 @@ def peak_bytes(n: int, m: int, method: str | None = None) -> int:
 
 def _validated(G: nx.Graph) -> nx.Graph:
     """:func:`~wltools.graphs.validate_graph` of ``G``, named by its ``graph["name"]``, keeping its
-    labels (node / edge attribute ``"label"``)."""
+    labels (node / edge attribute ``"label"``); ``G`` itself when it is an unlabelled
+    :func:`_plain` graph, which the copy would only reorder (no copy: it took two fifths of the
+    time of a nauty form of a BREC graph)."""
     if not isinstance(G, nx.Graph):
         return validate_graph(G)
     attrs = {"node_attr": NODE_LABEL if has_attribute(G, NODE_LABEL, "node") else None,
              "edge_attr": EDGE_LABEL if has_attribute(G, EDGE_LABEL, "edge") else None}
+    if attrs == {"node_attr": None, "edge_attr": None} and _plain(G):
+        return G
     return validate_graph(G, name=G.graph.get("name"), **attrs)
+
+
+def _plain(G: nx.Graph) -> bool:
+    """Whether ``G`` is an undirected simple graph (not a multigraph) on the ``int`` nodes
+    ``0..n-1``, ``n >= 1``: then :func:`~wltools.graphs.validate_graph` maps node ``v`` to ``v``
+    and its copy differs from ``G`` in node and edge order and in attributes other than the
+    labels only. The labellers do not see the order: nauty is given sorted neighbour lists, bliss
+    gives the same labelling for any edge order (tested: every field of the forms of ``G`` and of
+    its copy the same, ``tests/wltools/test_iso.py``), and the certificates are built from sorted
+    edges; Traces's labelling varies from run to run anyway (by an automorphism), its certificate
+    does not."""
+    n = G.number_of_nodes()
+    if n == 0 or G.is_directed() or G.is_multigraph() or not all(type(v) is int for v in G):
+        return False
+    if min(G) != 0 or max(G) != n - 1:  # n distinct ints in 0..n-1: exactly those
+        return False
+    adj = dict(G.adjacency())
+    return not any(map(dict.__contains__, adj.values(), adj))  # no self-loop
 
 
 @dataclass(frozen=True, eq=False)
@@ -252,21 +273,20 @@ class CanonicalForm:
 
 
 def _nauty_matrix(n: int, edges) -> bytes:
-    """``pynauty.certificate``'s bytes for the canonical graph with these edges: row ``i`` holds
-    ``ceil(n / 64)`` setwords, node ``j`` is bit ``63 - j % 64`` of word ``j // 64``, each word in
-    the machine's byte order (nauty's ``set`` layout, nauty.h)."""
+    """``pynauty.certificate``'s bytes for the canonical graph with these edges (an ``(m, 2)``
+    array or pairs): row ``i`` holds ``ceil(n / 64)`` setwords, node ``j`` is bit ``63 - j % 64``
+    of word ``j // 64``, each word in the machine's byte order (nauty's ``set`` layout, nauty.h),
+    which a native ``uint64`` array has."""
+    import numpy as np
+
     words = (n + 63) // 64
-    rows = [0] * n  # row i as one integer of 64 * words bits, node 0 the most significant
-    top = 64 * words - 1
-    for i, j in edges:
-        rows[i] |= 1 << (top - j)
-        rows[j] |= 1 << (top - i)
-    out = bytearray()
-    mask = (1 << 64) - 1
-    for r in rows:
-        for w in range(words):
-            out += ((r >> (64 * (words - 1 - w))) & mask).to_bytes(8, sys.byteorder)
-    return bytes(out)
+    rows = np.zeros((n, words), dtype=np.uint64)
+    E = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if len(E):
+        i, j = np.concatenate([E[:, 0], E[:, 1]]), np.concatenate([E[:, 1], E[:, 0]])
+        bits = np.left_shift(np.uint64(1), (63 - j % 64).astype(np.uint64))
+        np.bitwise_or.at(rows, (i, j // 64), bits)
+    return rows.tobytes()
 
 
 def _nauty_order(G: nx.Graph, cells: list | None = None) -> tuple[int, ...]:
@@ -387,14 +407,18 @@ def _edge_array(G: nx.Graph):
     return np.stack([src[keep], dst[keep]], axis=1)
 
 
-def _canonical_edges(E, order) -> list[tuple[int, int]]:
+def _canonical_array(E, order):
     """The edges ``E`` (:func:`_edge_array`) renamed by ``order`` (node ``v`` to ``order[v]``),
-    each ``(i, j)`` with ``i < j``, sorted."""
+    each row ``(i, j)`` with ``i < j``, the rows sorted: an ``(m, 2)`` int64 array."""
     import numpy as np
 
     P = np.sort(np.asarray(order, dtype=np.int64)[E], axis=1)
-    P = P[np.lexsort((P[:, 1], P[:, 0]))]
-    return list(map(tuple, P.tolist()))
+    return P[np.lexsort((P[:, 1], P[:, 0]))]
+
+
+def _canonical_edges(E, order) -> list[tuple[int, int]]:
+    """:func:`_canonical_array` as a list of ``(i, j)`` tuples."""
+    return list(map(tuple, _canonical_array(E, order).tolist()))
 
 
 class _Labelling:
@@ -432,16 +456,26 @@ class _Labelling:
                 f"nauty (pynauty) on {N:,} nodes{' (a labelled graph subdivided)' if self.labelled else ''}: "
                 f"pynauty overflows above {PYNAUTY_MAX_NODES:,} nodes; use bliss or traces"
             )
-        self._run = None
-        if method == "traces":
-            cells = None
-            if self.colour is not None:
-                cells = [[] for _ in self.classes]
-                for v, c in enumerate(self.colour):
-                    cells[c].append(v)
-                cells = [c for c in cells if c]
-            dense = cells is None and _dense(N, len(self.edges))  # as bliss: label the complement
-            self._run = traces.start(N, _complement(N, self.edges) if dense else self.edges, cells)
+        self._run, self._index = None, 0
+        self.size = N + len(self.edges)
+
+    def traces_input(self) -> tuple:
+        """``(N, edges, cells)`` for :func:`wltools.iso.traces.start`: the colour classes as cells
+        of a labelled graph; the complement's edges of a dense unlabelled one (as bliss)."""
+        N = self.S.number_of_nodes()
+        cells = None
+        if self.colour is not None:
+            cells = [[] for _ in self.classes]
+            for v, c in enumerate(self.colour):
+                cells[c].append(v)
+            cells = [c for c in cells if c]
+        dense = cells is None and _dense(N, len(self.edges))  # as bliss: label the complement
+        return N, _complement(N, self.edges) if dense else self.edges, cells
+
+    def start(self, run=None, index: int = 0) -> None:
+        """Start the Traces run, or take the labelling at ``index`` of ``run``
+        (:func:`wltools.iso.traces.start_batch`, shared with other labellings)."""
+        self._run, self._index = run or traces.start(*self.traces_input()), index
 
     def close(self) -> None:
         """Stop a Traces run that is not needed any more."""
@@ -453,9 +487,12 @@ class _Labelling:
         (``time.monotonic``; it is then killed)."""
         S = self.S
         if self.method == "traces":
-            lab = self._run.result(deadline)
-            if lab is None:
+            if self._run is None:
+                self.start()
+            labs = self._run.results(deadline)
+            if labs is None:
                 return None
+            lab = labs[self._index]
             import numpy as np
 
             inverse = np.empty(len(lab), dtype=np.int64)
@@ -475,16 +512,13 @@ class _Labelling:
     def _plain_form(self, order) -> CanonicalForm:
         G, method = self.G, self.method
         n, m = G.number_of_nodes(), G.number_of_edges()
-        edges = _canonical_edges(self.edges, order)  # unlabelled: S is G
+        P = _canonical_array(self.edges, order)  # unlabelled: S is G
         if method == "nauty":
-            cert = n.to_bytes(8, "big") + _nauty_matrix(n, edges)
+            cert = n.to_bytes(8, "big") + _nauty_matrix(n, P)
         else:
-            import numpy as np
-
-            flat = np.asarray(edges, dtype="<u4").reshape(-1)
-            cert = n.to_bytes(8, "big") + method.encode() + flat.tobytes()
+            cert = n.to_bytes(8, "big") + method.encode() + P.astype("<u4").tobytes()
         degrees = tuple(sorted(d for _, d in G.degree()))
-        return CanonicalForm(method, n, m, order, tuple(edges), cert, degrees)
+        return CanonicalForm(method, n, m, order, tuple(map(tuple, P.tolist())), cert, degrees)
 
     def _labelled_form(self, order) -> CanonicalForm:
         """The form of a labelled graph (module docstring)."""
@@ -511,13 +545,20 @@ class _Labelling:
         )
 
 
+#: Traces labellings of graphs (nodes and edges counted, as labelled) below this size share one
+#: dreadnaut process up to this size in all (:func:`canonical_forms`): a process costs 2 to 9 ms
+#: to start, more than Traces takes on such graphs; larger graphs keep a process each, run at once.
+TRACES_BATCH_SIZE = 5000
+
+
 @paused()  # many new tuples: no full collector passes over the graph (wltools.runtime.collector)
 def canonical_forms(graphs, method: str | None = None, timeout: float | None = None, *,
                     validated: bool = False):
     """The canonical forms of several graphs, or None when they are not all done within
     ``timeout`` seconds. Traces labellings run at the same time, one process each and as many
-    as there are cores (two graphs on two cores take the time of one); nauty and bliss ones run
-    here, one after the other, and are not stopped by ``timeout``
+    as there are cores (two graphs on two cores take the time of one), or, for graphs below
+    :data:`TRACES_BATCH_SIZE`, one process for consecutive graphs up to that size in all; nauty
+    and bliss ones run here, one after the other, and are not stopped by ``timeout``
     (:func:`wltools.check.canonical_forms` runs them in child processes for that).
     ``validated``: the graphs are already :func:`~wltools.graphs.validate_graph`'s (no copy is
     made; 3 s on 100,000 nodes).
@@ -534,28 +575,58 @@ def canonical_forms(graphs, method: str | None = None, timeout: float | None = N
     from collections import deque
 
     deadline = None if timeout is None else time.monotonic() + timeout
-    window = max(2, os.cpu_count() or 1)  # Traces processes running at once
-    running: deque = deque()
+    window = max(2, os.cpu_count() or 1)  # units (Traces processes) running at once
+    running: deque = deque()  # units in order: one nauty / bliss labelling, or one process's labellings
+    batch: list = []  # Traces labellings of small graphs, not started yet
     forms = []
     try:
         for G in graphs:
-            running.append(_Labelling(G if validated else _validated(G), method))
-            if len(running) >= window and not _finish(running.popleft(), deadline, forms):
-                return None
+            labelling = _Labelling(G if validated else _validated(G), method)
+            units = _units(labelling, batch)
+            running.extend(units)
+            while units and len(running) >= window:
+                if not _finish(running.popleft(), deadline, forms):
+                    return None
+        running.extend(_units(None, batch))
         while running:
             if not _finish(running.popleft(), deadline, forms):
                 return None
         return forms
     finally:
-        for labelling in running:
-            labelling.close()
+        for unit in running:
+            for labelling in unit:
+                labelling.close()
 
 
-def _finish(labelling: "_Labelling", deadline: float | None, forms: list) -> bool:
-    """Append the form of ``labelling`` to ``forms``; False when it ran over ``deadline``."""
-    form = labelling.form(deadline)
-    forms.append(form)
-    return form is not None
+def _units(labelling, batch: list) -> list[list]:
+    """Add ``labelling`` (None: the end) to the open ``batch`` of small Traces labellings, or
+    start the batch; the units (lists of labellings, in order) that become ready to run."""
+    small = labelling is not None and labelling.method == "traces" and labelling.size < TRACES_BATCH_SIZE
+    units = []
+    if batch and (not small or sum(x.size for x in batch) + labelling.size > TRACES_BATCH_SIZE):
+        run = traces.start_batch([x.traces_input() for x in batch]) if len(batch) > 1 else None
+        for i, x in enumerate(batch):
+            x.start(run, i)
+        units.append(batch[:])
+        batch.clear()
+    if small:
+        batch.append(labelling)
+    elif labelling is not None:
+        if labelling.method == "traces":
+            labelling.start()
+        units.append([labelling])
+    return units
+
+
+def _finish(unit: list, deadline: float | None, forms: list) -> bool:
+    """Append the forms of the labellings of ``unit`` to ``forms``; False when one ran over
+    ``deadline``."""
+    for labelling in unit:
+        form = labelling.form(deadline)
+        forms.append(form)
+        if form is None:
+            return False
+    return True
 
 
 def _coloured(G: nx.Graph):
