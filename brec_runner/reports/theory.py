@@ -17,7 +17,7 @@ the Python version, and the versions of the libraries that compute them (numpy, 
 pynauty, igraph, sympy, and any other they import; not torch or RDKit, which only modules off the
 verdicts' path import): a change to any of them recomputes. Tables and report files: :mod:`brec_runner.reports.theory_report`.
 
-Batches: BREC's seeded 1-WL baselines s3, s4 and nK are computed for all their pending pairs at
+Batches: BREC's seeded 1-WL baselines s3, s4 and nK and node marking m1 are computed for all their pending pairs at
 once by :func:`wltools.refine.batch.refine_pairs` (the same records as ``refine_pair`` pair by pair,
 a fraction of the time); their lines are appended when the batch is done, and each pair's
 ``seconds`` is the batch's wall time shared out in proportion to the pair's nodes.
@@ -165,7 +165,7 @@ def _refine_fn():
 
 def _batch_fn(refine_pair, test: str, fast: bool):
     """:func:`wltools.refine.batch.refine_pairs` when it computes ``test`` for many pairs at once
-    (s3, s4, nK on the fast path) and ``refine_pair`` is wltools' own (not a stand-in of the
+    (s3, s4, nK, m1 on the fast path) and ``refine_pair`` is wltools' own (not a stand-in of the
     tests), else None."""
     import wltools.refine as refine
     from wltools.refine.batch import batchable, refine_pairs

@@ -22,7 +22,8 @@ the others get fresh ids. Two nodes of one class of ``P_t`` have the same number
 every class of ``P_{t-1}``, so they differ in ``P_{t+1}`` iff they differ in their numbers of
 neighbours in the pieces of the classes that split in round ``t``; and since a split class's count
 is shared, all pieces but one largest of each split class suffice. These are the round's
-*relevant* classes (round 1: every class). A node's key is its colour and the sorted colours of its
+*relevant* classes (round 1: every class but one largest of each pair, every node keyed, its
+degree in its key: :func:`first_relevant`). A node's key is its colour and the sorted colours of its
 neighbours in relevant classes; only nodes with such a neighbour (undirected graphs: the
 neighbours of the relevant classes' nodes) are keyed, and in a class the nodes without one share
 the key (colour, nothing), unlike every keyed node's. Keys are grouped by the project's one exact
@@ -31,9 +32,8 @@ retried with new weights on a collision), so the partitions are exact.
 
 Per pair: the rounds until a round splits no class (the stopping rule of
 :func:`~wltools.refine.engine.run_refinement`: then the partition is stable), the first iteration
-whose colour histograms differ (class counts in G and H are kept up to date for the classes that
-change; before the first difference every class is balanced, so a new difference is in a changed
-class) and the class sizes of the stable partition (a stable pair is never touched again, so its
+whose colour histograms differ (class counts in G and H are kept up to date as classes split) and
+the class sizes of the stable partition (a stable pair is never touched again, so its
 colours at the end are its stable ones). A pair whose nodes all have one initial colour and one
 degree is stable at iteration 0 without a round (:func:`_uniform`).
 
@@ -160,7 +160,7 @@ def _keys(u: Union, cl: Classes, relevant: np.ndarray, every: np.ndarray | None 
     (:func:`~wltools.runtime.hashing.exact_ids`) of their keys: a node's colour and the sorted
     colours of its neighbours in relevant classes. Keyed are the nodes with such a neighbour, or
     with ``every`` (round 1: boolean per node) those nodes, whose keys then also hold their
-    degree (:func:`_first_relevant`)."""
+    degree (:func:`first_relevant`)."""
     src = np.flatnonzero(relevant[cl.col])  # nodes of relevant classes: their neighbours are keyed
     lens = u.deg[src]
     total = int(lens.sum())
