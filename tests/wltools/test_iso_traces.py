@@ -55,12 +55,12 @@ def test_traces_partitions_brec_and_the_suites_as_nauty_does():
 
 
 def test_small_graphs_share_a_dreadnaut_process_and_get_their_own_labellings(monkeypatch):
-    """canonical_forms puts consecutive graphs below TRACES_BATCH_SIZE into one dreadnaut process;
-    each graph gets the form its own process gives (the same certificate, edges and labels), whatever
-    came before it in the script: unlabelled graphs after labelled ones (``n=`` resets the
-    partition), edge-labelled ones, single vertices, graphs without edges, a dense one (its
-    complement), and a graph above the batch size between them (a process of its own)."""
-    from wltools.iso import TRACES_BATCH_SIZE
+    """canonical_forms puts consecutive small graphs (nodes and edges at most TRACES_MIN_NODES)
+    into one dreadnaut process; each graph gets the form its own process gives (the same
+    certificate, edges and labels), whatever came before it in the script: unlabelled graphs after
+    labelled ones (``n=`` resets the partition), edge-labelled ones, single vertices, graphs without
+    edges, a dense one (its complement), and a graph Traces would be chosen for between them (a
+    process of its own)."""
 
     rng = random.Random(9)
     graphs = []
@@ -71,7 +71,7 @@ def test_small_graphs_share_a_dreadnaut_process_and_get_their_own_labellings(mon
         if k % 3 == 2 and G.number_of_edges():
             nx.set_edge_attributes(G, {e: rng.randint(0, 2) for e in G.edges}, "label")
         graphs.append(G)
-    graphs.insert(20, nx.random_regular_graph(3, 2 * TRACES_BATCH_SIZE // 5 + 2, seed=1))
+    graphs.insert(20, nx.random_regular_graph(3, TRACES_MIN_NODES + 2, seed=1))
     batches = []
     start_batch = traces.start_batch
     monkeypatch.setattr(traces, "start_batch", lambda gs: batches.append(len(gs)) or start_batch(gs))

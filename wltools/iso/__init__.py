@@ -545,10 +545,12 @@ class _Labelling:
         )
 
 
-#: Traces labellings of graphs (nodes and edges counted, as labelled) below this size share one
-#: dreadnaut process up to this size in all (:func:`canonical_forms`): a process costs 2 to 9 ms
-#: to start, more than Traces takes on such graphs; larger graphs keep a process each, run at once.
-TRACES_BATCH_SIZE = 5000
+#: Traces labellings of graphs of at most :data:`TRACES_MIN_NODES` nodes and edges together (as
+#: labelled), which only ``method="traces"`` gives Traces, share one dreadnaut process up to this
+#: size in all (:func:`canonical_forms`): a process costs 2 to 9 ms to start, more than Traces
+#: takes on such graphs (2,180 BREC and suite graphs: 27 s of wall time one process each, 5 s so,
+#: loaded 2-core machine). Larger graphs, Traces's own, keep a process each, run at once.
+TRACES_BATCH_SIZE = 20_000
 
 
 @paused()  # many new tuples: no full collector passes over the graph (wltools.runtime.collector)
@@ -556,8 +558,8 @@ def canonical_forms(graphs, method: str | None = None, timeout: float | None = N
                     validated: bool = False):
     """The canonical forms of several graphs, or None when they are not all done within
     ``timeout`` seconds. Traces labellings run at the same time, one process each and as many
-    as there are cores (two graphs on two cores take the time of one), or, for graphs below
-    :data:`TRACES_BATCH_SIZE`, one process for consecutive graphs up to that size in all; nauty
+    as there are cores (two graphs on two cores take the time of one), or, for small graphs, one
+    process for consecutive ones up to :data:`TRACES_BATCH_SIZE` in all; nauty
     and bliss ones run here, one after the other, and are not stopped by ``timeout``
     (:func:`wltools.check.canonical_forms` runs them in child processes for that).
     ``validated``: the graphs are already :func:`~wltools.graphs.validate_graph`'s (no copy is
@@ -601,7 +603,7 @@ def canonical_forms(graphs, method: str | None = None, timeout: float | None = N
 def _units(labelling, batch: list) -> list[list]:
     """Add ``labelling`` (None: the end) to the open ``batch`` of small Traces labellings, or
     start the batch; the units (lists of labellings, in order) that become ready to run."""
-    small = labelling is not None and labelling.method == "traces" and labelling.size < TRACES_BATCH_SIZE
+    small = labelling is not None and labelling.method == "traces" and labelling.size <= TRACES_MIN_NODES
     units = []
     if batch and (not small or sum(x.size for x in batch) + labelling.size > TRACES_BATCH_SIZE):
         run = traces.start_batch([x.traces_input() for x in batch]) if len(batch) > 1 else None

@@ -167,11 +167,6 @@ class Run:
         self._dir.cleanup()
 
 
-def _parse(out: bytes, n: int, code: int) -> list[int]:
-    """The labelling written after the marker: its first ``n`` integers, checked a permutation."""
-    return _parse_all(out, [n], code)[0]
-
-
 def _parse_all(out: bytes, ns, code: int) -> list[list[int]]:
     """The labellings written after the markers, one per order of ``ns``."""
     if code != 0 or _MARK not in out:
