@@ -141,6 +141,10 @@ def _prime_moduli(dmax: int, L: int, K: int) -> list[int]:
     return primes
 
 
+#: Multiply-adds of one dense ``@`` in :func:`_product` (OpenBLAS runs larger ones threaded).
+SLAB_PRODUCT = 2**18
+
+
 def _reduce(Y: np.ndarray, pk: np.ndarray, primes: np.ndarray, tmp: np.ndarray) -> np.ndarray:
     """Canonical residues (in ``[0, p)``) of the non-negative integers ``Y < 2^53`` modulo the
     primes ``pk`` (broadcast along axis 1), in place; ``tmp`` is a work array of ``Y``'s shape.
@@ -160,6 +164,28 @@ def _reduce(Y: np.ndarray, pk: np.ndarray, primes: np.ndarray, tmp: np.ndarray) 
     if over.any():
         np.subtract(Y, pk, out=Y, where=over)
     return Y
+
+
+def _product(B):
+    """``X -> B @ X`` for the float64 matrix ``B`` (sparse, or dense on small graphs); a dense
+    ``B`` multiplies slabs of columns of ``X`` of at most :data:`SLAB_PRODUCT` multiply-adds each,
+    the same exact integers (every entry the same sum of non-negative terms below ``2^53``): no
+    BLAS call is then large enough for OpenBLAS to run it threaded, which on these small products
+    costs several times the work itself (measured: all 400 BREC pairs at K = 32 take half the
+    CPU)."""
+    if not isinstance(B, np.ndarray):
+        return B.__matmul__
+    step = max(1, SLAB_PRODUCT // max(B.size, 1))
+
+    def product(X):
+        if X.shape[1] <= step:
+            return B @ X
+        out = np.empty((B.shape[0], X.shape[1]))
+        for a in range(0, X.shape[1], step):
+            out[:, a : a + step] = B @ X[:, a : a + step]
+        return out
+
+    return product
 
 
 def _residue_steps(Bs, primes: Sequence[int], K: int, cols=None):
@@ -183,10 +209,11 @@ def _residue_steps(Bs, primes: Sequence[int], K: int, cols=None):
         Xs.append(X)
     yield Xs
     work = np.empty(max(X.size for X in Xs))  # one work array shared by the graphs
+    products = [_product(B) for B in Bs]
     for _ in range(1, K):
         for g, B in enumerate(Bs):
             n, c = B.shape[0], Xs[g].shape[2]
-            Y = (B @ Xs[g].reshape(n, P * c)).reshape(n, P, c)
+            Y = products[g](Xs[g].reshape(n, P * c)).reshape(n, P, c)
             Xs[g] = None  # free B^(k-1) before reducing B^k
             Xs[g] = _reduce(Y, pk, pv, work[: Y.size].reshape(Y.shape))
         yield Xs
