@@ -44,6 +44,27 @@ def _stdout_gone() -> None:
         pass
 
 
+#: The collector's youngest-generation threshold in the command's process (CPython's default: 700).
+GC_YOUNG_THRESHOLD = 10_000
+
+
+def _fewer_collector_passes() -> None:
+    """Make the cyclic garbage collector cheaper in this process, which the command owns: what
+    is imported by now (click, numpy, networkx, wltools: it lives as long as the process) is frozen
+    (``gc.freeze``: never traversed again), and a pass over the youngest generation runs after
+    :data:`GC_YOUNG_THRESHOLD` new containers instead of 700, the older generations as often as
+    before relative to it. Timed with ``gc.callbacks`` (CPU seconds in the collector, 2026-11-29):
+    ``wltools separate 1wl 3wl`` 0.32 s in 769 passes, 0.13 s in 145 so; ``dataset NCI1K --tests
+    1wl,spd`` 0.12 s against 0.06 s; ``brec compare reports/brec-runs`` 0.08 s against 0.05 s.
+    Other garbage cycles are collected as before, only later; a frozen object that became cyclic
+    garbage would stay (none is dropped: modules, click's commands). Forked workers inherit the settings."""
+    import gc
+
+    gc.freeze()
+    young, middle, old = gc.get_threshold()
+    gc.set_threshold(max(young, GC_YOUNG_THRESHOLD), middle, old)
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -59,6 +80,7 @@ def main() -> None:
     from cli import quiet_imports
 
     quiet_imports.install()  # igraph without matplotlib.pyplot (1.5 CPU-s), in this process only
+    _fewer_collector_passes()
     try:
         try:
             cli.main(prog_name="wltools")
