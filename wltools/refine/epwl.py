@@ -55,13 +55,18 @@ is returned as is. For a symmetric ``B`` the minimal polynomial is the product o
 over the distinct eigenvalues: strongly regular and distance-regular graphs and BREC's 4-vertex
 condition pairs have 3 to 8 of them for 16 to 63 nodes, BREC's CFI pairs about half their order.
 ``q`` is guessed (from floating-point eigenvalues, else by Berlekamp-Massey modulo primes) and
-verified exactly (:func:`_annihilates`), so the guess decides only whether the shortcut is taken.
+verified exactly, so the guess decides only whether the shortcut is taken: where ``sum_j |q_j|
+b^j < 2^53`` (``b`` the largest absolute row sum) by the exact float64 powers ``B^0..B^d``
+themselves, whose entries then key the node pairs (:func:`_exact_powers`, :func:`_vanishes`,
+:func:`_power_keys`; on SR29's pairs 3.5x less CPU than the residues), else modulo primes
+(:func:`_annihilates`, :func:`walk_keys` over ``d`` powers).
 
 Verdict-only runs (:func:`wltools.refine.kernel.verdict_only`, what the claims ask): a pair the
 shortcut refines is not refined again (no witness is wanted), and an unlabelled pair with the
 default ``n + 1`` steps whose characteristic polynomials differ (certified exactly by
-:func:`spectra_differ`) is distinguished at round 1 by the second bullet above, with no walk keys
-at all (all 600 EXP pairs, for instance).
+:func:`spectra_differ`: the power sums ``tr B^k``, else a determinant modulo primes) is
+distinguished at round 1 by the second bullet above, with no walk keys at all (all 600 EXP pairs,
+for instance, whose ``tr B^5`` differ).
 
 Labels (:mod:`wltools.graphs.labels`): node labels are the initial colours (``chi^0(u)`` = label of
 ``u``; both bullets above still hold, as their arguments do not use the initial colours, except

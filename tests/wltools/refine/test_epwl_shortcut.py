@@ -235,6 +235,8 @@ def test_spectra_differ_agrees_with_sympys_characteristic_polynomials(matrix, mo
     x = symbols("x")
     pairs = [(nx.gnm_random_graph(9, 14, seed=s), nx.gnm_random_graph(9, 14, seed=s + 100)) for s in range(6)]
     pairs += [_pair(110), (nx.petersen_graph(), nx.relabel_nodes(nx.petersen_graph(), {v: (3 * v) % 10 for v in range(10)}))]
+    # not cospectral for A, though tr A^k agree for every k < n (4 and 7): only the last power sum tells
+    pairs += [(nx.from_graph6_bytes(g), nx.from_graph6_bytes(h)) for g, h in ((b"CB", b"C`"), (b"F^eH?", b"F`EFw"))]
     if matrix == "adjacency":
         pairs.append((nx.star_graph(4), nx.disjoint_union(nx.cycle_graph(4), nx.empty_graph(1))))
     seen = set()
@@ -244,3 +246,7 @@ def test_spectra_differ_agrees_with_sympys_characteristic_polynomials(matrix, mo
         assert spectra_differ(G, H, matrix) == want
         seen.add(want)
     assert seen == {True, False}
+    # BREC 110 (16 nodes, 6-regular): 16 * 6^16 < 2^53, so the power sums decide it for A; 16 * 12^k
+    # passes 2^53 at k = 14 for L = 6 I - A, which they leave to the determinant (floats would round)
+    Bs = {m: [graph_matrix(X, m) for X in _pair(110)] for m in MATRICES}
+    assert E._power_sums_differ(*Bs["adjacency"], 8) is False and E._power_sums_differ(*Bs["laplacian"], 8) is None

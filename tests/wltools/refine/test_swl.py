@@ -253,16 +253,16 @@ STRICT = {
 }
 
 
-def _verdicts(ids, tests):
-    from brec_runner.runs.dataset import load_pairs
-
-    return {p.id: {t: refine_pair(p.g, p.h, t).distinguished for t in tests} for p in load_pairs(ids=ids)}
-
-
-def test_hierarchy_inclusions_and_strictness_on_brec_pairs():
+def test_hierarchy_inclusions_and_strictness_on_brec_pairs(brec_verdicts):
+    """On pairs of every BREC category and the strictness witnesses; the verdicts are refine_pair's
+    (fast path) through the session's theory cache, which test_all_brec_pairs_counts_and_inclusions
+    below and tests/brec_runner/test_committed_theory.py fill for all 400 pairs of these tests
+    anyway (test_fast_equals_reference_on_brec_pairs and test_brec_sample_fast_equals_reference
+    hold that path to the reference)."""
     tests = ("1wl", "spd", "3wl") + SWL
     ids = sorted(set(STRICT.values()) | {60, 110, 160, 264, 279, 292, 360, 380})
-    v = _verdicts(ids, tests)
+    every = {t: brec_verdicts(t) for t in tests}
+    v = {pid: {t: every[t][pid] for t in tests} for pid in ids}
     for a, b in HIERARCHY:
         for pid, by in v.items():
             assert not (by[a] and not by[b]), f"{a} separates pair {pid}, {b} does not"
