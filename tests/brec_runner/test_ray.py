@@ -17,10 +17,8 @@ with ``.[test]``), except the test of the error without Ray.
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -30,6 +28,7 @@ import brec_runner
 from brec_runner.records.record import read_results, results_files
 from brec_runner.runs.evaluate import run
 from brec_runner.runs.rpc import pair_seed
+from kill_mid_run import kill_when
 from tiny_gnn import tiny_gnn_source
 
 # one xdist worker runs the module: its Ray instance and reference records are made once
@@ -181,19 +180,8 @@ def test_driver_killed_with_sigkill_resumes(models, local_records, ray_address, 
               f"address={ray_address!r}, **{_KW!r})\n")
     driver = subprocess.Popen([sys.executable, "-c", script], env=os.environ.copy(),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    # a hang guard only (the verdict never depends on it): far above the seconds it takes, since a
-    # loaded 2-core machine once needed over 120 s for Ray's start-up and the first two units
-    results, deadline = out / "results.jsonl", time.monotonic() + 600
-    try:
-        while not (results.exists() and len(read_results(results)) >= 2):
-            assert driver.poll() is None, driver.stderr.read().decode()[-2000:]
-            assert time.monotonic() < deadline, "the Ray driver recorded nothing in 600 s"
-            time.sleep(0.05)
-        driver.send_signal(signal.SIGKILL)
-    finally:
-        driver.kill()
-        driver.wait()
-        driver.stderr.close()
+    results = out / "results.jsonl"
+    kill_when(driver, lambda: results.exists() and len(read_results(results)) >= 2, "record 2 units")
     before = len(read_results(results))
     assert 2 <= before < len(local_records)  # killed mid-run
     run(f"{models}:slow", pairs=PAIRS, out=out, executor="ray", **_KW)  # the same command again
