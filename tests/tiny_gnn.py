@@ -27,3 +27,11 @@ class TinyGNN(nn.Module):
         g = torch.zeros(batch.num_graphs, h.shape[-1]).index_add(0, batch.batch, h)
         return self.out(g)
 '''
+
+
+def tiny_model_file(path, extra: str = ""):
+    """Write a model file at ``path``: the imports, :func:`tiny_gnn_source`, the factory ``tiny()``,
+    then ``extra`` (more models and factories); returns ``path``."""
+    path.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + "\n\ndef tiny():\n    return TinyGNN()\n"
+                    + extra)
+    return path

@@ -78,7 +78,7 @@ def test_other_settings_or_damage_start_afresh(data, tmp_path, capsys):
 
 
 def test_a_finished_run_leaves_no_checkpoint(tmp_path, monkeypatch):
-    from tiny_gnn import tiny_gnn_source
+    from tiny_gnn import tiny_model_file
 
     from brec_runner.counting import evaluate as count_evaluate
 
@@ -87,7 +87,7 @@ def test_a_finished_run_leaves_no_checkpoint(tmp_path, monkeypatch):
         saves.append(state["epoch"]), _save(self, state)))
     monkeypatch.setattr(count_evaluate, "train_unit", lambda *a, **k: T.train_unit(*a, **k, checkpoint_every_s=0.0))
     path = tmp_path / "mymodel.py"
-    path.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + "\n\ndef tiny():\n    return TinyGNN()\n")
+    tiny_model_file(path)
     out = tmp_path / "run"
     count_evaluate.run_count(f"{path}:tiny", ["cycle:3"], ["graph"], [0], out,
                              protocol={"epochs": 3, "limit": 20, "batch_size": 16}, progress=False, quiet=True)

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from tiny_gnn import tiny_gnn_source
+from tiny_gnn import tiny_gnn_source, tiny_model_file
 
 POSITIONAL = '''
 
@@ -28,16 +28,12 @@ class Positional(TinyGNN):
 def positional():
     return Positional()
 
-
-def tiny():
-    return TinyGNN()
 '''
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    model = tmp_path_factory.mktemp("m") / "posmodel.py"
-    model.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + POSITIONAL)
+    model = tiny_model_file(tmp_path_factory.mktemp("m") / "posmodel.py", POSITIONAL)
     root = tmp_path_factory.mktemp("runs")
     out = {}
     for name in ("positional", "tiny"):

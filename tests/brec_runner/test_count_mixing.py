@@ -13,7 +13,7 @@ from brec_runner.models.contract import check_graphs_kept_apart
 from brec_runner.models.source import ModelContractError, resolve_model
 from brec_runner.runs.dataset import to_pyg
 from cli import cli
-from tiny_gnn import tiny_gnn_source
+from tiny_gnn import tiny_model_file
 from wltools.counting import data as D
 
 SMALL = {"epochs": 1, "limit": 20, "batch_size": 10}
@@ -48,17 +48,12 @@ def mixer():
 def centred():
     return Centred()
 
-
-def tiny():
-    return TinyGNN()
 '''
 
 
 @pytest.fixture(scope="module")
 def model_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("m") / "mixers.py"
-    path.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + MIXERS)
-    return path
+    return tiny_model_file(tmp_path_factory.mktemp("m") / "mixers.py", MIXERS)
 
 
 @pytest.mark.parametrize("factory, level", [("mixer", "node"), ("mixer", "edge"), ("mixer", "graph"),

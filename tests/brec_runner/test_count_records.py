@@ -14,7 +14,7 @@ from brec_runner.counting.report import build_count_report, format_count_report
 from brec_runner.counting.run import read_count_run
 from brec_runner.records.identity import record_checksum
 from cli import cli
-from tiny_gnn import tiny_gnn_source
+from tiny_gnn import tiny_model_file
 from wltools.counting import data as D
 from wltools.errors import RunDirectoryError
 
@@ -24,7 +24,7 @@ SMALL = {"epochs": 2, "limit": 20, "batch_size": 10}
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     model = tmp_path_factory.mktemp("m") / "recmodel.py"
-    model.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + "\ndef tiny():\n    return TinyGNN()\n")
+    tiny_model_file(model)
     out = tmp_path_factory.mktemp("runs") / "run"
     run_count(f"{model}:tiny", ["star:3"], ["graph", "node"], [0], out, protocol=SMALL, progress=False, quiet=True)
     return out

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
-from tiny_gnn import tiny_gnn_source
+from tiny_gnn import tiny_model_file
 
 
 def invoke(*args):
@@ -64,7 +64,7 @@ def test_hom_task_data_prints_each_graph():
 
 def test_run_and_report_a_model_written_outside_the_project(tmp_path):
     model = tmp_path / "outside.py"
-    model.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + "\ndef tiny():\n    return TinyGNN()\n")
+    tiny_model_file(model)
     out = tmp_path / "run"
     res = CliRunner().invoke(cli, ["count", "run", "--model", f"{model}:tiny", "--task", "star:3", "--level",
                                    "graph,edge", "--limit", "20", "--epochs", "1", "--batch-size", "10",

@@ -9,7 +9,7 @@ import torch
 from click.testing import CliRunner
 
 from cli import cli
-from tiny_gnn import tiny_gnn_source
+from tiny_gnn import tiny_model_file
 
 
 def one_line_refusal(args, *needles):
@@ -55,7 +55,7 @@ def test_jobs_are_capped_at_the_usable_cores(monkeypatch):
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     model = tmp_path_factory.mktemp("m") / "optmodel.py"
-    model.write_text("import torch\nfrom torch import nn\n" + tiny_gnn_source() + "\ndef tiny():\n    return TinyGNN()\n")
+    tiny_model_file(model)
     out = tmp_path_factory.mktemp("runs") / "run"
     res = CliRunner().invoke(cli, ["count", "run", "--model", f"{model}:tiny", "--task", "cycle:3", "--seeds", "0,1",
                                    "--limit", "20", "--epochs", "1", "--batch-size", "10", "--out", str(out), "--quiet"])
