@@ -137,6 +137,23 @@ def _class_hashes(g: _Graphs, cl: Classes, classes: np.ndarray, wt: _Weights) ->
     return _mix(h, prefix)
 
 
+def _sorted_ranks(order: np.ndarray, gs: np.ndarray, vs: np.ndarray, groups: int):
+    """For entries in ``order`` sorted by group, then value (``gs``, ``vs``: the sorted groups and
+    values): per entry the rank of its value among its group's distinct values, the sorted entries
+    that start a new (group, value), their dense running index, and per group its number of
+    distinct values."""
+    new = np.ones(gs.size, dtype=bool)
+    new[1:] = (gs[1:] != gs[:-1]) | (vs[1:] != vs[:-1])
+    dense = np.cumsum(new) - 1
+    starts = np.ones(gs.size, dtype=bool)
+    starts[1:] = gs[1:] != gs[:-1]
+    first_dense = np.zeros(groups, dtype=np.int64)
+    first_dense[gs[starts]] = dense[starts]
+    rank = np.empty(gs.size, dtype=np.int64)
+    rank[order] = dense - first_dense[gs]
+    return rank, new, dense, np.bincount(gs[new], minlength=groups)
+
+
 def _ranks(h: np.ndarray, group: np.ndarray, groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per entry the rank of its hash among the distinct hashes of its group (what
     :func:`~wltools.runtime.hashing.group_hashes` gives the group alone), per entry the first
@@ -144,19 +161,10 @@ def _ranks(h: np.ndarray, group: np.ndarray, groups: int) -> tuple[np.ndarray, n
     order = np.argsort(h)
     key = group[order].astype(np.uint16) if groups <= 2**16 else group[order]  # stable 16-bit sorts: radix
     order = order[np.argsort(key, kind="stable")]
-    gs, hs = group[order], h[order]
-    new = np.ones(h.size, dtype=bool)
-    new[1:] = (gs[1:] != gs[:-1]) | (hs[1:] != hs[:-1])
-    dense = np.cumsum(new) - 1
-    starts = np.ones(h.size, dtype=bool)
-    starts[1:] = gs[1:] != gs[:-1]
-    first_dense = np.zeros(groups, dtype=np.int64)
-    first_dense[gs[starts]] = dense[starts]
-    rank = np.empty(h.size, dtype=np.int64)
-    rank[order] = dense - first_dense[gs]
+    rank, new, dense, counts = _sorted_ranks(order, group[order], h[order], groups)
     rep = np.empty(h.size, dtype=np.int64)
     rep[order] = order[np.flatnonzero(new)[dense]]
-    return rank, rep, np.bincount(gs[new], minlength=groups)
+    return rank, rep, counts
 
 
 def _rounds(g: _Graphs, init: np.ndarray, wt: _Weights, live: np.ndarray, proposal: bool = False) -> tuple:
@@ -208,17 +216,8 @@ def _value_ranks(values: np.ndarray, group: np.ndarray, groups: int) -> tuple[np
     """Per node the rank of its value among the distinct values of its group (what
     :func:`~wltools.runtime.hashing.group_hashes` gives one group's values), per group their number."""
     order = np.lexsort((values, group))
-    g, v = group[order], values[order]
-    new = np.ones(values.size, dtype=bool)
-    new[1:] = (g[1:] != g[:-1]) | (v[1:] != v[:-1])
-    dense = np.cumsum(new) - 1
-    start = np.ones(values.size, dtype=bool)
-    start[1:] = g[1:] != g[:-1]
-    first = np.zeros(groups, dtype=np.int64)
-    first[g[start]] = dense[start]
-    rank = np.empty(values.size, dtype=np.int64)
-    rank[order] = dense - first[g]
-    return rank, np.bincount(g[new], minlength=groups)
+    rank, _, _, counts = _sorted_ranks(order, group[order], values[order], groups)
+    return rank, counts
 
 
 def _orbits(u: Union) -> list[np.ndarray]:
