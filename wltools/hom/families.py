@@ -3,54 +3,34 @@
 Homomorphism expressivity (Zhang, Gai, Du, Ye, He, Wang, "Beyond Weisfeiler-Lehman: A Quantitative
 Framework for GNN Expressiveness", ICLR 2024, arXiv 2401.08514, Definition 3.1): two graphs get the
 same colour histogram from the test iff they have the same number of homomorphisms from every
-pattern of its family, and the family is maximal. The families, exact (:mod:`wltools.hom.ear`):
+pattern of its family, and the family is maximal. The families of the paper's model classes
+(Sec. 2, Eq. 1-5), exact (:mod:`wltools.hom.ear`):
 
-=========  ===========================  =====================================================
-test       paper's model class          family (graph level; node / edge level: rooted)
-=========  ===========================  =====================================================
-1wl        MPNN                         forests (Thm 3.4; Dell, Grohe & Rattan, ICALP 2018);
-                                        node: trees ``F^w`` (Thm 3.7); edge: none exists (Thm 3.7)
-swl-vs     Subgraph GNN                 endpoint-shared NED = a vertex whose removal leaves a
-m1                                      forest (Thm 3.4, Cor. 3.5); node / edge: ``F - w`` is a
-                                        forest (Thm 3.7)
-sswl       Local 2-GNN                  strong NED (Thm 3.4); node / edge: strong NED whose
-                                        first ear has endpoint ``w`` / endpoints ``w, x`` (Thm 3.7)
-slfwl2     Local 2-FGNN                 almost-strong NED (Thm 3.4); rooted as for sswl (Thm 3.7)
-3wl        2-FGNN (2-FWL)               NED = treewidth <= 2 (Thm 3.4, Thm 3.10 with k = 2);
-                                        rooted as for sswl with "NED" (Thm 3.7)
-3fwl       3-FGNN (3-FWL = 4-WL)        treewidth <= 3 (Thm 3.10 with k = 3; Dell et al. 2018);
-                                        node / edge: not stated by the paper
-epwl       spectral invariant GNN       parallel trees (Gai, Du, Zhang, Maron & Wang, ICLR 2025,
-                                        arXiv 2503.00485, Thm 3.3, stable colours: every depth);
-                                        node / edge: not stated
-=========  ===========================  =====================================================
+=========================  =====================================================
+paper's model class        family (graph level; node / edge level: rooted)
+=========================  =====================================================
+MPNN                       forests (Thm 3.4; Dell, Grohe & Rattan, ICALP 2018);
+                           node: trees ``F^w`` (Thm 3.7); edge: none exists (Thm 3.7)
+Subgraph GNN               endpoint-shared NED = a vertex whose removal leaves a
+                           forest (Thm 3.4, Cor. 3.5); node / edge: ``F - w`` is a
+                           forest (Thm 3.7)
+Local 2-GNN                strong NED (Thm 3.4); node / edge: strong NED whose
+                           first ear has endpoint ``w`` / endpoints ``w, x`` (Thm 3.7)
+Local 2-FGNN               almost-strong NED (Thm 3.4); rooted as for Local 2-GNN
+                           (Thm 3.7)
+2-FGNN (2-FWL)             NED = treewidth <= 2 (Thm 3.4, Thm 3.10 with k = 2);
+                           rooted as for Local 2-GNN with "NED" (Thm 3.7)
+3-FGNN (3-FWL = 4-WL)      treewidth <= 3 (Thm 3.10 with k = 3; Dell et al. 2018);
+                           node / edge: not stated by the paper
+spectral invariant GNN     parallel trees (Gai, Du, Zhang, Maron & Wang, ICLR 2025,
+                           arXiv 2503.00485, Thm 3.3, stable colours: every depth);
+                           node / edge: not stated
+=========================  =====================================================
 
-How the wltools tests match the paper's model classes (Sec. 2 of the paper, Eq. 1-5):
-
-* ``1wl`` is Eq. 1 (MPNN colour refinement).
-* ``swl-vs`` is Eq. 2: 1-WL inside each subgraph ``G^u`` from the node mark ``[u = v]``, node
-  feature of ``u`` the multiset of its subgraph's colours, graph the multiset of those: SWL with
-  ``agg^L_u`` and vertex-subgraph pooling (Zhang, Feng, Du, He & Wang, ICML 2023, arXiv
-  2302.07090, the SWL(VS) class; :mod:`wltools.refine.swl`). ``m1`` (BREC's node-marking baseline:
-  the multiset of 1-WL colourings of the graph with one node marked) is the same refinement.
-* ``sswl`` is Eq. 3 (Local 2-GNN: ``agg^L_u`` and ``agg^L_v``, vertex-subgraph pooling). Eq. 3
-  starts from the isomorphism type of ``(u, v)``, ``sswl`` from the node mark; the docstring of
-  :mod:`wltools.refine.swl` argues this changes no verdict (one round recovers adjacency). The
-  paper (App. A.1) names this model SSWL's class (Zhang et al. 2023a: Local 2-IGN = SSWL).
-* ``slfwl2`` is Eq. 5 (Local 2-FGNN, Zhang et al. 2023a's SLFWL(2)) with two differences in the
-  implementation, both recorded in :mod:`wltools.refine.swl`: it aggregates over the closed
-  neighbourhoods ``N(u) + N(v) + {u, v}`` (Eq. 5: open ``N(u) + N(v)``) and pools the multiset of
-  all pair colours (Eq. 5's graph representation pools per node first). All 400 BREC verdicts are
-  equal with open neighbourhoods (checked once by that module's author); neither difference is
-  proven harmless here, so the family of ``slfwl2`` is the paper's Local 2-FGNN family under that
-  identification.
-* ``3wl`` is 2-FWL (Eq. 4); ``3fwl`` the 3-dimensional folklore test.
-* ``epwl`` is the spectral invariant refinement of Gai et al. Sec. 2.1 over the adjacency matrix
-  (:mod:`wltools.refine.epwl`), refined to stable colours.
-
-Tests without a published characterisation (spd, rd, rrwp, epwl-lap, s3, s4, n1, n2, nK, m2,
-swl-sv, pswl-vs, pswl-sv, gswl, lfwl2) have no family here (:func:`family_of` returns None and
-:func:`no_family_reason` says why), never a guess.
+Each test names its class in :attr:`WLTest.hom_family <wltools.wltests.base.WLTest>`; how it
+matches the class (Sec. 2 of the paper, Eq. 1-5) is argued in the docstring of its module in
+:mod:`wltools.wltests`. A test whose ``hom_family`` is None has no published characterisation
+here (:func:`family_of` returns None and :func:`no_family_reason` says why), never a guess.
 
 Levels: ``graph`` (the test's graph colour), ``node`` (a node's colour; patterns ``F^w`` rooted at
 one vertex), ``edge`` (the colour of an ordered vertex pair; patterns ``F^{wx}``, ``w != x``).
@@ -213,82 +193,89 @@ def _sub_rooted(F: nx.Graph, roots: tuple) -> bool:
 
 
 _GRAPH = {
-    "1wl": ("forests", f"{_ZHANG}, Theorem 3.4 (MPNN); Dell, Grohe & Rattan, ICALP 2018",
-            lambda F, r: _is_forest(F), False),
-    "swl-vs": ("endpoint-shared NED (a vertex whose removal leaves a forest)",
-               f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (Subgraph GNN) and Corollary 3.5",
-               lambda F, r: is_apex_forest(F), False),
-    "sswl": ("strong NED", f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (Local 2-GNN)", _ned_member("strong"),
-             False),
-    "slfwl2": ("almost-strong NED", f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (Local 2-FGNN)",
-               _ned_member("almost-strong"), False),
-    "3wl": ("NED (treewidth at most 2)",
-            f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (2-FGNN) and Sec. 3.4, Theorem 3.10 (k = 2)",
-            lambda F, r: treewidth_at_most_2(F), False),
-    "3fwl": ("treewidth at most 3", f"{_ZHANG}, Sec. 3.4, Theorem 3.10 (k = 3); Dell, Grohe & "
-             "Rattan, ICALP 2018", lambda F, r: F.number_of_nodes() == 1 or _treewidth(F) <= 3, False),
-    "epwl": ("parallel trees", f"{_GAI}, Sec. 3.1, Definitions 3.1-3.2, Theorem 3.3 (every depth)",
-             lambda F, r: is_parallel_tree(F), True),
+    "MPNN": ("forests", f"{_ZHANG}, Theorem 3.4 (MPNN); Dell, Grohe & Rattan, ICALP 2018",
+             lambda F, r: _is_forest(F), False),
+    "Subgraph GNN": ("endpoint-shared NED (a vertex whose removal leaves a forest)",
+                     f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (Subgraph GNN) and Corollary 3.5",
+                     lambda F, r: is_apex_forest(F), False),
+    "Local 2-GNN": ("strong NED", f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (Local 2-GNN)", _ned_member("strong"),
+                    False),
+    "Local 2-FGNN": ("almost-strong NED", f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (Local 2-FGNN)",
+                     _ned_member("almost-strong"), False),
+    "2-FGNN": ("NED (treewidth at most 2)",
+               f"{_ZHANG}, Sec. 3.2, Theorem 3.4 (2-FGNN) and Sec. 3.4, Theorem 3.10 (k = 2)",
+               lambda F, r: treewidth_at_most_2(F), False),
+    "3-FGNN": ("treewidth at most 3", f"{_ZHANG}, Sec. 3.4, Theorem 3.10 (k = 3); Dell, Grohe & "
+               "Rattan, ICALP 2018", lambda F, r: F.number_of_nodes() == 1 or _treewidth(F) <= 3,
+               False),
+    "spectral invariant GNN": ("parallel trees", f"{_GAI}, Sec. 3.1, Definitions 3.1-3.2, Theorem 3.3 "
+                               "(every depth)", lambda F, r: is_parallel_tree(F), True),
 }
 
 _NODE = {
-    "1wl": ("trees rooted at w", f"{_ZHANG}, Sec. 3.3, Theorem 3.7 (MPNN)",
-            lambda F, r: nx.is_tree(F)),
-    "swl-vs": ("F - w is a forest (NED with shared endpoint w)",
-               f"{_ZHANG}, Sec. 3.3, Theorem 3.7 (Subgraph GNN)", _sub_rooted),
-    "sswl": ("strong NED, w an endpoint of the first ear", f"{_ZHANG}, Sec. 3.3, Theorem 3.7 "
-             "(Local 2-GNN)", _ned_member("strong")),
-    "slfwl2": ("almost-strong NED, w an endpoint of the first ear", f"{_ZHANG}, Sec. 3.3, "
-               "Theorem 3.7 (Local 2-FGNN)", _ned_member("almost-strong")),
-    "3wl": ("NED, w an endpoint of the first ear (treewidth <= 2)", f"{_ZHANG}, Sec. 3.3, "
-            "Theorem 3.7 (2-FGNN); App. D.1, Lemma D.9", _tw2_rooted),
+    "MPNN": ("trees rooted at w", f"{_ZHANG}, Sec. 3.3, Theorem 3.7 (MPNN)",
+             lambda F, r: nx.is_tree(F)),
+    "Subgraph GNN": ("F - w is a forest (NED with shared endpoint w)",
+                     f"{_ZHANG}, Sec. 3.3, Theorem 3.7 (Subgraph GNN)", _sub_rooted),
+    "Local 2-GNN": ("strong NED, w an endpoint of the first ear", f"{_ZHANG}, Sec. 3.3, Theorem 3.7 "
+                    "(Local 2-GNN)", _ned_member("strong")),
+    "Local 2-FGNN": ("almost-strong NED, w an endpoint of the first ear", f"{_ZHANG}, Sec. 3.3, "
+                     "Theorem 3.7 (Local 2-FGNN)", _ned_member("almost-strong")),
+    "2-FGNN": ("NED, w an endpoint of the first ear (treewidth <= 2)", f"{_ZHANG}, Sec. 3.3, "
+               "Theorem 3.7 (2-FGNN); App. D.1, Lemma D.9", _tw2_rooted),
 }
 
 _EDGE = {
-    "swl-vs": _NODE["swl-vs"],  # the same family, citation and membership test as at the node level
-    "sswl": ("strong NED, w and x the endpoints of the first ear", f"{_ZHANG}, Sec. 3.3, "
-             "Theorem 3.7 (Local 2-GNN)", _ned_member("strong")),
-    "slfwl2": ("almost-strong NED, w and x the endpoints of the first ear", f"{_ZHANG}, Sec. 3.3, "
-               "Theorem 3.7 (Local 2-FGNN)", _ned_member("almost-strong")),
-    "3wl": ("NED, w and x the endpoints of the first ear (treewidth of F + wx <= 2)",
-            f"{_ZHANG}, Sec. 3.3, Theorem 3.7 (2-FGNN); App. D.1, Lemma D.9", _tw2_rooted),
+    "Subgraph GNN": _NODE["Subgraph GNN"],  # the same family, citation and membership as at node level
+    "Local 2-GNN": ("strong NED, w and x the endpoints of the first ear", f"{_ZHANG}, Sec. 3.3, "
+                    "Theorem 3.7 (Local 2-GNN)", _ned_member("strong")),
+    "Local 2-FGNN": ("almost-strong NED, w and x the endpoints of the first ear", f"{_ZHANG}, Sec. 3.3, "
+                     "Theorem 3.7 (Local 2-FGNN)", _ned_member("almost-strong")),
+    "2-FGNN": ("NED, w and x the endpoints of the first ear (treewidth of F + wx <= 2)",
+               f"{_ZHANG}, Sec. 3.3, Theorem 3.7 (2-FGNN); App. D.1, Lemma D.9", _tw2_rooted),
 }
 
-#: Tests with a family at graph level, weakest first: each key of the table, then the tests whose
-#: :class:`~wltools.wltests.WLTest` names it as their ``hom_family`` (M1 reads SWL(VS)'s).
+#: Why a class has no family at a level where the paper says so, by (class, level).
+_NO_LEVEL = {
+    ("MPNN", "edge"): "MPNN computes no edge-level colour; Zhang et al. (ICLR 2024, Theorem 3.7) state its "
+                      "edge-level expressivity does not exist",
+}
+
+#: Tests with a family at graph level, weakest first: for each class of the table, the tests whose
+#: :class:`~wltools.wltests.WLTest` names it as their ``hom_family`` (two tests may name one class).
 FAMILY_TESTS = tuple(t.name for key in _GRAPH for t in builtin_tests() if t.hom_family == key)
 
 
-def _check(test: str, level: str) -> str:
+def _check(test: str, level: str) -> str | None:
     if not isinstance(test, str) or not is_test_name(test):
         raise UnknownNameError(f"unknown test {test!r}")
     if level not in LEVELS:
         raise UnknownNameError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
-    return get_test(test).hom_family or test  # the table entry the test object names
+    return get_test(test).hom_family  # the model class the test object names, or None
 
 
 def family_of(test: str, level: str = "graph") -> Family | None:
     """The family of ``test`` at ``level``, or None where no characterisation is published
     (:func:`no_family_reason`). Unknown test or level: :class:`~wltools.errors.UnknownNameError`."""
-    name = _check(test, level)
+    key = _check(test, level)
     table = {"graph": _GRAPH, "node": _NODE, "edge": _EDGE}[level]
-    if name not in table:
+    if key not in table:
         return None
-    spec = table[name]
+    spec = table[key]
     return Family(name=spec[0], citation=spec[1], level=level, member=spec[2],
                   connected_only=spec[3] if len(spec) > 3 else False)
 
 
 def no_family_reason(test: str, level: str = "graph") -> str | None:
     """Why ``test`` has no family at ``level`` (None when it has one)."""
-    name = _check(test, level)
-    if family_of(name, level) is not None:
+    key = _check(test, level)
+    if family_of(test, level) is not None:
         return None
-    if name == "1wl" and level == "edge":
-        return "MPNN computes no edge-level colour; Zhang et al. (ICLR 2024, Theorem 3.7) state its edge-level expressivity does not exist"
-    if name in _GRAPH:
-        return f"the papers characterise {name} at graph level only"
-    return f"no published homomorphism-expressivity characterisation of {name} is known to wltools"
+    if (key, level) in _NO_LEVEL:
+        return _NO_LEVEL[key, level]
+    if key in _GRAPH:
+        return f"the papers characterise {test} at graph level only"
+    return f"no published homomorphism-expressivity characterisation of {test} is known to wltools"
 
 
 def family_patterns(test: str, max_nodes: int, level: str = "graph") -> list[nx.Graph] | None:

@@ -145,6 +145,11 @@ class SWLClass:
         the class), with their sources.
     source : str
         Where the class is defined.
+    hom_family : str, optional
+        The model class of Zhang, Gai, Du, Ye, He & Wang (ICLR 2024, arXiv 2401.08514, Sec. 2) the
+        test matches, the key of its homomorphism family in :mod:`wltools.hom.families` (the
+        identification is argued in :mod:`wltools.wltests.subgraph_wl`); None: no published
+        characterisation.
     """
 
     name: str
@@ -154,6 +159,7 @@ class SWLClass:
     init: str
     models: tuple
     source: str
+    hom_family: str | None = None
 
 
 _PAPER = "Zhang, Feng, Du, He & Wang, ICML 2023"
@@ -166,7 +172,7 @@ SWL_CLASSES: dict[str, SWLClass] = {
                  ("NGNN (Zhang & Li 2021)", "DE+NGNN (distance encoding; no more powerful than node marking, module docstring)",
                   "DS-GNN (ESAN, Bevilacqua et al. 2022)", "ID-GNN-style node marking with a local MPNN (this project's reading)",
                   "authors' SWL_VS"),
-                 f"{_PAPER}, Sec. 4 (theorem (?)); main_zinc.py SWL_VS"),
+                 f"{_PAPER}, Sec. 4 (theorem (?)); main_zinc.py SWL_VS", hom_family="Subgraph GNN"),
         SWLClass("swl-sv", "SWL(SV)", ("uL",), "SV", "marking",
                  ("authors' SWL_SV",),
                  f"{_PAPER}, Sec. 4; main_zinc.py SWL_SV"),
@@ -182,13 +188,14 @@ SWL_CLASSES: dict[str, SWLClass] = {
                  f"{_PAPER}, Sec. 4; main_zinc.py GSWL"),
         SWLClass("sswl", "SSWL", ("uL", "vL"), "VS", "marking",
                  ("GNN-SSWL and GNN-SSWL+ (SSWL / SSWL_P in the authors' code; BREC's SSWL_P)",),
-                 f"{_PAPER}, Sec. 4; main_zinc.py SSWL, SSWL_P"),
+                 f"{_PAPER}, Sec. 4; main_zinc.py SSWL, SSWL_P", hom_family="Local 2-GNN"),
         SWLClass("lfwl2", "LFWL(2)", ("fwl-v",), "all", "atomic",
                  ("GNN-LFWL(2) (the paper's localised 2-FWL network)",),
                  f"{_PAPER}, Sec. 5 (definition (?)); localised 2-FWL over N^1(v)"),
         SWLClass("slfwl2", "SLFWL(2)", ("fwl-uv",), "all", "atomic",
                  ("GNN-SLFWL(2) (the paper's symmetrised localised 2-FWL network)",),
-                 f"{_PAPER}, Sec. 5 (definition (?)); symmetrised, over N^1(u) | N^1(v)"),
+                 f"{_PAPER}, Sec. 5 (definition (?)); symmetrised, over N^1(u) | N^1(v)",
+                 hom_family="Local 2-FGNN"),
     )
 }
 

@@ -69,8 +69,10 @@ class WLTest:
         ``peak_bytes(n, m, *, rrwp_steps, max_degree, lcm_degrees) -> int``: the peak memory of a
         pair of ``n`` nodes and ``m`` edges each, stated before a run (cost refusals).
     hom_family : str, optional
-        The key of its homomorphism family in :mod:`wltools.hom.families` (``m1`` reads
-        ``swl-vs``'s); None with ``no_hom_family`` the reason.
+        The model class whose family of :mod:`wltools.hom.families` it has (``"MPNN"``,
+        ``"Subgraph GNN"``, ``"Local 2-GNN"``, ``"Local 2-FGNN"``, ``"2-FGNN"``, ``"3-FGNN"``,
+        ``"spectral invariant GNN"``: the model classes of Zhang et al., ICLR 2024, Sec. 2, and
+        Gai et al., ICLR 2025), argued in the test's module; None with ``no_hom_family`` the reason.
     draw : tuple, optional
         ``(element, node meaning, pooled)`` for drawings (:mod:`wltools.draw.colourings`): what an
         element is (``"node"`` / ``"pair"``), what a node's colour means, and whether the node

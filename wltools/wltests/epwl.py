@@ -10,6 +10,11 @@ initial colours; edge labels are refused. Cost: the residues of ``B^k`` modulo `
 both graphs, their int64 columns and the stacked rows :func:`~wltools.runtime.hashing.unique_rows`
 sorts, about ``(10 P + 16) n^2`` eight-byte items (fitted to tracemalloc peaks of 9.8-14.9
 ``P n^2`` items at n = 60-200), then the refinement as GD-WL's.
+
+Homomorphism family: ``epwl`` is the spectral invariant refinement of Gai, Du, Zhang, Maron & Wang
+(ICLR 2025, arXiv 2503.00485, Sec. 2.1) over the adjacency matrix (:mod:`wltools.refine.epwl`),
+refined to stable colours, the model class spectral invariant GNN (:mod:`wltools.hom.families`);
+``epwl-lap`` (the Laplacian) has no published characterisation.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ def _epwl(name: str, label: str, matrix: str, scale: int) -> WLTest:
         declaration=lambda G, H, *, labels=None: epwl_declaration(G, H, name, labels=labels),
         fast_path=lambda G, H, *, labels=None: refine_epwl(G, H, name, labels=labels),
         reference=lambda G, H, *, labels=None: refine_epwl_reference(G, H, name, labels=labels),
-        labels="nodes", label_note=_NOTE, peak_bytes=peak_bytes, hom_family="epwl" if scale == 1 else None,
+        labels="nodes", label_note=_NOTE, peak_bytes=peak_bytes, hom_family="spectral invariant GNN" if scale == 1 else None,
         draw=("node", "its colour", False), group="extra",
         pair_keys=lambda graphs: walk_keys(graphs, MATRICES[name]))
 

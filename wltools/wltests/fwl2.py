@@ -6,6 +6,9 @@ AAAI 2019; Grohe, Descriptive Complexity, Canonisation, and Definable Graph Stru
 Declared on the kernel by :func:`~wltools.refine.fwl.fwl2_declaration`. Cost: the ``n x n``
 colour matrices and hashes of both graphs, and blocks over the first node whose work arrays and
 verified row store stay below the block budget each.
+
+Homomorphism family: 3-WL is 2-FWL (Eq. 4 of Zhang, Gai, Du, Ye, He & Wang, ICLR 2024, arXiv
+2401.08514, Sec. 2), the model class 2-FGNN (:mod:`wltools.hom.families`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ FWL2 = WLTest(
     "3wl", "3-WL", "pairs", "Cai, Fürer & Immerman 1992 (2-FWL); Morris et al., AAAI 2019",
     declaration=lambda G, H, *, labels=None: fwl2_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl2_reference(G, H, labels=labels),
-    peak_bytes=peak_bytes, hom_family="3wl", draw=("pair", "the colour of the pair (v, v)", False),
+    peak_bytes=peak_bytes, hom_family="2-FGNN", draw=("pair", "the colour of the pair (v, v)", False),
     group="default", aliases=("2fwl",), max_nodes=1000, classes=fwl2_classes)
 
 TESTS = (FWL2,)

@@ -17,6 +17,10 @@ full round over all triples, measured on BREC's four largest CFI pairs (154-198 
 The symmetric round (:mod:`wltools.refine.fwl3_symmetric`) takes about 9e-9 there, 4.1-4.5x less:
 BREC's largest CFI pair (198 vertices, 4 rounds) in 55 CPU-s against 245. A guide shown before the
 work (``wltools check``), not a limit.
+
+Homomorphism family: the 3-dimensional folklore test, the model class 3-FGNN (3-FWL = 4-WL) of
+Zhang, Gai, Du, Ye, He & Wang (ICLR 2024, arXiv 2401.08514, Sec. 3.4, Theorem 3.10 with k = 3)
+(:mod:`wltools.hom.families`).
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ FWL3 = WLTest(
     "3fwl", "4-WL (3-FWL)", "triples", "Cai, Fürer & Immerman 1992; Zhang et al., ICLR 2024, Sec. 3.4",
     declaration=lambda G, H, *, labels=None: fwl3_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl3_reference(G, H, labels=labels),
-    peak_bytes=peak_bytes, hom_family="3fwl", collection="pairwise", group="on-request", beyond_3wl=True,
+    peak_bytes=peak_bytes, hom_family="3-FGNN", collection="pairwise", group="on-request", beyond_3wl=True,
     time_power=4, round_item_seconds=ROUND_ITEM_SECONDS, max_nodes=120, classes=fwl3_classes)
 
 TESTS = (FWL3,)

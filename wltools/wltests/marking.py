@@ -4,6 +4,13 @@ one ordered node pair (M2) marked, every marked copy refined jointly on the kern
 (:mod:`wltools.refine.marking`), defined on unlabelled graphs. M1 is SWL(VS) at graph level
 (its homomorphism family); M2 is bounded by 4-WL only.
 
+Homomorphism family: M1 (the multiset of 1-WL colourings of the graph with one node marked) is the
+same refinement as ``swl-vs``, Eq. 2 of Zhang, Gai, Du, Ye, He & Wang (ICLR 2024, arXiv
+2401.08514, Sec. 2): the model class Subgraph GNN, SWL(VS)'s, the subgraph WL class that marks one
+node, aggregates over its neighbours in each marked copy and pools the copies (Zhang et al., ICML
+2023, Sec. 4; :mod:`wltools.wltests.subgraph_wl`, :mod:`wltools.hom.families`). M2 has no
+published characterisation.
+
 Not one refinement (many marked copies), so without a single declaration. Cost: the ``C n``
 nodes of ``C = 2 n`` (M1) or ``2 n (n - 1)`` (M2) marked copies (fewer with automorphisms: not
 counted), each refined for up to ``n`` rounds of ``O(C n d)`` work, ``8 (7 (d + 1) + 16)`` bytes a
@@ -16,14 +23,8 @@ from __future__ import annotations
 
 from ..refine.cost_terms import default_degree, seeded_bytes
 from ..refine.marking import refine_marking
-from ..refine.swl import SWL_CLASSES
 from .base import WLTest
 from .substructure import NOTE
-
-
-#: M1's homomorphism family: SWL(VS)'s, the subgraph WL class that marks one node, aggregates
-#: over its neighbours in each marked copy and pools the copies (Zhang et al., ICML 2023, Sec. 4).
-SWL_VS = next(c.name for c in SWL_CLASSES.values() if (c.init, c.aggregations, c.pooling) == ("marking", ("uL",), "VS"))
 
 
 def _marking(name: str, marks: int) -> WLTest:
@@ -37,7 +38,7 @@ def _marking(name: str, marks: int) -> WLTest:
         name, name.upper(), "marked copies", "Wang & Zhang, BREC, Sec. 5, Table 2; Non-GNNs/utils.py",
         fast_path=lambda G, H, *, labels=None: refine_marking(G, H, marks, name),
         reference=lambda G, H, *, labels=None: refine_marking(G, H, marks, name, reference=True),
-        labels="none", label_note=NOTE, peak_bytes=peak_bytes, hom_family=SWL_VS if marks == 1 else None,
+        labels="none", label_note=NOTE, peak_bytes=peak_bytes, hom_family="Subgraph GNN" if marks == 1 else None,
         collection="pairwise", group="baseline", beyond_3wl=marks == 2, time_power=3 + (marks == 2))
 
 

@@ -10,6 +10,28 @@ both graphs (``2 n^2``) 100 bytes (colours, next ids, padded copies, pooled sort
 rows ``[colour, w items]`` (``w`` = :func:`~wltools.refine.swl.row_width`) at ``32 (w + 1)``
 bytes a pair capped at the block budget, plus the verified row store when the rows are grouped in
 blocks; fitted to tracemalloc peaks of ``(100 + 24 (w + 1))`` bytes a pair at n = 60-200, d = 3-40.
+
+Homomorphism families: three of the tests match a model class of Zhang, Gai, Du, Ye, He & Wang
+(ICLR 2024, arXiv 2401.08514, Sec. 2, Eq. 1-5), named by :attr:`SWLClass.hom_family
+<wltools.refine.swl.SWLClass>` and read here into :attr:`WLTest.hom_family
+<wltools.wltests.base.WLTest>` (the families: :mod:`wltools.hom.families`); the other five have no
+published characterisation.
+
+* ``swl-vs`` is Eq. 2 (Subgraph GNN): 1-WL inside each subgraph ``G^u`` from the node mark
+  ``[u = v]``, node feature of ``u`` the multiset of its subgraph's colours, graph the multiset of
+  those: SWL with ``agg^L_u`` and vertex-subgraph pooling (Zhang, Feng, Du, He & Wang, ICML 2023,
+  arXiv 2302.07090, the SWL(VS) class; :mod:`wltools.refine.swl`).
+* ``sswl`` is Eq. 3 (Local 2-GNN: ``agg^L_u`` and ``agg^L_v``, vertex-subgraph pooling). Eq. 3
+  starts from the isomorphism type of ``(u, v)``, ``sswl`` from the node mark; the docstring of
+  :mod:`wltools.refine.swl` argues this changes no verdict (one round recovers adjacency). The
+  paper (App. A.1) names this model SSWL's class (Zhang et al. 2023a: Local 2-IGN = SSWL).
+* ``slfwl2`` is Eq. 5 (Local 2-FGNN, Zhang et al. 2023a's SLFWL(2)) with two differences in the
+  implementation, both recorded in :mod:`wltools.refine.swl`: it aggregates over the closed
+  neighbourhoods ``N(u) + N(v) + {u, v}`` (Eq. 5: open ``N(u) + N(v)``) and pools the multiset of
+  all pair colours (Eq. 5's graph representation pools per node first). All 400 BREC verdicts are
+  equal with open neighbourhoods (checked once by that module's author); neither difference is
+  proven harmless here, so the family of ``slfwl2`` is the paper's Local 2-FGNN family under that
+  identification.
 """
 
 from __future__ import annotations
@@ -46,7 +68,7 @@ def _subgraph_wl(spec) -> WLTest:
         declaration=declaration,
         fast_path=lambda G, H, *, labels=None: refine_swl(G, H, name, labels=labels),
         reference=lambda G, H, *, labels=None: refine_swl_reference(G, H, name, labels=labels),
-        peak_bytes=peak_bytes, hom_family=name,  # its entry in wltools.hom.families, where characterised
+        peak_bytes=peak_bytes, hom_family=spec.hom_family,  # its model class, where characterised
         draw=_DRAW[spec.pooling], collection="pairwise",
         group="subgraph-wl")
 

@@ -6,6 +6,9 @@ message-passing bound of Xu et al., ICLR 2019, Theorem 3).
 Declared on the kernel by :func:`~wltools.refine.wl1.wl1_declaration`; its fast path
 :func:`~wltools.refine.wl1.refine_wl1` touches only the nodes that can change. Cost: sparse
 partition refinement, ``O(n + m)`` memory (CSR arrays of both graphs and the per-round work arrays).
+
+Homomorphism family: 1-WL is Eq. 1 (MPNN colour refinement) of Zhang, Gai, Du, Ye, He & Wang
+(ICLR 2024, arXiv 2401.08514, Sec. 2), the model class MPNN (:mod:`wltools.hom.families`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ WL1 = WLTest(
     declaration=lambda G, H, *, labels=None: wl1_declaration(G, H, labels=labels),
     fast_path=lambda G, H, *, labels=None: refine_wl1(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_wl1_reference(G, H, labels=labels),
-    peak_bytes=peak_bytes, hom_family="1wl", draw=("node", "its colour", False), group="default",
+    peak_bytes=peak_bytes, hom_family="MPNN", draw=("node", "its colour", False), group="default",
     classes=wl1_classes)
 
 TESTS = (WL1,)

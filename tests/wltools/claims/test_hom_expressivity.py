@@ -41,7 +41,7 @@ def test_fail_when_a_family_is_swapped():
 
 
 def test_fail_when_the_registered_family_is_monkeypatched(monkeypatch):
-    monkeypatch.setitem(families._NODE, "slfwl2", families._NODE["1wl"])
+    monkeypatch.setitem(families._NODE, "Local 2-FGNN", families._NODE["MPNN"])
     res = check_hom_expressivity(**SMALL_HOM)
     assert res.status == "FAIL" and "node/Local 2-FGNN" in res.summary
 
