@@ -41,14 +41,14 @@ DEFAULT_SUITE_TESTS = tuple(t for t in ALL_TESTS if t not in ON_REQUEST_TESTS + 
 
 
 def parse_tests(tests: str | Iterable[str] | None) -> tuple[str, ...]:
-    """``"1wl,epwl"``, ``"all"`` or names -> a tuple of test names
+    """``"1wl,spd"``, ``"all"`` or names -> a tuple of test names
     (:func:`wltools.refine.names.parse_tests`, the one reader of test lists); ``None`` gives
     :data:`DEFAULT_SUITE_TESTS`.
 
     Examples
     --------
-    >>> parse_tests("3wl, epwl"), parse_tests(None) == DEFAULT_SUITE_TESTS
-    (('3wl', 'epwl'), True)
+    >>> parse_tests("3wl, spd"), parse_tests(None) == DEFAULT_SUITE_TESTS
+    (('3wl', 'spd'), True)
     >>> parse_tests("4wl")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -137,9 +137,9 @@ def suite_theory(
 
     Examples
     --------
-    >>> th = suite_theory("sr16", "1wl,epwl")
+    >>> th = suite_theory("sr16", "1wl,spd")
     >>> counts(th)
-    {'1wl': (0, 1), 'epwl': (0, 1)}
+    {'1wl': (0, 1), 'spd': (0, 1)}
     """
     from ..refine import refine_pair
     from ..refine.kernel import verdict_only as only_verdicts
