@@ -349,6 +349,13 @@ def _labelled_key(edges: np.ndarray, perm: np.ndarray | None) -> bytes:
     return np.sort(np.minimum(e[:, 0], e[:, 1]) << 32 | np.maximum(e[:, 0], e[:, 1])).tobytes()
 
 
+def _is_image(R: nx.Graph, image_key: bytes, n: int) -> bool:
+    """Whether ``R`` is exactly the source renamed by the permutation: nodes ``0..n-1`` and the
+    edge set whose :func:`_labelled_key` is ``image_key`` (the source's edges renamed). The
+    permutation is then an isomorphism onto ``R``: a proof of isomorphism with its witness."""
+    return list(R) == list(range(n)) and _labelled_key(_edge_array(R), None) == image_key
+
+
 def _edge_array(G: nx.Graph) -> np.ndarray:
     return np.array([(int(u), int(v)) for u, v in G.edges()], dtype=np.int64).reshape(-1, 2)
 
@@ -492,11 +499,14 @@ def verify_data(
     reliability_num: int = _PUBLISHED.reliability_size,
     progress: bool = False,
 ) -> dict:
-    """Prove the data sound with pynauty (``wltools.iso``); raise on the first failure.
+    """Prove the data sound; raise on the first failure.
 
     For every pair: both graphs simple and undirected; G and H non-isomorphic (different canonical
-    certificates); every one of the ``2 * num`` relabelings (``seed``) and the ``reliability_num``
-    reliability graphs simple and isomorphic to its source (equal certificates); the labelled copies
+    certificates, pynauty through ``wltools.iso``); every one of the ``2 * num`` relabelings
+    (``seed``) and the ``reliability_num`` reliability graphs simple and isomorphic to its source,
+    proved by its permutation (:func:`_is_image`: a permutation of ``0..n-1`` that maps the
+    source's edge set exactly onto the copy's is an isomorphism; a canonical certificate of each
+    copy proved the same at about 2.5 times the CPU); the labelled copies
     of each graph in a set pairwise distinct. Also checks that relabelings are deterministic (a
     second draw gives the same permutations).
 
@@ -536,9 +546,10 @@ def verify_data(
                 check_simple(R, what)
                 if perm is not None and sorted(perm.tolist()) != list(range(src[side].number_of_nodes())):
                     raise DataIntegrityError(f"{what}: not a permutation")
-                if certificate(R) != cert[side]:
-                    raise DataIntegrityError(f"{what} is not isomorphic to its source")
                 key = (side, _labelled_key(edges[side], perm))
+                if perm is not None and not _is_image(R, key[1], src[side].number_of_nodes()):
+                    raise DataIntegrityError(f"{what} is not its source renamed by its permutation (no proof that "
+                                             "it is isomorphic to its source)")
                 if key in keys:
                     raise DataIntegrityError(f"{what} repeats {kind} {keys[key]}: the copies are not distinct")
                 keys[key] = k

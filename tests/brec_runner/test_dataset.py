@@ -201,9 +201,34 @@ def test_verify_data_detects_isomorphic_pair():
         ds.verify_data([bad])
 
 
+@pytest.mark.parametrize("fault", ["an edge moved", "another permutation"])
+def test_verify_data_refuses_a_copy_that_is_not_its_source_renamed(monkeypatch, fault):
+    """A relabelled copy that is not its source renamed by its own permutation fails the proof:
+    one edge moved (not isomorphic), or the right graph under another permutation (isomorphic, but
+    not what the plan says the runner trains on)."""
+    p = ds.load_pairs(ids=[0])[0]
+    calls, permute = [], ds.permute_graph
+
+    def faulty(G, perm):
+        calls.append(1)
+        R = permute(G, perm)
+        if len(calls) == 7:  # the 7th permuted copy
+            if fault == "another permutation":
+                return permute(G, list(perm)[1:] + list(perm)[:1])
+            u, v = next(iter(R.edges))
+            R.remove_edge(u, v)
+            R.add_edge(*next((a, b) for a in R for b in R if a < b and not R.has_edge(a, b) and (a, b) != (u, v)))
+        return R
+
+    monkeypatch.setattr(ds, "permute_graph", faulty)
+    with pytest.raises(DataIntegrityError, match=r"pair 0 relabeling \d+ \(of [GH]\) is not its source renamed by its permutation"):
+        ds.verify_data([p])
+
+
 def test_verify_data_on_the_representative_part():
-    """The integrity proof (certificates of every relabelled copy) on the representative part of
-    BREC (tests/brec_sample.py); all 400 pairs: ``wltools brec verify-data`` (about 2.5 min)."""
+    """The integrity proof (G against H by canonical certificates, every relabelled copy by its
+    permutation) on the representative part of BREC (tests/brec_sample.py); all 400 pairs:
+    ``wltools brec verify-data``."""
     from brec_sample import sample_pairs
 
     pairs = sample_pairs()
