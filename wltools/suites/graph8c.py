@@ -28,6 +28,7 @@ from typing import Iterable, Sequence
 import networkx as nx
 import pynauty
 
+from ..refine.ego import nauty_graph
 from ..refine.kernel import History, refine
 from ..refine.wl1 import wl1_declaration
 
@@ -45,8 +46,10 @@ CONNECTED_COUNTS = {1: 1, 2: 1, 3: 2, 4: 6, 5: 21, 6: 112, 7: 853, 8: 11117}
 
 
 def _nauty(adj: Sequence[int]) -> pynauty.Graph:
+    """The pynauty graph of a bitmask adjacency, built without pynauty's per-vertex checks
+    (:func:`wltools.refine.ego.nauty_graph`: the same graph the public constructor builds)."""
     n = len(adj)
-    return pynauty.Graph(n, adjacency_dict={v: [u for u in range(n) if adj[v] >> u & 1] for v in range(n)})
+    return nauty_graph(n, {v: [u for u in range(n) if adj[v] >> u & 1] for v in range(n)})
 
 
 def _connected_without(adj: Sequence[int], v: int) -> bool:
@@ -153,7 +156,7 @@ def certificates(graphs: Iterable[nx.Graph]) -> list[bytes]:
     out = []
     for G in graphs:
         n = G.number_of_nodes()
-        g = pynauty.Graph(n, adjacency_dict={v: sorted(G.adj[v]) for v in range(n)})
+        g = nauty_graph(n, {v: list(G.adj[v]) for v in range(n)})
         out.append(n.to_bytes(8, "big") + pynauty.certificate(g))
     return out
 
