@@ -108,6 +108,11 @@ class WLTest:
         ``node_keys(G, cache) -> list`` of one exact hashable key per node when the test is 1-WL
         started from them (S3, S4, N_K): collections and batches read them (``cache``: a dict
         shared across the graphs of one collection).
+    batch_path : callable, optional
+        ``batch_path(union, pairs) -> list``: an exact faster route over many pairs at once
+        (:mod:`wltools.refine.batch`; ``union`` their :class:`~wltools.refine.batch.union.Union`,
+        ``pairs`` their graphs): per pair of the union its result, or None for a pair the pair
+        path must refine (tested equal to ``refine_pair``). None: pairs are refined one by one.
     classes : callable, optional
         An independent slow reference for :func:`wltools.testing.check_test`:
         ``classes(graphs) -> list`` of one hashable key per graph, equal keys exactly for graphs
@@ -140,6 +145,7 @@ class WLTest:
     beyond_3wl: bool = False
     pair_keys: Callable | None = None
     node_keys: Callable | None = None
+    batch_path: Callable | None = None
     classes: Callable | None = field(default=None, compare=False)
 
     def __post_init__(self):

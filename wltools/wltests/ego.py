@@ -50,6 +50,19 @@ def _bytes(k: int):
     return peak_bytes
 
 
+def _batch_path(name: str, k: int):
+    """The batched route of N``k`` (:attr:`WLTest.batch_path`): 1-WL over a union of many pairs
+    from the radius-``k`` ego-network keys of all its nodes (:mod:`wltools.refine.batch.ego`)."""
+
+    def batch_path(u, pairs: list) -> list:
+        from ..refine.batch.ego import union_ego_keys  # the batch package reads the registry
+        from ..refine.batch.keyed import keyed_results
+
+        return keyed_results(u, pairs, name, union_ego_keys(k))
+
+    return batch_path
+
+
 @functools.lru_cache(maxsize=64)
 def test(k: int) -> WLTest:
     """The ego-network test of radius ``k``."""
@@ -62,7 +75,7 @@ def test(k: int) -> WLTest:
         labels="none", label_note=NOTE, peak_bytes=_bytes(k),
         draw=("node", f"1-WL colour from the class of its radius-{k} ego network", False),
         group="baseline", beyond_3wl=True, time_power=2,
-        node_keys=lambda G, cache=None: ego_keys(G, k, cache))
+        node_keys=lambda G, cache=None: ego_keys(G, k, cache), batch_path=_batch_path(name, k))
 
 
 TESTS = tuple(test(k) for k in DEFAULT_RADII)

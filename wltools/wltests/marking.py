@@ -27,6 +27,18 @@ from .base import WLTest
 from .substructure import NOTE
 
 
+def _batch_path(name: str):
+    """M1's batched route (:attr:`WLTest.batch_path`): the marked copies of many pairs refined in
+    one union (:mod:`wltools.refine.batch.marking`)."""
+
+    def batch_path(u, pairs: list) -> list:
+        from ..refine.batch.marking import marking_results  # the batch package reads the registry
+
+        return marking_results(u, pairs, name)
+
+    return batch_path
+
+
 def _marking(name: str, marks: int) -> WLTest:
     def peak_bytes(n: int, m: int, *, max_degree: int | None = None, **_) -> int:
         n, m = max(int(n), 0), max(int(m), 0)
@@ -39,7 +51,8 @@ def _marking(name: str, marks: int) -> WLTest:
         fast_path=lambda G, H, *, labels=None: refine_marking(G, H, marks, name),
         reference=lambda G, H, *, labels=None: refine_marking(G, H, marks, name, reference=True),
         labels="none", label_note=NOTE, peak_bytes=peak_bytes, hom_family="Subgraph GNN" if marks == 1 else None,
-        collection="pairwise", group="baseline", beyond_3wl=marks == 2, time_power=3 + (marks == 2))
+        collection="pairwise", group="baseline", beyond_3wl=marks == 2, time_power=3 + (marks == 2),
+        batch_path=_batch_path(name) if marks == 1 else None)
 
 
 M1 = _marking("m1", 1)

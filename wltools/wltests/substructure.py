@@ -43,6 +43,19 @@ def s4_bytes(n: int, m: int, *, max_degree: int | None = None, **_) -> int:
     return seeded_bytes(n, d) + enumeration
 
 
+def _batch_path(name: str, k: int):
+    """The batched route of S``k`` (:attr:`WLTest.batch_path`): 1-WL over a union of many pairs
+    from the ``k``-node counts of all its nodes (:mod:`wltools.refine.batch.counts`)."""
+
+    def batch_path(u, pairs: list) -> list:
+        from ..refine.batch.counts import union_counts_keys  # the batch package reads the registry
+        from ..refine.batch.keyed import keyed_results
+
+        return keyed_results(u, pairs, name, union_counts_keys(k))
+
+    return batch_path
+
+
 def _substructure(name: str, k: int, peak_bytes, beyond_3wl: bool) -> WLTest:
     return WLTest(
         name, name.upper(), "nodes", _SOURCE,
@@ -52,7 +65,8 @@ def _substructure(name: str, k: int, peak_bytes, beyond_3wl: bool) -> WLTest:
         labels="none", label_note=NOTE, peak_bytes=peak_bytes,
         draw=("node", f"1-WL colour from its counts of induced {k}-node subgraphs", False),
         group="baseline", beyond_3wl=beyond_3wl, time_power=2,
-        node_keys=lambda G, cache=None: substructure_counts(G, k), classes=substructure_classes(k))
+        node_keys=lambda G, cache=None: substructure_counts(G, k), batch_path=_batch_path(name, k),
+        classes=substructure_classes(k))
 
 
 S3 = _substructure("s3", 3, s3_bytes, False)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import wltools.refine.batch as batch
+import wltools.refine.batch.counts as batch_counts
 import wltools.refine.batch.rounds as batch_rounds
 import wltools.refine.batch.ego as batch_ego
 import wltools.refine.batch.marking as batch_marking
@@ -281,7 +282,8 @@ def test_rounds_on_brec_never_need_a_retry(brec, monkeypatch):
     pairs = [brec[i] for i in sorted(brec)]
     for test in ("s3", "n1"):
         u, rejected = union_of(pairs)
-        init, _, _ = batch._initial(u, test, [X for pair in pairs for X in pair])
+        initial = batch_counts.union_counts_keys(3) if test == "s3" else batch_ego.union_ego_keys(1)
+        init, _, _ = initial(u, [X for pair in pairs for X in pair])
         first, rounds, sizes, _ = batch_rounds.joint_rounds(u, init)
         assert not rejected and len(sizes) == 400 and int(rounds.max()) <= 9
     assert calls and set(calls) == {0}
@@ -294,6 +296,6 @@ def test_triangles_of_the_union_by_bitsets_sparse_product_and_byte_table(brec, m
     graphs = [X for pair in pairs for X in pair]
     u, _ = union_of(pairs)
     want = [c[0] for G in graphs for c in substructure_counts(G, 3)]
-    assert batch.union_triangles(u).tolist() == want
+    assert batch_counts.union_triangles(u).tolist() == want
     monkeypatch.delattr(np, "bitwise_count", raising=False)  # numpy < 2
-    assert batch.union_triangles(u).tolist() == want
+    assert batch_counts.union_triangles(u).tolist() == want

@@ -43,6 +43,8 @@ True
 
 from __future__ import annotations
 
+from typing import Callable
+
 import networkx as nx
 import numpy as np
 
@@ -50,9 +52,9 @@ from ...iso import NAUTY_MAX_NODES
 from ...runtime.hashing import exact_ids
 from .rounds import distinct
 from .union import Union
-from ..ego import ego_keys, nauty_certificates
+from ..ego import describe_ego, ego_keys, nauty_certificates
 
-__all__ = ["union_ego_ids", "GATHER_ITEMS", "ORBIT_RATIO"]
+__all__ = ["union_ego_ids", "union_ego_keys", "GATHER_ITEMS", "ORBIT_RATIO"]
 
 #: Ego networks of one size are gathered in blocks of at most this many adjacency entries.
 GATHER_ITEMS = 2**22
@@ -292,3 +294,15 @@ def union_ego_ids(u: Union, radius: int, graphs: list[nx.Graph]) -> tuple[np.nda
         s = int(u.gstart[gi])
         kid[s:s + int(sizes[gi])] = [seen.add(key) for key in ego_keys(graphs[gi], radius)]
     return seen.sorted_ids(kid)
+
+
+def union_ego_keys(radius: int) -> Callable:
+    """``initial(u, graphs) -> (ids, table, describe_key)`` of the radius-``radius`` ego-network
+    keys of the union ``u`` of ``graphs`` (:func:`union_ego_ids`), for
+    :func:`~wltools.refine.batch.keyed.keyed_results`."""
+
+    def initial(u: Union, graphs: list) -> tuple[np.ndarray, list, Callable]:
+        ids, table = union_ego_ids(u, radius, graphs)
+        return ids, table, describe_ego(radius)
+
+    return initial

@@ -36,9 +36,10 @@ Examples
 >>> import networkx as nx
 >>> from wltools.refine import refine_pair
 >>> from wltools.refine.batch.union import union_of
+>>> from wltools.wltests.marking import M1
 >>> pairs = [(nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))),
 ...          (nx.path_graph(4), nx.star_graph(3))]
->>> marking_results(union_of(pairs)[0], pairs, "m1") == [refine_pair(G, H, "m1") for G, H in pairs]
+>>> marking_results(union_of(pairs)[0], pairs, M1.name) == [refine_pair(G, H, M1.name) for G, H in pairs]
 True
 """
 
