@@ -6,7 +6,8 @@ The checks (:data:`CHECKS`):
 
 * ``relabelling``: a graph and a relabelling of it are not distinguished; the verdict and its
   round do not change when the nodes of G and H are permuted, nor when G and H swap places;
-* ``fast path``: the fast path gives the kernel's verdict, round, stable class sizes and witness;
+* ``fast path``: the fast path gives the kernel's verdict, round, stable class sizes and witness, and a
+  batched route over many pairs (``batch_path``) the same as pair by pair;
 * ``witness``: a distinguished pair has a witness naming its round, an undistinguished one none;
   the kernel's history agrees with the result (first difference, rounds);
 * ``verdict-only``: :func:`~wltools.refine.kernel.verdict_only` gives the full run's verdict and round;
@@ -111,6 +112,22 @@ def _check_paths(test, pairs):
             quick = test.refine(G, H)
         if _key(quick) != _key(full):
             _fail(test, "verdict-only", f"verdict-only run gives {_key(quick)}, the full run {_key(full)}")
+    _check_batch_path(test, pairs)
+
+
+def _check_batch_path(test, pairs):
+    """``fast path`` of a test with a batched route (:attr:`~wltools.wltests.base.WLTest.batch_path`):
+    :func:`wltools.refine.batch.refine_pairs` on all ``pairs`` at once equals the test pair by pair."""
+    if test.batch_path is None:
+        return
+    from ..refine.batch import refine_pairs
+
+    pairs = [(nx.convert_node_labels_to_integers(G), nx.convert_node_labels_to_integers(H)) for G, H in pairs]
+    for (G, H), got in zip(pairs, refine_pairs(pairs, test.name)):
+        want = test.refine(G, H)
+        if (_key(got), got.class_sizes, got.witness) != (_key(want), want.class_sizes, want.witness):
+            _fail(test, "fast path", f"batched route {_key(got)} {got.witness!r}, pair by pair {_key(want)} "
+                                     f"{want.witness!r} (G {nx.to_graph6_bytes(G, header=False).strip()!r})")
 
 
 def _check_labels(test):

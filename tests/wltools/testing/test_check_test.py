@@ -91,6 +91,18 @@ def test_labels_ignored_and_a_low_cost_fail_naming_the_check():
         check_test(cheap, checks=("cost",), random_pairs=3)
 
 
+def test_a_wrong_batched_route_fails_naming_the_check():
+    """S3 under another name whose batched route (batch_path) computes S4's keys: pair by pair it
+    is S3, all pairs at once it is not."""
+    import dataclasses
+
+    from wltools.wltests.substructure import S3, S4
+
+    wrong = dataclasses.replace(S3, name="s3-batched-as-s4", batch_path=S4.batch_path)
+    with pytest.raises(AssertionError, match=r"^check_test\(s3-batched-as-s4\): fast path: batched route "):
+        check_test(wrong, checks=("fast path",), random_pairs=6)
+
+
 def test_unknown_checks_are_refused():
     with pytest.raises(ValueError, match="unknown checks"):
         check_test("1wl", checks=("speed",))
