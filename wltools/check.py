@@ -69,7 +69,8 @@ def round_seconds(test: str, n: int) -> float | None:
 
     Examples
     --------
-    >>> round(round_seconds("3fwl", 198)), round_seconds("1wl", 198) is None
+    >>> from wltools.wltests.fwl3 import FWL3  # 3-FWL, the test with a time model
+    >>> round(round_seconds(FWL3.name, 198)), round_seconds("1wl", 198) is None
     (77, True)
     """
     from .wltests.registry import get_test
