@@ -97,10 +97,13 @@ def test_atlas_classes_are_refine_pairs_verdicts(test):
     together = sorted(p for group in by_class.values() for p in itertools.combinations(group, 2))
     sizes = sorted(group for group in by_size.values() if len(group) > 1)
     apart = set()
-    while len(apart) < 40:
+    for _ in range(10_000):  # bounded: a table that separates too few pairs fails below, never hangs
         i, j = sorted(rng.sample(rng.choice(sizes), 2))
         if classes[id(graphs[i])] != classes[id(graphs[j])]:
             apart.add((i, j))
+        if len(apart) == 40:
+            break
+    assert len(apart) == 40, f"only {len(apart)} pairs of equal order and size in different classes"
     pairs = rng.sample(together, min(40, len(together))) + sorted(apart)
     got = [classes[id(graphs[i])] != classes[id(graphs[j])] for i, j in pairs]
     assert got == [refine_pair(graphs[i], graphs[j], test).distinguished for i, j in pairs]
