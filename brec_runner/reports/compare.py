@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 from wltools.errors import RunDirectoryError, WLToolsError
 
-__all__ = ["find_runs", "compare_runs", "CommittedTheory", "leaderboards", "leaderboard_comparisons", "REPORTS", "BREC_SIZES", "SUPPLEMENT",
+__all__ = ["find_runs", "compare_runs", "CommittedTheory", "committed_verdicts", "leaderboards", "leaderboard_comparisons", "REPORTS", "BREC_SIZES", "SUPPLEMENT",
            "LEADERBOARDS", "at_reference_protocol"]
 
 #: The committed reports folder of this checkout.
@@ -97,6 +97,53 @@ def _check_kind(d: Path, suite: bool) -> None:
     check_kind(d, read_config(d), ("suite",) if suite else ("brec",))
 
 
+def committed_verdicts(data: bytes) -> dict[str, dict[str, bool]]:
+    """``{test or rrwp@K: {pair id: distinguished}}`` of a committed theory table's bytes
+    (``wltools brec theory`` / ``wltools suite theory`` JSON), pair ids as strings.
+
+    The verdicts alone of a 3.6 MB table are remembered in wltools' cache under the sha256 of its
+    bytes (``theory-verdicts/``; a changed table has another digest, so it is read afresh), which
+    spares every ``brec compare`` the whole table's parse. Without a usable cache it is parsed each time.
+
+    Examples
+    --------
+    >>> table = {"settings": {"rrwp_steps": 8}, "pairs": [{"id": 3, "tests": {"1wl": {"distinguished": False},
+    ...          "rrwp": {"distinguished": True}}}]}
+    >>> committed_verdicts(json.dumps(table).encode())
+    {'1wl': {'3': False}, 'rrwp@8': {'3': True}}
+    """
+    import hashlib
+
+    from wltools.runtime.atomic import write_atomic
+    from wltools.runtime.cache_root import CacheUnavailableError, cache_root
+
+    try:
+        memo = cache_root() / "theory-verdicts" / f"{hashlib.sha256(data).hexdigest()}.json"
+    except CacheUnavailableError:
+        memo = None
+    if memo is not None and memo.is_file():
+        try:
+            known = json.loads(memo.read_bytes())
+        except ValueError:
+            known = None
+        if isinstance(known, dict) and all(isinstance(v, dict) and all(type(d) is bool for d in v.values())
+                                           for v in known.values()):
+            return known  # else a damaged entry: the table itself is read and the entry written again
+    parsed = json.loads(data)
+    steps = parsed["settings"].get("rrwp_steps")
+    table: dict[str, dict[str, bool]] = {}
+    for p in parsed["pairs"]:
+        for t, v in p["tests"].items():
+            table.setdefault(CommittedTheory.key(t, steps), {})[str(int(p["id"]))] = bool(v["distinguished"])
+    if memo is not None:
+        try:
+            memo.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(memo, json.dumps(table, separators=(",", ":")))
+        except (OSError, WLToolsError):  # a read-only cache: parsed again next time
+            pass
+    return table
+
+
 class CommittedTheory:
     """Theoretical verdicts from the committed tables, computed only where none holds them.
 
@@ -140,15 +187,12 @@ class CommittedTheory:
 
     def _base(self, where: str) -> dict[str, dict[int, bool]]:
         """The committed theory table of ``where`` (``brec`` or a suite), without the supplement."""
-        table: dict[str, dict[int, bool]] = {}
         path = self._path(where)
-        if path.is_file():
-            data = json.loads(path.read_text())
-            k = data["settings"].get("rrwp_steps")
-            for p in data["pairs"]:
-                for t, v in p["tests"].items():
-                    table.setdefault(self.key(t, k), {})[int(p["id"])] = bool(v["distinguished"])
-        return table
+        if not path.is_file():
+            return {}
+        data = path.read_bytes()
+        table = committed_verdicts(data)
+        return {key: {int(i): d for i, d in verdicts.items()} for key, verdicts in table.items()}
 
     def _load(self, where: str) -> dict[str, dict[int, bool]]:
         if where not in self._tables:

@@ -244,3 +244,27 @@ def test_committed_theory_refuses_to_guess():
     assert theory(None, ["3wl"], None, [0, 260])[260]["3wl"]["distinguished"] is True
     with pytest.raises(WLToolsError, match="no committed verdict of rrwp@5"):
         theory(None, ["rrwp"], 5, [0])
+
+
+def test_committed_verdicts_memo_follows_the_table(tmp_path, monkeypatch):
+    """The verdicts remembered for a theory table are those of its bytes now: a changed table is
+    read afresh, a damaged memo entry is ignored and rewritten, and both equal a plain parse."""
+    from brec_runner.reports.compare import committed_verdicts
+
+    monkeypatch.setenv("WLTOOLS_CACHE", str(tmp_path / "cache"))
+    data = (ROOT / "reports" / "brec-theory" / "verdicts.json").read_bytes()
+    parsed = json.loads(data)
+    plain = {CommittedTheory.key(t, parsed["settings"]["rrwp_steps"]): {} for t in parsed["settings"]["tests"]}
+    for p in parsed["pairs"]:
+        for t, v in p["tests"].items():
+            plain[CommittedTheory.key(t, parsed["settings"]["rrwp_steps"])][str(p["id"])] = v["distinguished"]
+    assert committed_verdicts(data) == plain  # parsed, then remembered
+    assert committed_verdicts(data) == plain  # from the memo
+    (entry,) = (tmp_path / "cache" / "theory-verdicts").iterdir()
+    entry.write_text(json.dumps({"1wl": {"0": "yes"}}))  # valid JSON, wrong shape
+    assert committed_verdicts(data) == plain
+    entry.write_bytes(entry.read_bytes()[:100])  # cut short
+    assert committed_verdicts(data) == plain
+    parsed["pairs"][0]["tests"]["1wl"]["distinguished"] = not plain["1wl"]["0"]
+    changed = committed_verdicts(json.dumps(parsed).encode())
+    assert changed["1wl"]["0"] is not plain["1wl"]["0"] and changed["3wl"] == plain["3wl"]
