@@ -185,11 +185,14 @@ class InProcess:
                 del cache[pid]
 
 
-def worker_context():
+def worker_context(device: str = "cpu"):
     """The multiprocessing context of :class:`LocalWorkers`: on Linux the fork server with
     ``_PRELOAD`` imported once, so W workers, and every later run of this process, start without
     importing torch again (a ``spawn``-ed worker pays it each time: W x 6 s of CPU per run); ``spawn``
-    elsewhere (no fork server on Windows, and forking is unsafe on macOS).
+    elsewhere (no fork server on Windows, and forking is unsafe on macOS), and for a CUDA ``device``:
+    CUDA cannot be used in a process forked from one where it was initialised, and importing PyG
+    on a CUDA build initialises it (seen on an H200: every forked worker's first CUDA call failed
+    with "CUDA error: initialization error").
 
     A forked worker starts from the fork server's state, not the driver's: it gets the driver's
     ``sys.path``, working directory and main module as a spawned one does, and its environment from
@@ -197,7 +200,8 @@ def worker_context():
     thread pool, no random draw). The preload is multiprocessing's setting for this process's one
     fork server, and takes effect when it starts (the first run with workers).
     """
-    if sys.platform.startswith("linux") and "forkserver" in mp.get_all_start_methods():
+    if (sys.platform.startswith("linux") and "forkserver" in mp.get_all_start_methods()
+            and not str(device).startswith("cuda")):
         ctx = mp.get_context("forkserver")
         ctx.set_forkserver_preload(list(_PRELOAD))
         return ctx
@@ -259,7 +263,7 @@ class LocalWorkers:
             raise WLToolsError(f"model {spec.source.name}: --workers needs a factory and transform that worker "
                                f"processes can import by name ({type(exc).__name__}: "
                                f"{(str(exc).splitlines() or [''])[0][:200]}); use workers=1 or a module attribute") from None
-        ctx = worker_context()
+        ctx = worker_context(spec.device)
         out_queue = ctx.Queue()
         procs = [ctx.Process(target=_worker_main, name=f"brec-worker-{j + 1}-of-{len(slices)}",
                              args=(spec_bytes, part, out_queue, j + 1, dict(os.environ)), daemon=True)

@@ -151,3 +151,16 @@ def test_unpicklable_factory_with_workers_is_one_line(tmp_path, monkeypatch):
         run(Wrapped, pairs=[0, 1], categories=None, protocol={"epochs": 1}, out=tmp_path / "r", workers=2,
             progress=False)
     assert "\n" not in str(err.value)
+
+
+def test_cuda_workers_are_spawned_never_forked():
+    """A CUDA run's workers are spawned: forked from a process that imported PyG on a CUDA build,
+    every worker's first CUDA call fails ("initialization error", seen on an H200)."""
+    import sys
+
+    from brec_runner.runs.execute import worker_context
+
+    assert worker_context("cuda").get_start_method() == "spawn"
+    assert worker_context("cuda:1").get_start_method() == "spawn"
+    if sys.platform.startswith("linux"):
+        assert worker_context("cpu").get_start_method() == "forkserver"
