@@ -24,7 +24,8 @@ patterns ``F^{wx}``). What a vertex's and a pair's colour is, per model class (S
   ``swl-vs`` refines each subgraph). BREC defines no pair colour for it and wltools exposes none:
   no edge level here.
 
-Every colour is the stable one, from one colour table shared by the two graphs, so equal ids mean
+Each test declares which of these readouts is its own (:attr:`WLTest.level_readout
+<wltools.wltests.base.WLTest>`, set in its module). Every colour is the stable one, from one colour table shared by the two graphs, so equal ids mean
 equal colours across G and H.
 """
 
@@ -34,13 +35,9 @@ import networkx as nx
 import numpy as np
 
 from ..hom.families import family_of, no_family_reason
+from ..wltests.registry import get_test
 
-__all__ = ["READOUTS", "level_colours", "no_level_colour_reason"]
-
-#: How each test's node / edge colour is read (module docstring): from its own node colours
-#: (``node``), from its pair colours (``pairs``) or from its marked-copy classes (``marked``).
-READOUTS = {"1wl": "node", "swl-vs": "pairs", "m1": "marked", "sswl": "pairs", "slfwl2": "pairs",
-            "3wl": "pairs"}
+__all__ = ["level_colours", "no_level_colour_reason"]
 
 _LEVELS = ("node", "edge")
 
@@ -53,7 +50,7 @@ def no_level_colour_reason(test: str, level: str) -> str | None:
         raise ValueError(f"a rooted level is 'node' or 'edge', not {level!r}")
     if family_of(test, level) is None:
         return no_family_reason(test, level)
-    kind = READOUTS.get(test)
+    kind = get_test(test).level_readout
     if kind is None:
         return f"no {level} colour of {test} is taken from Zhang et al.'s definitions here"
     if kind == "marked" and level == "edge":
@@ -98,13 +95,14 @@ def level_colours(G: nx.Graph, H: nx.Graph, test: str, level: str) -> tuple[np.n
     Examples
     --------
     >>> G, H = nx.cycle_graph(6), nx.disjoint_union(nx.cycle_graph(3), nx.cycle_graph(3))
-    >>> [len(set(np.concatenate(level_colours(G, H, t, "node")).tolist())) for t in ("1wl", "swl-vs", "m1")]
-    [1, 2, 2]
+    >>> {get_test(t).level_readout: len(set(np.concatenate(level_colours(G, H, t, "node")).tolist()))
+    ...  for t in ("1wl", "3wl")}
+    {'node': 1, 'pairs': 2}
     """
     reason = no_level_colour_reason(test, level)
     if reason is not None:
         raise ValueError(f"{test} at {level} level: {reason}")
-    kind = READOUTS[test]
+    kind = get_test(test).level_readout
     if kind == "marked":
         return _marked(G, H)
     cg, ch = _stable(G, H, test)

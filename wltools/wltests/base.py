@@ -22,10 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, ClassVar
 
-__all__ = ["WLTest", "COLOURS", "LABELS", "COLLECTIONS", "GROUPS"]
+__all__ = ["WLTest", "COLOURS", "LABELS", "COLLECTIONS", "GROUPS", "READOUTS"]
 
 #: What a test colours.
 COLOURS = ("nodes", "pairs", "triples", "marked copies", "subgraphs")
+
+#: How a test's node and edge colours are read for the rooted checks (:attr:`WLTest.level_readout`).
+READOUTS = ("node", "pairs", "marked")
 
 #: Which labels a test accepts: node and edge labels, node labels only, none.
 LABELS = ("any", "nodes", "none")
@@ -73,6 +76,12 @@ class WLTest:
         ``"Subgraph GNN"``, ``"Local 2-GNN"``, ``"Local 2-FGNN"``, ``"2-FGNN"``, ``"3-FGNN"``,
         ``"spectral invariant GNN"``: the model classes of Zhang et al., ICLR 2024, Sec. 2, and
         Gai et al., ICLR 2025), argued in the test's module; None with ``no_hom_family`` the reason.
+    level_readout : str, optional
+        How its node and edge colours are read for Zhang et al.'s node- and edge-level checks
+        (ICLR 2024, Sec. 3.3; :mod:`wltools.hierarchy.levels`), one of :data:`READOUTS`: its own node
+        colours (``"node"``), its pair colours :math:`\chi(u, v)`, a node's being the pooled row
+        (``"pairs"``), or the class of each vertex's marked copy (``"marked"``). None: no node or
+        edge colour is taken from the paper's definitions for it.
     draw : tuple, optional
         ``(element, node meaning, pooled)`` for drawings (:mod:`wltools.draw.colourings`): what an
         element is (``"node"`` / ``"pair"``), what a node's colour means, and whether the node
@@ -133,6 +142,7 @@ class WLTest:
     peak_bytes: Callable | None = None
     hom_family: str | None = None
     no_hom_family: str = ""
+    level_readout: str | None = None
     draw: tuple | None = None
     collection: str = "shared"
     time_power: int = 3
@@ -155,6 +165,9 @@ class WLTest:
                 raise ValueError(f"test {self.name!r}: {what} must be one of {', '.join(allowed)}, got {value!r}")
         if self.declaration is None and self.fast_path is None:
             raise ValueError(f"test {self.name!r} needs a declaration or a fast path")
+        if self.level_readout not in (None, *READOUTS):
+            raise ValueError(f"test {self.name!r}: level_readout must be None or one of {', '.join(READOUTS)}, "
+                             f"got {self.level_readout!r}")
 
     def __repr__(self) -> str:
         return f"WLTest({self.name!r}, label={self.label!r}, colours={self.colours!r})"

@@ -32,7 +32,7 @@ FWL2 = WLTest(
     "3wl", "3-WL", "pairs", "Cai, Fürer & Immerman 1992 (2-FWL); Morris et al., AAAI 2019",
     declaration=lambda G, H, *, labels=None: fwl2_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl2_reference(G, H, labels=labels),
-    peak_bytes=peak_bytes, hom_family="2-FGNN", draw=("pair", "the colour of the pair (v, v)", False),
+    peak_bytes=peak_bytes, hom_family="2-FGNN", level_readout="pairs", draw=("pair", "the colour of the pair (v, v)", False),
     group="default", aliases=("2fwl",), max_nodes=1000, classes=fwl2_classes)
 
 TESTS = (FWL2,)

@@ -51,6 +51,7 @@ def _marking(name: str, marks: int) -> WLTest:
         fast_path=lambda G, H, *, labels=None: refine_marking(G, H, marks, name),
         reference=lambda G, H, *, labels=None: refine_marking(G, H, marks, name, reference=True),
         labels="none", label_note=NOTE, peak_bytes=peak_bytes, hom_family="Subgraph GNN" if marks == 1 else None,
+        level_readout="marked" if marks == 1 else None,
         collection="pairwise", group="baseline", beyond_3wl=marks == 2, time_power=3 + (marks == 2),
         batch_path=_batch_path(name) if marks == 1 else None)
 

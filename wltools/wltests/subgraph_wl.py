@@ -69,6 +69,7 @@ def _subgraph_wl(spec) -> WLTest:
         fast_path=lambda G, H, *, labels=None: refine_swl(G, H, name, labels=labels),
         reference=lambda G, H, *, labels=None: refine_swl_reference(G, H, name, labels=labels),
         peak_bytes=peak_bytes, hom_family=spec.hom_family,  # its model class, where characterised
+        level_readout="pairs" if spec.hom_family else None,  # chi(u, v), as the paper reads those classes
         draw=_DRAW[spec.pooling], collection="pairwise",
         group="subgraph-wl")
 

@@ -30,7 +30,7 @@ WL1 = WLTest(
     declaration=lambda G, H, *, labels=None: wl1_declaration(G, H, labels=labels),
     fast_path=lambda G, H, *, labels=None: refine_wl1(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_wl1_reference(G, H, labels=labels),
-    peak_bytes=peak_bytes, hom_family="MPNN", draw=("node", "its colour", False), group="default",
+    peak_bytes=peak_bytes, hom_family="MPNN", level_readout="node", draw=("node", "its colour", False), group="default",
     classes=wl1_classes)
 
 TESTS = (WL1,)
