@@ -79,7 +79,7 @@ class WLTest:
     level_readout : str, optional
         How its node and edge colours are read for Zhang et al.'s node- and edge-level checks
         (ICLR 2024, Sec. 3.3; :mod:`wltools.hierarchy.levels`), one of :data:`READOUTS`: its own node
-        colours (``"node"``), its pair colours :math:`\chi(u, v)`, a node's being the pooled row
+        colours (``"node"``), its pair colours χ(u, v), a node's being the pooled row
         (``"pairs"``), or the class of each vertex's marked copy (``"marked"``). None: no node or
         edge colour is taken from the paper's definitions for it.
     draw : tuple, optional
