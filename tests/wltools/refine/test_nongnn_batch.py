@@ -238,6 +238,60 @@ def test_ego_keys_with_and_without_orbits(brec, atlas_pairs, ratio, radius, shar
     assert [table[i] for i in ids.tolist()] == [k for G in graphs for k in ego_keys(G, radius)]
 
 
+@pytest.mark.parametrize("share", (0, 10))
+def test_rounds_read_neighbour_colours_either_way(brec, atlas_pairs, monkeypatch, share):
+    """Every round's neighbour colours from the whole CSR (share 0) or from the relevant classes'
+    neighbour lists alone (share 10): the same results as refine_pair (m1: its marked copies)."""
+    monkeypatch.setattr(batch_rounds, "SCAN_SHARE", share)
+    pairs = [brec[i] for i in range(0, 400, 13)] + atlas_pairs[::9]
+    for test in ("s3", "n1", "m1"):
+        assert refine_pairs(pairs, test) == _per_pair(pairs, test), test
+
+
+def test_graphs_of_more_than_256_nodes(brec):
+    """Neighbour ids above a byte (read by np.fromiter, not through a bytearray), five-word
+    bitsets for the triangles, beside BREC pairs."""
+    regular = []
+    for seed in (1, 2):  # nodes 0..n-1 in order
+        G = nx.Graph()
+        G.add_nodes_from(range(300))
+        G.add_edges_from(nx.random_regular_graph(4, 300, seed=seed).edges)
+        regular.append(G)
+    big = [(nx.cycle_graph(300), nx.disjoint_union(nx.cycle_graph(150), nx.cycle_graph(150))), tuple(regular)]
+    pairs = big + [brec[i] for i in (0, 270, 390)]
+    u, rejected = union_of(pairs)
+    assert not rejected
+    assert u.local.tolist() == [v for pair in pairs for X in pair for _, nbrs in X.adjacency() for v in nbrs]
+    for test in ("s3", "n1"):
+        assert refine_pairs(pairs, test) == _per_pair(pairs, test), test
+
+
+def test_nodes_equal_to_0_to_n_but_not_ints():
+    """Nodes 0.0, 1.0, ... are the nodes 0..n-1 to the union as to refine_pair (np.fromiter reads
+    them; a bytearray refuses floats)."""
+    floats = [nx.relabel_nodes(G, {v: float(v) for v in G}) for G in (nx.path_graph(4), nx.star_graph(3))]
+    pairs = [tuple(floats), (nx.path_graph(4), nx.star_graph(3))]
+    assert not union_of(pairs)[1]
+    for test in ("s3", "n1"):
+        assert refine_pairs(pairs, test) == _per_pair(pairs, test), test
+
+
+def test_orbits_by_bliss_equal_nauty_orbits(brec, atlas_pairs):
+    """The ego keys' automorphism orbits (bliss's generators, closed by labels) are nauty's
+    (:func:`wltools.refine.marking.automorphism_orbits`): graphs of every BREC category, the
+    atlas pairs' graphs (isolated nodes, disconnected graphs), random graphs."""
+    from wltools.refine.marking import automorphism_orbits
+
+    rng = random.Random(3)
+    graphs = [X for i in range(0, 400, 7) for X in brec[i]] + [X for pair in atlas_pairs[:-3] for X in pair]
+    graphs += [nx.gnp_random_graph(rng.randint(1, 30), rng.random(), seed=i) for i in range(60)]
+    graphs += [nx.cycle_graph(12), nx.petersen_graph(), nx.disjoint_union(nx.cycle_graph(5), nx.cycle_graph(5))]
+    u, rejected = union_of([(G, G) for G in graphs])
+    assert not rejected
+    for p, G in enumerate(graphs):
+        assert batch_ego._orbits(u, 2 * p).tolist() == automorphism_orbits(G).tolist()
+
+
 def test_batchable_and_other_tests_pass_through(atlas_pairs):
     assert [batchable(t) for t in ("s3", "s4", "n1", "n7", "m1", "m2", "1wl", "3wl")] == [True] * 5 + [False] * 3
     pairs = atlas_pairs[::40]
@@ -296,6 +350,8 @@ def test_triangles_of_the_union_by_bitsets_sparse_product_and_byte_table(brec, m
     graphs = [X for pair in pairs for X in pair]
     u, _ = union_of(pairs)
     want = [c[0] for G in graphs for c in substructure_counts(G, 3)]
-    assert batch_counts.union_triangles(u).tolist() == want
+    for words in (16, 2, 1, 0):  # bitsets of up to 4 words; graphs of more than 128, 64, 0 nodes by the sparse product
+        monkeypatch.setattr(batch_counts, "WORDS", words)
+        assert batch_counts.union_triangles(u).tolist() == want
     monkeypatch.delattr(np, "bitwise_count", raising=False)  # numpy < 2
     assert batch_counts.union_triangles(u).tolist() == want

@@ -46,6 +46,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -64,7 +65,8 @@ COPY_NODES = 2**21
 class _Graphs:
     """A disjoint union of graphs in groups (a group: one refinement of the pair path, its rows
     ranked together), each group's nodes consecutive: CSR, each node's group (``pair_of``), and
-    the number of groups; what :func:`~wltools.refine.batch.rounds.split_round` reads."""
+    the number of groups; what :func:`~wltools.refine.batch.rounds.split_round` reads (with
+    :attr:`owner`, computed when first read)."""
 
     indptr: np.ndarray
     indices: np.ndarray
@@ -75,6 +77,11 @@ class _Graphs:
     @property
     def nodes(self) -> int:
         return int(self.deg.size)
+
+    @cached_property
+    def owner(self) -> np.ndarray:
+        """The node whose neighbour list holds each slot (as :attr:`Union.owner`)."""
+        return np.repeat(np.arange(self.deg.size, dtype=np.int64), self.deg)
 
     @property
     def side(self) -> np.ndarray:
