@@ -162,6 +162,29 @@ def test_reliability_set():
     assert sides == {"g", "h"}
 
 
+def _edge_index_by_tuples(G: nx.Graph) -> list:
+    """The sorted arcs of G without self-loops, both directions, each once, over Python tuples."""
+    pairs = [(int(u), int(v)) for u, v in G.edges() if u != v]
+    return sorted(set(pairs) | {(v, u) for u, v in pairs})
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_to_pyg_equals_sorting_python_tuples(seed):
+    """to_pyg's numpy ordering of the arcs against sorting tuples, on random graphs with self-loops,
+    isolated nodes, float node names equal to 0..n-1, and no edges at all."""
+    import random
+
+    rng = random.Random(seed)
+    n = rng.randint(1, 40)
+    G = nx.gnp_random_graph(n, rng.random() * 0.5, seed=seed)
+    G.add_edges_from((v, v) for v in rng.sample(range(n), min(3, n)))
+    graphs = [G, nx.relabel_nodes(G, {v: float(v) for v in G}), nx.empty_graph(n)]
+    for X in graphs:
+        data = ds.to_pyg(X)
+        assert data.edge_index.t().tolist() == [list(a) for a in _edge_index_by_tuples(X)]
+        assert data.edge_index.dtype == torch.long and data.num_nodes == n
+
+
 def test_to_pyg():
     pair = ds.load_pairs(ids=[0])[0]
     data = ds.to_pyg(pair.g)
