@@ -17,7 +17,7 @@ paper twists could not be read here). Edge level is not checked (:data:`EDGE_LEV
 A machine check of maximality on every small pattern.
 
 ``hierarchy-certified``: :func:`wltools.hierarchy.hierarchy` over the tests of the cited strict chain
-(1-WL < SWL(VS) < SSWL < Local 2-FWL < 2-FWL < 3-FWL; :data:`wltools.hierarchy.sources.THEOREM_EDGES`):
+(1-WL < SWL(VS) < SSWL < Local 2-FWL < 2-FWL < 3-FWL; :func:`wltools.hierarchy.sources.theorem_edges`):
 every certified pair re-checks from its graph6 alone (:func:`wltools.hierarchy.verify_certificate`),
 and no certified pair contradicts a cited order (a test separating a pair that a test cited as
 stronger does not).
@@ -36,7 +36,7 @@ _SOURCE = ("Zhang, Gai, Du, Ye, He & Wang, ICLR 2024 (arXiv 2401.08514), Sec. 3 
 #: ``fuerer-pairs`` checks node level too (Sec. 3.3, Theorem 3.7).
 _FUERER_SOURCE = _SOURCE.replace("Theorems 3.4, 3.10", "Theorems 3.4, 3.7, 3.10")
 
-#: The tests of the cited strict chain (:data:`wltools.hierarchy.sources.THEOREM_EDGES`).
+#: The tests of the cited strict chain (:func:`wltools.hierarchy.sources.theorem_edges`).
 CHAIN = ("1wl", "swl-vs", "sswl", "slfwl2", "3wl", "3fwl")
 
 
@@ -206,14 +206,15 @@ def check_fuerer_pairs(*, max_nodes: int | None = None) -> ClaimResult:
 def check_hierarchy_certified() -> ClaimResult:
     """The sweep of :func:`wltools.hierarchy.hierarchy` over :data:`CHAIN`, its certificates re-checked."""
     from wltools.hierarchy import hierarchy, verify_certificate
-    from wltools.hierarchy.sources import THEOREM_EDGES
+    from wltools.hierarchy.sources import theorem_edges
 
     h = hierarchy(CHAIN, max_seconds=1e9)
     problems = [f"{a} < {b} certificate: {p}" for (a, b), c in sorted(h.certificates.items())
                 for p in verify_certificate(c.to_dict())]
     contradicted = h.contradictions()
-    shown = sorted(e for e in THEOREM_EDGES if e in h.certificates)
-    unshown = sorted(set(THEOREM_EDGES) - set(shown))
+    cited = theorem_edges()
+    shown = sorted(e for e in cited if e in h.certificates)
+    unshown = sorted(set(cited) - set(shown))
     evidence = {"tests": list(CHAIN), "certificates": len(h.certificates), "recheck_failures": len(problems),
                 "contradicted_theorems": contradicted,
                 "cited_edges_with_a_certified_pair": [f"{a} < {b}" for a, b in shown],
@@ -225,6 +226,6 @@ def check_hierarchy_certified() -> ClaimResult:
     witness = "; ".join(f"{a} < {b}: {h.certificates[(a, b)].G.number_of_nodes()} vertices, "
                         f"{h.certificates[(a, b)].construction}" for a, b in shown)
     return ClaimResult("PASS", f"all {len(h.certificates)} certified pairs among {len(CHAIN)} tests re-check and none "
-                       f"contradicts a cited order; {len(shown)} of the {len(THEOREM_EDGES)} cited strict edges have a "
+                       f"contradicts a cited order; {len(shown)} of the {len(cited)} cited strict edges have a "
                        f"certified pair here ({', '.join(f'{a} < {b}' for a, b in unshown) or 'none'} without)",
                        evidence, witness=witness)

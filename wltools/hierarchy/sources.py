@@ -1,8 +1,9 @@
 """Where a "weaker" edge of the hierarchy comes from: a published theorem, or only the pairs searched.
 
-:data:`THEOREM_EDGES` lists the strict orders the project can cite with a theorem number (each the
-source the homomorphism families of :mod:`wltools.hom.families` already rest on). An edge that
-follows from them by transitivity is cited through the chain. Every other "weaker" of
+:func:`theorem_edges` lists the strict orders the project can cite with a theorem number (each the
+source the homomorphism families of :mod:`wltools.hom.families` already rest on), as each test
+declares them (:attr:`WLTest.strictly_above <wltools.wltests.base.WLTest>`, in its module). An edge
+that follows from them by transitivity is cited through the chain. Every other "weaker" of
 :func:`wltools.hierarchy.table.hierarchy` is an observation on the candidates searched, and says so.
 
 :func:`brec_equal_sets` reads a BREC theory table (``reports/brec-theory/verdicts.csv``, made by
@@ -13,33 +14,48 @@ hierarchy holds a certified pair between two tests of one group, BREC is too sma
 from __future__ import annotations
 
 import csv
+import functools
 from pathlib import Path
 
 from ..errors import GraphFormatError
 
-__all__ = ["THEOREM_EDGES", "theorem_source", "contradicted_theorems", "brec_separated", "brec_equal_sets",
+__all__ = ["theorem_edges", "theorem_source", "contradicted_theorems", "brec_separated", "brec_equal_sets",
            "brec_notes"]
 
-_ZHANG = "Zhang, Gai, Du, Ye, He & Wang, ICLR 2024 (arXiv 2401.08514)"
+_ZHANG = "Zhang, Gai, Du, Ye, He & Wang, ICLR 2024 (arXiv 2401.08514)"  # a chain's citation
 
-#: ``(a, b) -> citation`` for "a is strictly weaker than b" proved in the literature.
-THEOREM_EDGES: dict[tuple[str, str], str] = {
-    ("1wl", "swl-vs"): f"{_ZHANG}, Theorem 3.4 and Corollary 4.1 (MPNN < Subgraph GNN)",
-    ("swl-vs", "sswl"): f"{_ZHANG}, Theorem 3.4 and Corollary 4.1 (Subgraph GNN < Local 2-GNN)",
-    ("sswl", "slfwl2"): f"{_ZHANG}, Theorem 3.4 and Corollary 4.1 (Local 2-GNN < Local 2-FGNN)",
-    ("slfwl2", "3wl"): f"{_ZHANG}, Theorem 3.4 and Corollary 4.1 (Local 2-FGNN < 2-FGNN)",
-    ("3wl", "3fwl"): f"{_ZHANG}, Sec. 3.4, Theorem 3.10 (k = 2 against k = 3); Cai, Fürer & Immerman 1992",
-}
+
+@functools.lru_cache(maxsize=1)
+def theorem_edges() -> dict[tuple[str, str], str]:
+    """``(a, b) -> citation`` for "a is strictly weaker than b" proved in the literature: the
+    :attr:`~wltools.wltests.base.WLTest.strictly_above` of every built-in test, weakest first.
+
+    Examples
+    --------
+    >>> chain = [a for a, _ in theorem_edges()] + [list(theorem_edges())[-1][1]]
+    >>> " < ".join(chain).startswith("1wl < ")
+    True
+    """
+    from graphlib import TopologicalSorter
+
+    from ..wltests.registry import builtin_tests
+
+    edges = {(below, t.name): cite for t in builtin_tests() for below, cite in t.strictly_above}
+    ts: TopologicalSorter = TopologicalSorter()
+    for a, b in sorted(edges):
+        ts.add(b, a)
+    rank = {x: i for i, x in enumerate(ts.static_order())}  # a cycle of citations raises CycleError
+    return {e: edges[e] for e in sorted(edges, key=lambda e: (rank[e[0]], rank[e[1]]))}
 
 
 def theorem_source(a: str, b: str) -> str | None:
-    """The citation for "a strictly weaker than b" (a chain of :data:`THEOREM_EDGES` through tests
+    """The citation for "a strictly weaker than b" (a chain of :func:`theorem_edges` through tests
     of any kind), or None where no theorem orders them."""
     chain = _path(a, b)
     if chain is None:
         return None
     if len(chain) == 2:
-        return THEOREM_EDGES[(a, b)]
+        return theorem_edges()[(a, b)]
     steps = " < ".join(chain)
     return f"{steps}: each step {_ZHANG}, Theorems 3.4, 3.10 and Corollary 4.1"
 
@@ -48,7 +64,7 @@ def _path(a: str, b: str) -> list[str] | None:
     frontier, seen = [[a]], {a}
     while frontier:
         path = frontier.pop(0)
-        for x, y in THEOREM_EDGES:
+        for x, y in theorem_edges():
             if x == path[-1] and y not in seen:
                 if y == b:
                     return path + [y]

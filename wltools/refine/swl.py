@@ -150,6 +150,9 @@ class SWLClass:
         test matches, the key of its homomorphism family in :mod:`wltools.hom.families` (the
         identification is argued in :mod:`wltools.wltests.subgraph_wl`); None: no published
         characterisation.
+    strictly_above : tuple of (str, str)
+        ``(test, citation)`` for each test proved strictly weaker than this class
+        (:attr:`wltools.wltests.base.WLTest.strictly_above`).
     """
 
     name: str
@@ -160,9 +163,12 @@ class SWLClass:
     models: tuple
     source: str
     hom_family: str | None = None
+    strictly_above: tuple = ()
 
 
 _PAPER = "Zhang, Feng, Du, He & Wang, ICML 2023"
+#: The strict chain MPNN < Subgraph GNN < Local 2-GNN < Local 2-FGNN < 2-FGNN.
+ZHANG_2024_CHAIN = "Zhang, Gai, Du, Ye, He & Wang, ICLR 2024 (arXiv 2401.08514), Theorem 3.4 and Corollary 4.1"
 
 #: The eight tests, weakest first (the order of :data:`wltools.refine.names.SUBGRAPH_WL_TESTS`).
 SWL_CLASSES: dict[str, SWLClass] = {
@@ -172,7 +178,8 @@ SWL_CLASSES: dict[str, SWLClass] = {
                  ("NGNN (Zhang & Li 2021)", "DE+NGNN (distance encoding; no more powerful than node marking, module docstring)",
                   "DS-GNN (ESAN, Bevilacqua et al. 2022)", "ID-GNN-style node marking with a local MPNN (this project's reading)",
                   "authors' SWL_VS"),
-                 f"{_PAPER}, Sec. 4 (theorem (?)); main_zinc.py SWL_VS", hom_family="Subgraph GNN"),
+                 f"{_PAPER}, Sec. 4 (theorem (?)); main_zinc.py SWL_VS", hom_family="Subgraph GNN",
+                 strictly_above=(("1wl", f"{ZHANG_2024_CHAIN} (MPNN < Subgraph GNN)"),)),
         SWLClass("swl-sv", "SWL(SV)", ("uL",), "SV", "marking",
                  ("authors' SWL_SV",),
                  f"{_PAPER}, Sec. 4; main_zinc.py SWL_SV"),
@@ -188,14 +195,16 @@ SWL_CLASSES: dict[str, SWLClass] = {
                  f"{_PAPER}, Sec. 4; main_zinc.py GSWL"),
         SWLClass("sswl", "SSWL", ("uL", "vL"), "VS", "marking",
                  ("GNN-SSWL and GNN-SSWL+ (SSWL / SSWL_P in the authors' code; BREC's SSWL_P)",),
-                 f"{_PAPER}, Sec. 4; main_zinc.py SSWL, SSWL_P", hom_family="Local 2-GNN"),
+                 f"{_PAPER}, Sec. 4; main_zinc.py SSWL, SSWL_P", hom_family="Local 2-GNN",
+                 strictly_above=(("swl-vs", f"{ZHANG_2024_CHAIN} (Subgraph GNN < Local 2-GNN)"),)),
         SWLClass("lfwl2", "LFWL(2)", ("fwl-v",), "all", "atomic",
                  ("GNN-LFWL(2) (the paper's localised 2-FWL network)",),
                  f"{_PAPER}, Sec. 5 (definition (?)); localised 2-FWL over N^1(v)"),
         SWLClass("slfwl2", "SLFWL(2)", ("fwl-uv",), "all", "atomic",
                  ("GNN-SLFWL(2) (the paper's symmetrised localised 2-FWL network)",),
                  f"{_PAPER}, Sec. 5 (definition (?)); symmetrised, over N^1(u) | N^1(v)",
-                 hom_family="Local 2-FGNN"),
+                 hom_family="Local 2-FGNN",
+                 strictly_above=(("sswl", f"{ZHANG_2024_CHAIN} (Local 2-GNN < Local 2-FGNN)"),)),
     )
 }
 

@@ -82,6 +82,9 @@ class WLTest:
         colours (``"node"``), its pair colours χ(u, v), a node's being the pooled row
         (``"pairs"``), or the class of each vertex's marked copy (``"marked"``). None: no node or
         edge colour is taken from the paper's definitions for it.
+    strictly_above : tuple of (str, str)
+        ``(test, citation)`` for each test proved strictly weaker than this one, with the theorem
+        that proves it (the cited edges of :func:`wltools.hierarchy.sources.theorem_edges`).
     draw : tuple, optional
         ``(element, node meaning, pooled)`` for drawings (:mod:`wltools.draw.colourings`): what an
         element is (``"node"`` / ``"pair"``), what a node's colour means, and whether the node
@@ -143,6 +146,7 @@ class WLTest:
     hom_family: str | None = None
     no_hom_family: str = ""
     level_readout: str | None = None
+    strictly_above: tuple = ()
     draw: tuple | None = None
     collection: str = "shared"
     time_power: int = 3
@@ -165,6 +169,9 @@ class WLTest:
                 raise ValueError(f"test {self.name!r}: {what} must be one of {', '.join(allowed)}, got {value!r}")
         if self.declaration is None and self.fast_path is None:
             raise ValueError(f"test {self.name!r} needs a declaration or a fast path")
+        if not all(isinstance(e, tuple) and len(e) == 2 and all(isinstance(x, str) and x for x in e)
+                   for e in self.strictly_above):
+            raise ValueError(f"test {self.name!r}: strictly_above must hold (test, citation) pairs of words")
         if self.level_readout not in (None, *READOUTS):
             raise ValueError(f"test {self.name!r}: level_readout must be None or one of {', '.join(READOUTS)}, "
                              f"got {self.level_readout!r}")

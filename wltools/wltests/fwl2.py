@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..refine.cost_terms import BLOCK_FACTOR, DEFAULT_MAX_BYTES, overhead_bytes, store_bytes
 from ..refine.fwl import fwl2_declaration, refine_fwl2_reference
+from ..refine.swl import ZHANG_2024_CHAIN
 from ..testing.references import fwl2_classes
 from .base import WLTest
 
@@ -33,6 +34,7 @@ FWL2 = WLTest(
     declaration=lambda G, H, *, labels=None: fwl2_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl2_reference(G, H, labels=labels),
     peak_bytes=peak_bytes, hom_family="2-FGNN", level_readout="pairs", draw=("pair", "the colour of the pair (v, v)", False),
-    group="default", aliases=("2fwl",), max_nodes=1000, classes=fwl2_classes)
+    group="default", aliases=("2fwl",), max_nodes=1000, classes=fwl2_classes,
+    strictly_above=(("slfwl2", f"{ZHANG_2024_CHAIN} (Local 2-FGNN < 2-FGNN)"),))
 
 TESTS = (FWL2,)

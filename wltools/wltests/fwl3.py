@@ -49,6 +49,8 @@ FWL3 = WLTest(
     declaration=lambda G, H, *, labels=None: fwl3_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl3_reference(G, H, labels=labels),
     peak_bytes=peak_bytes, hom_family="3-FGNN", collection="pairwise", group="on-request", beyond_3wl=True,
-    time_power=4, round_item_seconds=ROUND_ITEM_SECONDS, max_nodes=120, classes=fwl3_classes)
+    time_power=4, round_item_seconds=ROUND_ITEM_SECONDS, max_nodes=120, classes=fwl3_classes,
+    strictly_above=(("3wl", "Zhang, Gai, Du, Ye, He & Wang, ICLR 2024 (arXiv 2401.08514), Sec. 3.4, Theorem 3.10 "
+                            "(k = 2 against k = 3); Cai, Fürer & Immerman 1992"),))
 
 TESTS = (FWL3,)

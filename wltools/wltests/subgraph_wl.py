@@ -70,6 +70,7 @@ def _subgraph_wl(spec) -> WLTest:
         reference=lambda G, H, *, labels=None: refine_swl_reference(G, H, name, labels=labels),
         peak_bytes=peak_bytes, hom_family=spec.hom_family,  # its model class, where characterised
         level_readout="pairs" if spec.hom_family else None,  # chi(u, v), as the paper reads those classes
+        strictly_above=spec.strictly_above,
         draw=_DRAW[spec.pooling], collection="pairwise",
         group="subgraph-wl")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from wltools.hierarchy import verify_certificate
-from wltools.hierarchy.sources import THEOREM_EDGES, brec_notes, theorem_source
+from wltools.hierarchy.sources import brec_notes, theorem_edges, theorem_source
 from wltools.hierarchy.table import Hierarchy
 from wltools.refine.names import EVERY_TEST
 
@@ -70,11 +70,11 @@ def test_no_cited_theorem_is_contradicted_and_each_is_cited(record):
     assert record["contradicted_theorems"] == []
     rel = {(r["a"], r["b"]): r for r in record["pairs"]}
     uncertified = set()
-    for a, b in THEOREM_EDGES:
+    for a, b in theorem_edges():
         row = rel.get((a, b)) or rel.get((b, a))
         if row is None:
             continue  # 3fwl: not in the default list
-        assert row["source"] and THEOREM_EDGES[(a, b)] in row["source"], (a, b)
+        assert row["source"] and theorem_edges()[(a, b)] in row["source"], (a, b)
         # never the other way: A separating a pair B does not would contradict the theorem
         assert (row["a_over_b"] if row["a"] == a else row["b_over_a"]) is None, (a, b)
         if (row["b_over_a"] if row["a"] == a else row["a_over_b"]) is None:
@@ -127,3 +127,14 @@ def test_a_file_that_is_no_brec_table_is_one_line(tmp_path):
     bad.write_text("a,b\n1,2\n")
     one_error_line(run("hierarchy", "--tests", "1wl,spd", "--max-seconds", "5", "--against-brec", bad),
                    "not a BREC theory table")
+
+
+def test_cited_edges_are_the_published_chain():
+    """The strict orders the tests declare (WLTest.strictly_above) are exactly the published chain:
+    MPNN < Subgraph GNN < Local 2-GNN < Local 2-FGNN < 2-FGNN (Zhang et al., ICLR 2024, Theorem 3.4,
+    Corollary 4.1) and 2-FWL < 3-FWL (Theorem 3.10), weakest first."""
+    assert list(theorem_edges()) == [("1wl", "swl-vs"), ("swl-vs", "sswl"), ("sswl", "slfwl2"), ("slfwl2", "3wl"),
+                                     ("3wl", "3fwl")]
+    assert all("Theorem 3.4 and Corollary 4.1" in c for c in list(theorem_edges().values())[:4])
+    assert "Theorem 3.10" in theorem_edges()[("3wl", "3fwl")]
+    assert theorem_source("1wl", "3fwl").startswith("1wl < swl-vs < sswl < slfwl2 < 3wl < 3fwl")
