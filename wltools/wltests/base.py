@@ -82,6 +82,10 @@ class WLTest:
         colours (``"node"``), its pair colours χ(u, v), a node's being the pooled row
         (``"pairs"``), or the class of each vertex's marked copy (``"marked"``). None: no node or
         edge colour is taken from the paper's definitions for it.
+    srg_equal : str
+        Why any two strongly regular graphs with equal parameters get equal colours under it (a
+        theorem or a short argument; the suites of such graphs then expect it to separate none of
+        their pairs, :mod:`wltools.suites`); empty where it may separate them.
     strictly_above : tuple of (str, str)
         ``(test, citation)`` for each test proved strictly weaker than this one, with the theorem
         that proves it (the cited edges of :func:`wltools.hierarchy.sources.theorem_edges`).
@@ -146,6 +150,7 @@ class WLTest:
     hom_family: str | None = None
     no_hom_family: str = ""
     level_readout: str | None = None
+    srg_equal: str = ""
     strictly_above: tuple = ()
     draw: tuple | None = None
     collection: str = "shared"

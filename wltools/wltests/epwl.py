@@ -27,7 +27,7 @@ from .base import WLTest
 _NOTE = "EPWL is defined on the adjacency / Laplacian matrix; edge labels do not enter it"
 
 
-def _epwl(name: str, label: str, matrix: str, scale: int) -> WLTest:
+def _epwl(name: str, label: str, matrix: str, scale: int, srg_equal: str) -> WLTest:
     def peak_bytes(n: int, m: int, *, max_degree: int | None = None, **_) -> int:
         n, m = max(int(n), 0), max(int(m), 0)
         W = DEFAULT_MAX_BYTES
@@ -43,10 +43,11 @@ def _epwl(name: str, label: str, matrix: str, scale: int) -> WLTest:
         reference=lambda G, H, *, labels=None: refine_epwl_reference(G, H, name, labels=labels),
         labels="nodes", label_note=_NOTE, peak_bytes=peak_bytes, hom_family="spectral invariant GNN" if scale == 1 else None,
         draw=("node", "its colour", False), group="extra",
-        pair_keys=lambda graphs: walk_keys(graphs, MATRICES[name]))
+        pair_keys=lambda graphs: walk_keys(graphs, MATRICES[name]), srg_equal=srg_equal)
 
 
-EPWL = _epwl("epwl", "EPWL", "adjacency matrix", 1)
-EPWL_LAP = _epwl("epwl-lap", "EPWL-L", "Laplacian", 2)
+EPWL = _epwl("epwl", "EPWL", "adjacency matrix", 1,
+             "the projections of A are polynomials in A, hence functions of (u = v, adjacent, not)")
+EPWL_LAP = _epwl("epwl-lap", "EPWL-L", "Laplacian", 2, "L = kI - A for k-regular graphs: the same projections as A")
 
 TESTS = (EPWL, EPWL_LAP)

@@ -35,6 +35,7 @@ FWL2 = WLTest(
     reference=lambda G, H, *, labels=None: refine_fwl2_reference(G, H, labels=labels),
     peak_bytes=peak_bytes, hom_family="2-FGNN", level_readout="pairs", draw=("pair", "the colour of the pair (v, v)", False),
     group="default", aliases=("2fwl",), max_nodes=1000, classes=fwl2_classes,
+    srg_equal="strongly regular graphs with equal parameters are 3-WL (2-FWL)-equivalent",
     strictly_above=(("slfwl2", f"{ZHANG_2024_CHAIN} (Local 2-FGNN < 2-FGNN)"),))
 
 TESTS = (FWL2,)

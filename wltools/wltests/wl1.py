@@ -31,6 +31,6 @@ WL1 = WLTest(
     fast_path=lambda G, H, *, labels=None: refine_wl1(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_wl1_reference(G, H, labels=labels),
     peak_bytes=peak_bytes, hom_family="MPNN", level_readout="node", draw=("node", "its colour", False), group="default",
-    classes=wl1_classes)
+    classes=wl1_classes, srg_equal="strongly regular graphs with equal parameters are 1-WL-equivalent")
 
 TESTS = (WL1,)

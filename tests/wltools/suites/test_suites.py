@@ -319,3 +319,14 @@ def _compare_pairs(old: list[dict], new: list[dict], tests: tuple[str, ...], key
         for t in tests:
             assert {k: n["tests"][t][k] for k in keys} == {k: o["tests"][t][k] for k in keys}, (o["id"], t)
     return len(old) * len(tests)
+
+
+def test_strongly_regular_suites_expect_what_the_tests_declare():
+    """Each strongly regular suite expects 0 separated pairs exactly from the tests that declare why
+    equal-parameter SRGs are equivalent under them (WLTest.srg_equal): 1-WL and 3-WL (2-FWL), EPWL
+    over A and over L (polynomials in A); the counts themselves are computed by
+    test_expected_counts_of_every_suite."""
+    for name in ("sr16", "sr25", "sr26", "sr28", "sr29", "sr40"):
+        expected = suites.get_suite(name).expected
+        assert list(expected) == ["1wl", "3wl", "epwl", "epwl-lap"], name
+        assert all(n == 0 and why for n, why in expected.values()), name
