@@ -109,18 +109,20 @@ def main(argv=None) -> int:
         for pid, got, want in mism[:3]:
             print(f"MISMATCH {test} pair {pid}: got {got} want {want}", file=sys.stderr)
         row = {"pairs": len(new["records"]), "repeat": args.repeat, "new_s": round(min(new_s), 3),
-               "mismatches": len(mism)}
+               "mismatches": len(mism), "base": args.base_rev}
         if old_s:
             row.update(old_s=round(min(old_s), 3), ratio=round(min(new_s) / min(old_s), 3))
         result[test] = row
         print(test, row, flush=True)
     if not args.check_only:
         if args.merge and OUT.exists():
-            result = {**json.loads(OUT.read_text())["tests"], **result}
+            before = json.loads(OUT.read_text())
+            kept = {t: {**r, "base": r.get("base", before["base"].split()[2])} for t, r in before["tests"].items()}
+            result = {**kept, **result}
         OUT.write_text(json.dumps({"what": "seconds to refine the BREC pairs per test (all 400, or --ids for "
                                            "--slow-tests), new engine vs old tree, same machine, same run, "
                                            "alternating per test, best of repeat",
-                                   "base": f"git archive {args.base_rev} (the tree before the kernel)",
+                                   "base": "git archive BASE, BASE per test (its base): the old tree it ran against",
                                    "single": args.single, "ids": args.ids, "slow_tests": args.slow_tests,
                                    "repeat": args.repeat, "machine": platform.machine(),
                                    "python": platform.python_version(), "tests": result}, indent=1) + "\n")

@@ -276,22 +276,6 @@ def test_nodes_equal_to_0_to_n_but_not_ints():
         assert refine_pairs(pairs, test) == _per_pair(pairs, test), test
 
 
-def test_orbits_by_bliss_equal_nauty_orbits(brec, atlas_pairs):
-    """The ego keys' automorphism orbits (bliss's generators, closed by labels) are nauty's
-    (:func:`wltools.refine.marking.automorphism_orbits`): graphs of every BREC category, the
-    atlas pairs' graphs (isolated nodes, disconnected graphs), random graphs."""
-    from wltools.refine.marking import automorphism_orbits
-
-    rng = random.Random(3)
-    graphs = [X for i in range(0, 400, 7) for X in brec[i]] + [X for pair in atlas_pairs[:-3] for X in pair]
-    graphs += [nx.gnp_random_graph(rng.randint(1, 30), rng.random(), seed=i) for i in range(60)]
-    graphs += [nx.cycle_graph(12), nx.petersen_graph(), nx.disjoint_union(nx.cycle_graph(5), nx.cycle_graph(5))]
-    u, rejected = union_of([(G, G) for G in graphs])
-    assert not rejected
-    for p, G in enumerate(graphs):
-        assert batch_ego._orbits(u, 2 * p).tolist() == automorphism_orbits(G).tolist()
-
-
 def test_batchable_and_other_tests_pass_through(atlas_pairs):
     assert [batchable(t) for t in ("s3", "s4", "n1", "n7", "m1", "m2", "1wl", "3wl")] == [True] * 5 + [False] * 3
     pairs = atlas_pairs[::40]

@@ -11,10 +11,11 @@ pynauty, prefixed by the order). Here all ego networks of all graphs are extract
   (:data:`SPARSE_SHARE`). The order of a ball only decides which labelled copies of an ego network
   coincide, never its key (the certificate is canonical);
 * in a graph whose ego networks are large against the graph (:data:`ORBIT_RATIO`), only one node
-  per automorphism orbit (the orbits of the group whose generators bliss finds, :func:`_orbits`;
-  nauty's, :func:`wltools.refine.marking.automorphism_orbits`, are the same, found more slowly):
-  nodes of one orbit have isomorphic ego networks, so equal keys; for ``K >= 2`` one node of those
-  whose ball is their whole graph;
+  per automorphism orbit (nauty's orbits of the whole graph,
+  :func:`wltools.refine.marking.automorphism_orbits`; bliss's, through python-igraph, take about 12 ms
+  less on BREC but importing igraph costs about 0.5 s in a fresh process): nodes of one orbit have
+  isomorphic ego networks, so equal keys; for ``K >= 2`` one node of those whose ball is their
+  whole graph;
 * the induced adjacency matrices of all balls of one size ``b``, gathered at once from one flat
   buffer holding every graph's dense adjacency matrix;
 * deduplicated as labelled graphs (equal matrices, equal keys; exact grouping of the matrices
@@ -26,8 +27,8 @@ pynauty, prefixed by the order). Here all ego networks of all graphs are extract
 
 On the 400 BREC pairs (27,804 nodes) this certifies 4,470 labelled ego networks of radius 1
 instead of one per node, after 40 orbit computations (the 4-vertex-condition graphs); those
-certificates (about 53 ms, nauty's own calls) and orbits (about 47 ms) are then about half of
-N1's time (about 205 ms in runs over all 400 pairs).
+certificates (about 53 ms, nauty's own calls) and orbits (about 59 ms) are then about half of
+N1's time (about 215 ms in runs over all 400 pairs).
 
 Graphs of more than :data:`~wltools.iso.NAUTY_MAX_NODES` nodes take
 :func:`~wltools.refine.ego.ego_keys` itself (sparse balls, bliss for large ones).
@@ -62,12 +63,10 @@ __all__ = ["union_ego_ids", "union_ego_keys", "GATHER_ITEMS", "ORBIT_RATIO"]
 GATHER_ITEMS = 2**22
 
 #: A graph whose ego networks have squared sizes summing to at least this many times its squared
-#: order gets its automorphism orbits first (:func:`_orbits` on the whole graph), and only one node
-#: per orbit has its ego network certified. Measured on BREC (pynauty 2.8.8.1) with nauty's orbits:
-#: the orbits of an ``n``-node graph cost about ``500 n^2`` ns, certifying ego networks about
-#: ``50 b^2`` ns each, so the orbits pay when they save most of the certificates and the ratio is
-#: above about 12 (bliss's orbits, used since, take about 1.2 ms against nauty's 1.5 ms on the
-#: 63-node 4-vertex-condition graphs; the ratio was not tuned again).
+#: order gets its automorphism orbits first (one nauty call on the whole graph), and only one node
+#: per orbit has its ego network certified. Measured on BREC (pynauty 2.8.8.1): the orbits of an
+#: ``n``-node graph cost about ``500 n^2`` ns, certifying ego networks about ``50 b^2`` ns each,
+#: so the orbits pay when they save most of the certificates and the ratio is above about 12.
 #: Balls that are the whole graph do not count: they are one labelled matrix, certified once
 #: whatever the orbits (N2 on BREC's 4-vertex-condition and distance-regular graphs: orbits cost
 #: 0.4 s and saved nothing). Leaving them out, on all 400 pairs, alternating in one process, best of
@@ -249,44 +248,20 @@ def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return packed, ids, first
 
 
-def _orbit_representatives(u: Union, small, b_all, graph) -> np.ndarray:
+def _orbit_representatives(u: Union, graphs: list, small, b_all, graph) -> np.ndarray:
     """For every node, the smallest union id of its automorphism orbit in the graphs whose ego
     networks are large (:data:`ORBIT_RATIO`), itself elsewhere (nodes of one orbit have
     isomorphic ego networks, so equal keys)."""
+    from ..marking import automorphism_orbits
+
     rep = np.arange(u.nodes, dtype=np.int64)
     sizes = np.diff(u.gstart)
     partial = b_all < sizes[graph]  # a ball that is the whole graph is one labelled matrix for all its nodes
     squares = np.bincount(graph, weights=np.where(partial, b_all.astype(np.float64) ** 2, 0.0), minlength=sizes.size)
     for gi in np.flatnonzero(small & (squares >= ORBIT_RATIO * sizes.astype(np.float64) ** 2)).tolist():
         s = int(u.gstart[gi])
-        rep[s:s + int(sizes[gi])] = _orbits(u, gi) + s
+        rep[s:s + int(sizes[gi])] = automorphism_orbits(graphs[gi]) + s
     return rep
-
-
-def _orbits(u: Union, gi: int) -> np.ndarray:
-    """The smallest node of each node's automorphism orbit in graph ``gi`` of the union (ids in the
-    graph), under the automorphism group whose generators bliss finds (python-igraph's
-    ``automorphism_group``; Junttila & Kaski, ALENEX 2007): each node takes the least label among
-    its own and its images' labels, then its label's label, until nothing changes (labels stay in
-    their orbits and only decrease; at the end no label exceeds an image's, so labels are constant
-    along the cycles of every generator, hence on orbits, each the orbit's smallest node). On
-    BREC's 40 graphs of the 4-vertex condition (63 nodes, degree 30), in runs over all 400 pairs:
-    about 50 ms against 65 ms for nauty's orbits through pynauty; the tests compare both."""
-    import igraph
-
-    s, n = int(u.gstart[gi]), int(u.gstart[gi + 1] - u.gstart[gi])
-    a, b = u.indptr[s], u.indptr[s + n]
-    v, w = u.owner[a:b] - s, u.local[a:b]
-    once = v < w
-    gens = igraph.Graph(n=n, edges=np.stack([v[once], w[once]], axis=1).tolist()).automorphism_group()
-    images = np.array(gens, dtype=np.int64).reshape(-1, n)
-    label = np.arange(n, dtype=np.int64)
-    while True:  # at the end no label exceeds its images': one label along every cycle of every generator
-        new = np.minimum(label, label[images].min(axis=0, initial=n))
-        new = new[new]
-        if np.array_equal(new, label):
-            return label
-        label = new
 
 
 def _whole_graph_balls(b_all: np.ndarray, sizes: np.ndarray, graph: np.ndarray, rep: np.ndarray) -> np.ndarray:
@@ -312,7 +287,7 @@ def union_ego_ids(u: Union, radius: int, graphs: list[nx.Graph]) -> tuple[np.nda
     seen = _Keys()
     kid = np.zeros(u.nodes, dtype=np.int64)
     b_all = np.diff(ptr)
-    rep = _orbit_representatives(u, small, b_all, graph)
+    rep = _orbit_representatives(u, graphs, small, b_all, graph)
     if radius >= 2:  # balls that are their whole graph, in increasing order: one labelled graph
         rep = _whole_graph_balls(b_all, sizes, graph, rep)
     nodes = np.flatnonzero(small[graph] & (rep == np.arange(u.nodes)))
