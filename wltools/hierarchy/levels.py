@@ -25,8 +25,8 @@ patterns ``F^{wx}``). What a vertex's and a pair's colour is, per model class (S
   no edge level here.
 
 Each test declares which of these readouts is its own (:attr:`WLTest.level_readout
-<wltools.wltests.base.WLTest>`, set in its module). Every colour is the stable one, from one colour table shared by the two graphs, so equal ids mean
-equal colours across G and H.
+<wltools.wltests.base.WLTest>`, set in its module). Every colour is the stable one, from one colour
+table shared by the two graphs, so equal ids mean equal colours across G and H.
 """
 
 from __future__ import annotations

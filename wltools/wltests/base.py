@@ -174,8 +174,9 @@ class WLTest:
                 raise ValueError(f"test {self.name!r}: {what} must be one of {', '.join(allowed)}, got {value!r}")
         if self.declaration is None and self.fast_path is None:
             raise ValueError(f"test {self.name!r} needs a declaration or a fast path")
-        if not all(isinstance(e, tuple) and len(e) == 2 and all(isinstance(x, str) and x for x in e)
-                   for e in self.strictly_above):
+        if not isinstance(self.strictly_above, tuple) or not all(
+                isinstance(e, tuple) and len(e) == 2 and all(isinstance(x, str) and x for x in e)
+                for e in self.strictly_above):
             raise ValueError(f"test {self.name!r}: strictly_above must hold (test, citation) pairs of words")
         if self.level_readout not in (None, *READOUTS):
             raise ValueError(f"test {self.name!r}: level_readout must be None or one of {', '.join(READOUTS)}, "

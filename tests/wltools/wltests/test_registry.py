@@ -73,6 +73,12 @@ def test_the_object_contract_is_checked():
         WLTest("x", "X", "edges", "src", declaration=lambda *a, **k: None)
     with pytest.raises(ValueError, match="needs a declaration or a fast path"):
         WLTest("x", "X", "nodes", "src")
+    decl = dict(declaration=lambda *a, **k: None)
+    with pytest.raises(ValueError, match="level_readout must be None or one of node, pairs, marked"):
+        WLTest("x", "X", "nodes", "src", level_readout="rows", **decl)
+    for bad in (("1wl",), (("1wl", ""),), [("1wl", "Thm 1")]):
+        with pytest.raises(ValueError, match="strictly_above must hold"):
+            WLTest("x", "X", "nodes", "src", strictly_above=bad, **decl)
 
 
 @pytest.fixture
