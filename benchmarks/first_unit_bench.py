@@ -9,6 +9,9 @@ prints the process's CPU time so far (``time.process_time()``: user + system sin
 started, imports, the model's contract check, data loading and encoding included) and ends the
 process. One untimed warm-up run first (the encoding and count caches filled, as on a second run),
 then ``--repeat`` runs; the best and the median are recorded. Threads: one (the commands' default).
+The floor, in the same run: ``python -c "import torch, torch_geometric"`` (PyG imports
+``torch._dynamo``), which every command here pays before its first unit (a PyG model, and
+:func:`brec_runner.runs.dataset.to_pyg`).
 
 Usage::
 
@@ -70,6 +73,17 @@ def first_unit_seconds(module: str, function: str, args: list[str], cache: str) 
     raise RuntimeError(f"wltools {' '.join(args)} reached no unit (exit {res.returncode}): {res.stderr.strip()[-300:]}")
 
 
+def floor_seconds() -> float:
+    """CPU seconds of a fresh ``python -c "import torch, torch_geometric"`` (user + system of the child)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", "import torch, torch_geometric"], cwd=ROOT, check=True,
+                   env={**os.environ, "OMP_NUM_THREADS": "1"})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=5)
@@ -78,6 +92,9 @@ def main() -> None:
     from wltools.runtime.provenance import environment
 
     rows = {}
+    floor_seconds()
+    floor = [floor_seconds() for _ in range(args.repeat)]
+    print("floor", round(min(floor), 3), round(statistics.median(floor), 3), flush=True)
     with tempfile.TemporaryDirectory() as cache:
         for name, module, function, argv in COMMANDS:
             first_unit_seconds(module, function, argv, cache)  # warm-up: caches filled
@@ -86,7 +103,9 @@ def main() -> None:
                           "best_cpu_s": round(min(runs), 3), "median_cpu_s": round(statistics.median(runs), 3),
                           "runs": [round(r, 3) for r in runs]}
             print(name, rows[name]["best_cpu_s"], rows[name]["median_cpu_s"], flush=True)
-    doc = {"what": __doc__.split("\n\n")[0], "goal_cpu_s": 3.0, "commands": rows,
+    doc = {"what": __doc__.split("\n\n")[0], "goal_cpu_s": 3.0,
+           "floor_import_torch_and_pyg_cpu_s": {"best": round(min(floor), 3), "median": round(statistics.median(floor), 3)},
+           "commands": rows,
            "goal_met": all(r["median_cpu_s"] <= 3.0 for r in rows.values()), "environment": environment()}
     Path(args.out).write_text(json.dumps(doc, indent=1) + "\n")
 
