@@ -32,7 +32,8 @@ from typing import Any, Sequence
 
 from wltools.errors import RunDirectoryError, WLToolsError
 
-__all__ = ["find_runs", "compare_runs", "CommittedTheory", "committed_verdicts", "leaderboards", "leaderboard_comparisons", "REPORTS", "BREC_SIZES", "SUPPLEMENT",
+__all__ = ["find_runs", "compare_runs", "CommittedTheory", "committed_verdicts", "leaderboards",
+           "leaderboard_comparisons", "REPORTS", "BREC_SIZES", "SUPPLEMENT",
            "LEADERBOARDS", "at_reference_protocol"]
 
 #: The committed reports folder of this checkout.

@@ -467,7 +467,8 @@ def to_pyg(G: nx.Graph):
     ends = np.fromiter(chain.from_iterable(G.edges()), dtype=np.int64, count=2 * G.number_of_edges()).reshape(-1, 2)
     u, v = ends[ends[:, 0] != ends[:, 1]].T
     code = np.unique(np.concatenate([u * n + v, v * n + u]))  # both directions, sorted, each once
-    edge_index = torch.from_numpy(np.stack([code // n, code % n])) if code.size else torch.empty((2, 0), dtype=torch.long)
+    edge_index = (torch.from_numpy(np.stack([code // n, code % n])) if code.size
+                  else torch.empty((2, 0), dtype=torch.long))
     return Data(x=torch.ones((n, 1), dtype=torch.float32), edge_index=edge_index, num_nodes=n)
 
 

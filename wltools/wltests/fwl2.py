@@ -33,7 +33,8 @@ FWL2 = WLTest(
     "3wl", "3-WL", "pairs", "Cai, Fürer & Immerman 1992 (2-FWL); Morris et al., AAAI 2019",
     declaration=lambda G, H, *, labels=None: fwl2_declaration(G, H, labels=labels),
     reference=lambda G, H, *, labels=None: refine_fwl2_reference(G, H, labels=labels),
-    peak_bytes=peak_bytes, hom_family="2-FGNN", level_readout="pairs", draw=("pair", "the colour of the pair (v, v)", False),
+    peak_bytes=peak_bytes, hom_family="2-FGNN", level_readout="pairs",
+    draw=("pair", "the colour of the pair (v, v)", False),
     group="default", aliases=("2fwl",), max_nodes=1000, classes=fwl2_classes,
     srg_equal="strongly regular graphs with equal parameters are 3-WL (2-FWL)-equivalent",
     strictly_above=(("slfwl2", f"{ZHANG_2024_CHAIN} (Local 2-FGNN < 2-FGNN)"),))
