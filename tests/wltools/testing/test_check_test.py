@@ -3,7 +3,6 @@ independent reference; deliberately broken tests fail it, the message naming the
 
 from __future__ import annotations
 
-import networkx as nx
 import numpy as np
 import pytest
 
